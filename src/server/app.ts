@@ -1,0 +1,80 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { API } from '../shared/api/paths.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { AuthService } from './auth/auth.service.js';
+import { registerCurrentUser } from './auth/current-user.js';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { registerClientApp } from './http/client-app.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { MemoryCounterStore, RateLimiter, type CounterStore } from './http/rate-limiter.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  counters?: CounterStore;
+}
+
+/** Builds the whole app (plugins, then routes) without listening: tests call app.inject. */
+export async function buildApp({ config, database, counters }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // React sets style attributes (image placeholders, sizes).
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Users follow "Visit Site" links to other sites; send them no path of ours.
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: `${config.appName} API`, version: '1.0.0' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'session' } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  const limiter = new RateLimiter(counters ?? new MemoryCounterStore());
+  const auth = new AuthService(database.orm, limiter, config.rateLimits);
+  registerCurrentUser(app, auth);
+
+  await app.register(authRoutes(auth));
+  app.get(API.openapi, { schema: { hide: true } }, async () => app.swagger());
+
+  await registerClientApp(app, config.clientDir, config.appName);
+  return app;
+}

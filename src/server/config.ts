@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { DEFAULT_APP_NAME } from '../shared/app-name.js';
+
+export interface RateLimitConfig {
+  /** Sign-in attempts from one address, whatever the account, per window. */
+  loginPerIp: number;
+  /** Failed sign-ins for one account from one address, per window. */
+  loginFailuresPerAccount: number;
+  /** New accounts from one address per window. */
+  registerPerIp: number;
+  windowMs: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL connection string; when absent the embedded PGlite under dataDir is used. */
+  databaseUrl: string | undefined;
+  appName: string;
+  /** Built client (index.html + assets); served when it exists. */
+  clientDir: string;
+  /** Set behind a reverse proxy so the client address and HTTPS are read from X-Forwarded-*. */
+  trustProxy: boolean;
+  logLevel: string;
+  rateLimits: RateLimitConfig;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
+  loginPerIp: 100,
+  loginFailuresPerAccount: 10,
+  registerPerIp: 20,
+  windowMs: 15 * 60 * 1000,
+};
+
+function integer(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer`);
+  return parsed;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: integer(env.PORT, 3000, 'PORT'),
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR || 'data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    appName: env.APP_NAME || DEFAULT_APP_NAME,
+    clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    logLevel: env.LOG_LEVEL || 'info',
+    rateLimits: {
+      loginPerIp: integer(env.RATE_LIMIT_LOGIN_PER_IP, DEFAULT_RATE_LIMITS.loginPerIp, 'RATE_LIMIT_LOGIN_PER_IP'),
+      loginFailuresPerAccount: integer(
+        env.RATE_LIMIT_LOGIN_FAILURES,
+        DEFAULT_RATE_LIMITS.loginFailuresPerAccount,
+        'RATE_LIMIT_LOGIN_FAILURES',
+      ),
+      registerPerIp: integer(env.RATE_LIMIT_REGISTER_PER_IP, DEFAULT_RATE_LIMITS.registerPerIp, 'RATE_LIMIT_REGISTER_PER_IP'),
+      windowMs: DEFAULT_RATE_LIMITS.windowMs,
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { schema } from './schema.js';
+
+/** The typed query builder; identical API on PGlite and PostgreSQL. */
+export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** Plain SQL inside one transaction, for migrations and other multi-statement work. */
+export interface RawTransaction {
+  exec(sql: string): Promise<void>;
+  query<Row>(sql: string, params?: unknown[]): Promise<Row[]>;
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  orm: AppDb;
+  rawTransaction<T>(work: (tx: RawTransaction) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres:// URL; when absent the embedded database is used. */
+  databaseUrl?: string;
+  /** Where the embedded database keeps its files; omitted = in memory. */
+  dataDir?: string;
+  /** An already open PGlite (tests clone one migrated template). */
+  pglite?: PGlite;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  let client = options.pglite;
+  if (!client) {
+    let dir: string | undefined;
+    if (options.dataDir) {
+      dir = path.join(options.dataDir, 'pglite');
+      await fs.mkdir(dir, { recursive: true });
+    }
+    client = new PGlite(dir);
+  }
+  await client.waitReady;
+  return wrapPglite(client);
+}
+
+function wrapPglite(client: PGlite): Database {
+  return {
+    kind: 'pglite',
+    orm: drizzlePglite({ client, schema }) as unknown as AppDb,
+    rawTransaction: (work) =>
+      client.transaction((tx) =>
+        work({
+          exec: async (sql) => void (await tx.exec(sql)),
+          query: async <Row>(sql: string, params?: unknown[]) => (await tx.query<Row>(sql, params)).rows,
+        }),
+      ),
+    close: () => client.close(),
+  };
+}
+
+function openPostgres(connectionString: string): Database {
+  const pool = new pg.Pool({ connectionString, max: Number(process.env.DATABASE_POOL_SIZE) || 10 });
+  return {
+    kind: 'postgres',
+    orm: drizzlePg({ client: pool, schema }) as unknown as AppDb,
+    rawTransaction: async (work) => {
+      const conn = await pool.connect();
+      try {
+        await conn.query('BEGIN');
+        const result = await work({
+          exec: async (sql) => void (await conn.query(sql)),
+          query: async <Row>(sql: string, params?: unknown[]) => (await conn.query(sql, params)).rows as Row[],
+        });
+        await conn.query('COMMIT');
+        return result;
+      } catch (error) {
+        await conn.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        conn.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { ERRORS } from '../../shared/errors.js';
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/**
+ * Serves the built React app: hashed assets cached forever, and index.html (with the product
+ * name filled in) for every other GET so deep links work on reload. API and media paths that
+ * match nothing get a JSON 404 instead.
+ */
+export async function registerClientApp(app: FastifyInstance, clientDir: string, appName: string) {
+  const indexFile = path.join(clientDir, 'index.html');
+  const indexHtml = fs.existsSync(indexFile)
+    ? fs.readFileSync(indexFile, 'utf8').replaceAll('__APP_NAME__', escapeHtml(appName))
+    : undefined;
+
+  if (indexHtml) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      index: false,
+      // Routes for the files present at start-up; the SPA fallback below handles the rest.
+      wildcard: false,
+      setHeaders(res, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isPage = request.method === 'GET' || request.method === 'HEAD';
+    if (!isPage || request.url.startsWith('/api/') || request.url.startsWith('/media/') || !indexHtml) {
+      return reply.code(404).send({ code: 'NOT_FOUND', message: ERRORS.NOT_FOUND });
+    }
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+  });
+}

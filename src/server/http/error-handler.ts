@@ -1,0 +1,40 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ERRORS, type ApiErrorBody, type ErrorCode } from '../../shared/errors.js';
+import { AppError } from './app-error.js';
+
+function body(code: ErrorCode, extra: Partial<ApiErrorBody> = {}): ApiErrorBody {
+  return { code, message: ERRORS[code], ...extra };
+}
+
+/** Fastify's own 4xx errors (bad JSON, wrong content type, body too large...) by status. */
+function codeForStatus(status: number): ErrorCode {
+  if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  if (status === 404) return 'NOT_FOUND';
+  if (status === 429) return 'RATE_LIMITED';
+  return 'BAD_REQUEST';
+}
+
+/** One place maps every failure to HTTP; 5xx details stay in the log, never in the response. */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply
+        .code(error.status)
+        .headers(error.headers)
+        .send(body(error.code, error.messages ? { messages: error.messages } : {}));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const detail = error.validation
+        .map((issue) => `${issue.instancePath || '/'} ${issue.message}`.trim())
+        .join('; ');
+      return reply.code(400).send(body('BAD_REQUEST', { messages: [detail] }));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send(body(codeForStatus(status)));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send(body('GENERIC'));
+  });
+}

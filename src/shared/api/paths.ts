@@ -1,0 +1,8 @@
+/** API paths, shared by the server's routes and the client's fetchers. */
+export const API = {
+  register: '/api/auth/register',
+  login: '/api/auth/login',
+  logout: '/api/auth/logout',
+  me: '/api/me',
+  openapi: '/api/openapi.json',
+} as const;

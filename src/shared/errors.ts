@@ -1,0 +1,61 @@
+/**
+ * The product's error catalogue (spec section 8) plus the messages the spec leaves "not shown".
+ * The key is the stable machine code sent by the API; the value is the exact user-facing text.
+ */
+export const ERRORS = {
+  // Posts
+  INVALID_FILETYPE: 'Invalid filetype',
+  IMAGE_PROCESSING_FAILED: 'Image processing and compression failed',
+  DESCRIPTION_TOO_LONG: 'Description is too long',
+  URL_TOO_LONG: 'URL is too long',
+  IMAGE_TOO_LARGE: 'Image is too large',
+  POST_NOT_FOUND: 'Post does not exists',
+  // Users
+  USER_DATA_NOT_FOUND: 'User data not found',
+  ICON_INVALID_FILETYPE: 'Profile icon is in an invalid filetype',
+  ICON_TOO_LARGE: 'Profile icon is too large!',
+  ICON_PROCESSING_FAILED: 'Image processing failed!',
+  // Sign-up (section 5, in the spec's order)
+  FILL_IN_ALL_FIELDS: 'Fill in all the fields.',
+  USERNAME_SPACES: 'Remove spaces or tabs in your username.',
+  USERNAME_LENGTH: 'Username must be 3-20 characters long.',
+  USERNAME_INVALID: 'Invalid username.',
+  USERNAME_TAKEN: 'Username has already been registered.',
+  EMAIL_INVALID: 'Invalid email address.',
+  PASSWORD_SPACES: 'Remove spaces or tabs in your password.',
+  PASSWORD_LENGTH: 'Password must be 8-32 characters long.',
+  EMAIL_TAKEN: 'Email already registered.',
+  SIGN_UP_FAILED: 'Failed to create new user',
+  // Sign-in
+  INCORRECT_LOGIN: 'Incorrect log in details.',
+  USERNAME_NOT_REGISTERED: 'Username not registered.',
+  SIGN_IN_FAILED: 'Failed to sign in.',
+  // Not shown in the spec: our own wording.
+  GENERIC: 'Something went wrong. Please try again.',
+  NOT_SIGNED_IN: 'You need to sign in first.',
+  FORBIDDEN: 'You are not allowed to do that.',
+  NOT_FOUND: 'Not found :(',
+  BAD_REQUEST: 'That request was not valid.',
+  PAYLOAD_TOO_LARGE: 'That request was too large.',
+  RATE_LIMITED: 'Too many attempts. Please wait a few minutes and try again.',
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** The JSON body of every API error. */
+export interface ApiErrorBody {
+  code: ErrorCode;
+  message: string;
+  /** Accumulated messages (sign-up), one per line on screen. */
+  messages?: string[];
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERRORS, value);
+}
+
+/** The machine code of one of the catalogue's messages (validators speak in messages). */
+export function errorCodeOf(message: string): ErrorCode {
+  const entry = Object.entries(ERRORS).find(([, text]) => text === message);
+  return entry ? (entry[0] as ErrorCode) : 'BAD_REQUEST';
+}

@@ -1,0 +1,42 @@
+/** Business constants and limits (spec section 9). One place, used by client, server and tests. */
+
+export const POST_IMAGE_QUALITY = 0.6;
+/** PNG and WebP post images above this size are converted to JPEG by the client compressor. */
+export const POST_IMAGE_CONVERT_SIZE = 3_000_000;
+export const POST_IMAGE_MAX_BYTES = 3_000_000;
+
+export const ICON_QUALITY = 0.4;
+export const ICON_CONVERT_SIZE = 1_000_000;
+export const ICON_MAX_BYTES = 500_000;
+
+export const DESCRIPTION_MAX_LENGTH = 200;
+export const LINK_MAX_LENGTH = 200;
+
+export const USERNAME_MIN_LENGTH = 3;
+export const USERNAME_MAX_LENGTH = 20;
+export const USERNAME_PATTERN = /^[a-z0-9_.]+$/;
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 32;
+
+/** RFC 5321 caps a forward path at 254 characters; longer is never a real address. */
+export const EMAIL_MAX_LENGTH = 254;
+
+/**
+ * Any text field of a JSON body is refused outright past this many characters, before any
+ * rule runs: no legitimate value comes near it, and it keeps huge strings away from the
+ * validators and the password hasher.
+ */
+export const TEXT_FIELD_HARD_MAX = 1_000;
+
+export const SEARCH_MAX_POSTS = 100;
+export const SEARCH_MAX_USERS = 10;
+export const HOME_FEED_PAGE_SIZE = 100;
+export const PROFILE_POSTS_PAGE_SIZE = 50;
+export const RELATED_HASHTAGS_USED = 10;
+export const RELATED_KEYWORDS_USED = 20;
+export const RELATED_MAX_POSTS = 100;
+export const HOME_SKELETON_CARDS = 6;
+
+export const NAV_ACTIVE_COLOR = '#FF0048';
+export const NAV_INACTIVE_COLOR = '#F9F9F9';

@@ -1,0 +1,62 @@
+import { ERRORS } from '../errors.js';
+import {
+  EMAIL_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  USERNAME_PATTERN,
+} from '../limits.js';
+
+export interface SignUpInput {
+  username: string;
+  email: string;
+  password: string;
+}
+
+/** A standard e-mail shape: something@domain.tld, no spaces, one '@'. */
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function looksLikeEmail(value: string): boolean {
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(value);
+}
+
+/** Username and e-mail are lower-cased before they are checked and stored (spec section 5). */
+export function normalizeSignUp(input: SignUpInput): SignUpInput {
+  return {
+    username: input.username.toLowerCase(),
+    email: input.email.toLowerCase(),
+    password: input.password,
+  };
+}
+
+const hasOuterWhitespace = (value: string) => value !== value.trim();
+
+/**
+ * The sign-up rules of spec section 5, in the spec's order. Every failing rule adds its
+ * message; a field left empty gets "Fill in all the fields." and its own rules are skipped
+ * (an empty box is not also "too short"). Uniqueness needs the database: the server adds
+ * those messages. Takes normalized input.
+ */
+export function validateSignUp({ username, email, password }: SignUpInput): string[] {
+  const messages: string[] = [];
+  if (!username || !email || !password) messages.push(ERRORS.FILL_IN_ALL_FIELDS);
+
+  if (username) {
+    if (hasOuterWhitespace(username)) messages.push(ERRORS.USERNAME_SPACES);
+    if (username.length < USERNAME_MIN_LENGTH || username.length > USERNAME_MAX_LENGTH) {
+      messages.push(ERRORS.USERNAME_LENGTH);
+    }
+    if (!USERNAME_PATTERN.test(username)) messages.push(ERRORS.USERNAME_INVALID);
+  }
+
+  if (email && !looksLikeEmail(email)) messages.push(ERRORS.EMAIL_INVALID);
+
+  if (password) {
+    if (hasOuterWhitespace(password)) messages.push(ERRORS.PASSWORD_SPACES);
+    if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+      messages.push(ERRORS.PASSWORD_LENGTH);
+    }
+  }
+  return messages;
+}

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/server/app.js';
+import { DEFAULT_RATE_LIMITS, loadConfig, type Config } from '../../src/server/config.js';
+import { openDatabase, type Database } from '../../src/server/db/database.js';
+import { migrate } from '../../src/server/db/migrate.js';
+
+/**
+ * Tests run on a real database: an in-memory PGlite cloned from one migrated template (opening
+ * a new PGlite costs seconds, a clone half a second), or, when TEST_DATABASE_URL is set, a fresh
+ * PostgreSQL database created for each app and dropped afterwards.
+ */
+let template: Promise<PGlite> | undefined;
+
+async function migratedTemplate(): Promise<PGlite> {
+  const client = new PGlite();
+  await migrate(await openDatabase({ pglite: client }));
+  return client;
+}
+
+async function freshPostgres(adminUrl: string): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const name = `dormboard_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  await migrate(database);
+  return {
+    database,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (adminUrl) return freshPostgres(adminUrl);
+  template ??= migratedTemplate();
+  const database = await openDatabase({ pglite: await (await template).clone() });
+  return { database, drop: async () => undefined };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A complete app on its own empty database. Rate limits are generous unless a test sets them. */
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const { database, drop } = await createTestDatabase();
+  const config: Config = {
+    ...loadConfig({}),
+    logLevel: 'silent',
+    clientDir: '/nonexistent',
+    rateLimits: { ...DEFAULT_RATE_LIMITS, loginPerIp: 10_000, registerPerIp: 10_000 },
+    ...overrides,
+  };
+  const app = await buildApp({ config, database });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await drop();
+    },
+  };
+}
