@@ -45,7 +45,8 @@ export async function createTestDatabase(): Promise<{ database: Database; drop: 
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (adminUrl) return freshPostgres(adminUrl);
   template ??= migratedTemplate();
-  const database = await openDatabase({ pglite: await (await template).clone() });
+  // clone() is typed as the interface but returns a PGlite.
+  const database = await openDatabase({ pglite: (await (await template).clone()) as PGlite });
   return { database, drop: async () => undefined };
 }
 

@@ -34,7 +34,7 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  let client = options.pglite;
+  let client: PGlite | undefined = options.pglite;
   if (!client) {
     let dir: string | undefined;
     if (options.dataDir) {

@@ -1,0 +1,45 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { createBrowserRouter, RouterProvider, useParams } from 'react-router';
+import { COPY } from '../shared/copy';
+import { LoginPage } from './features/auth/LoginPage';
+import { RequireAuth } from './features/auth/RequireAuth';
+import { NotFoundPage } from './features/errors/NotFoundPage';
+import { HomePage } from './features/home/HomePage';
+import { Screen } from './features/placeholder/Screen';
+import { SettingsPage } from './features/settings/SettingsPage';
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
+});
+
+/** The profile routes are /@{username}...: a first segment without the '@' is not a page. */
+function Handle({ children }: { children: (username: string) => ReactNode }) {
+  const { handle = '' } = useParams();
+  if (!handle.startsWith('@') || handle.length < 2) return <NotFoundPage />;
+  return children(handle.slice(1));
+}
+
+const router = createBrowserRouter([
+  { path: '/', element: <RequireAuth><HomePage /></RequireAuth> },
+  { path: '/login', element: <LoginPage /> },
+  { path: '/search/:query', element: <Screen title="Search" /> },
+  { path: '/post/:id', element: <Screen title="Post" /> },
+  { path: '/upload', element: <RequireAuth><Screen title="Upload" back={false} /></RequireAuth> },
+  { path: '/settings', element: <RequireAuth><SettingsPage /></RequireAuth> },
+  { path: '/settings/account', element: <RequireAuth><Screen title={COPY.settings.accountSettings} /></RequireAuth> },
+  { path: '/404/:error', element: <NotFoundPage /> },
+  { path: '/404', element: <NotFoundPage /> },
+  { path: '/:handle', element: <Handle>{(username) => <Screen title={`@${username}`} />}</Handle> },
+  { path: '/:handle/followers', element: <Handle>{() => <Screen title="Followers" />}</Handle> },
+  { path: '/:handle/following', element: <Handle>{() => <Screen title="Following" />}</Handle> },
+  { path: '*', element: <NotFoundPage /> },
+]);
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,166 @@
+import { useState, type FormEvent } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { COPY } from '../../../shared/copy';
+import { ERRORS } from '../../../shared/errors';
+import { validateSignIn } from '../../../shared/validation/sign-in';
+import { normalizeSignUp, validateSignUp } from '../../../shared/validation/sign-up';
+import { ApiError } from '../../api/http';
+import { APP_NAME } from '../../app-name';
+import { paths } from '../../paths';
+import button from '../../ui/button.module.css';
+import field from '../../ui/field.module.css';
+import { useCurrentUser } from './api/current-user';
+import { useSignIn } from './api/sign-in';
+import { useSignUp } from './api/sign-up';
+import styles from './LoginPage.module.css';
+
+type Mode = 'sign-in' | 'create';
+
+/** Messages for a failed request: the server's own when it sent them, else the spec's fallback. */
+function messagesOf(error: unknown, fallback: string): string[] {
+  if (error instanceof ApiError && error.code !== 'GENERIC') return error.messages;
+  return [fallback];
+}
+
+export function LoginPage() {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const signIn = useSignIn();
+  const signUp = useSignUp();
+  const [mode, setMode] = useState<Mode>('sign-in');
+  const [identifier, setIdentifier] = useState('');
+  const [username, setUsername] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<string[]>([]);
+  const busy = signIn.isPending || signUp.isPending;
+
+  // Already signed in (e.g. the back button): nothing to do here.
+  if (user && !busy) return <Navigate to={paths.home} replace />;
+
+  const switchMode = (next: Mode) => {
+    setMode(next);
+    setErrors([]);
+  };
+
+  const onSuccess = () => navigate(paths.home, { replace: true });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (mode === 'sign-in') {
+      const body = { identifier, password };
+      const problems = validateSignIn(body);
+      setErrors(problems);
+      if (problems.length === 0) {
+        signIn.mutate(body, { onSuccess, onError: (error) => setErrors(messagesOf(error, ERRORS.SIGN_IN_FAILED)) });
+      }
+    } else {
+      const body = normalizeSignUp({ username, email, password });
+      const problems = validateSignUp(body);
+      setErrors(problems);
+      if (problems.length === 0) {
+        signUp.mutate(body, { onSuccess, onError: (error) => setErrors(messagesOf(error, ERRORS.SIGN_UP_FAILED)) });
+      }
+    }
+  };
+
+  return (
+    <main className={styles.screen}>
+      <section className={styles.hero}>
+        <h1 className={styles.name}>{APP_NAME}</h1>
+        <p className={styles.slogan}>
+          {COPY.slogan} <span className="hashtag">{COPY.sloganTag}</span>
+        </p>
+      </section>
+
+      <form className={styles.card} onSubmit={submit} noValidate aria-label={mode === 'sign-in' ? 'Sign in' : 'Create account'}>
+        {mode === 'sign-in' ? (
+          <>
+            <label className="visually-hidden" htmlFor="identifier">
+              {COPY.login.identifierPlaceholder}
+            </label>
+            <input
+              id="identifier"
+              className={field.input}
+              placeholder={COPY.login.identifierPlaceholder}
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              value={identifier}
+              onChange={(e) => setIdentifier(e.target.value)}
+            />
+          </>
+        ) : (
+          <>
+            <label className="visually-hidden" htmlFor="username">
+              {COPY.login.usernamePlaceholder}
+            </label>
+            <input
+              id="username"
+              className={field.input}
+              placeholder={COPY.login.usernamePlaceholder}
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+            />
+            <label className="visually-hidden" htmlFor="email">
+              {COPY.login.emailPlaceholder}
+            </label>
+            <input
+              id="email"
+              type="email"
+              className={field.input}
+              placeholder={COPY.login.emailPlaceholder}
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </>
+        )}
+        <label className="visually-hidden" htmlFor="password">
+          {COPY.login.passwordPlaceholder}
+        </label>
+        <input
+          id="password"
+          type="password"
+          className={field.input}
+          placeholder={COPY.login.passwordPlaceholder}
+          autoComplete={mode === 'sign-in' ? 'current-password' : 'new-password'}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+
+        <div className={styles.actions}>
+          {mode === 'sign-in' ? (
+            <>
+              {/* Keys keep React from turning this very button into the next mode's submit
+                  button mid-click, which would submit the form. */}
+              <button key="enter" type="submit" className={button.primary} disabled={busy}>
+                {COPY.login.enter}
+              </button>
+              <button key="new" type="button" className={button.secondary} onClick={() => switchMode('create')}>
+                {COPY.login.newAccount}
+              </button>
+            </>
+          ) : (
+            <>
+              <button key="existing" type="button" className={button.secondary} onClick={() => switchMode('sign-in')}>
+                {COPY.login.existingAccount}
+              </button>
+              <button key="create" type="submit" className={button.primary} disabled={busy}>
+                {COPY.login.create}
+              </button>
+            </>
+          )}
+        </div>
+
+        <p className={styles.errors} role="alert" data-testid="login-errors">
+          {errors.join('\n')}
+        </p>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { API } from '../../../../shared/api/paths';
+import { api } from '../../../api/http';
+import { setCurrentUser } from './current-user';
+
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<void>('POST', API.logout),
+    onSuccess: () => {
+      // Nothing of the previous user's may linger for whoever signs in next on this browser.
+      queryClient.clear();
+      setCurrentUser(queryClient, null);
+    },
+  });
+}

@@ -1,0 +1,47 @@
+/** Inline icons: no icon font, no extra request. Decorative, so hidden from assistive tech. */
+type IconProps = { size?: number };
+
+const svgProps = (size: number) => ({
+  width: size,
+  height: size,
+  viewBox: '0 0 24 24',
+  fill: 'none',
+  stroke: 'currentColor',
+  strokeWidth: 2,
+  strokeLinecap: 'round' as const,
+  strokeLinejoin: 'round' as const,
+  'aria-hidden': true,
+  focusable: false,
+});
+
+export const HomeIcon = ({ size = 26 }: IconProps) => (
+  <svg {...svgProps(size)}>
+    <path d="M3 10.5 12 3l9 7.5V20a1 1 0 0 1-1 1h-5v-6h-6v6H4a1 1 0 0 1-1-1z" />
+  </svg>
+);
+
+export const UploadIcon = ({ size = 26 }: IconProps) => (
+  <svg {...svgProps(size)}>
+    <rect x="3" y="3" width="18" height="18" rx="5" />
+    <path d="M12 8v8M8 12h8" />
+  </svg>
+);
+
+export const BackIcon = ({ size = 24 }: IconProps) => (
+  <svg {...svgProps(size)}>
+    <path d="M15 18l-6-6 6-6" />
+  </svg>
+);
+
+export const SearchIcon = ({ size = 18 }: IconProps) => (
+  <svg {...svgProps(size)}>
+    <circle cx="11" cy="11" r="7" />
+    <path d="m20 20-3.5-3.5" />
+  </svg>
+);
+
+export const ChevronIcon = ({ size = 20 }: IconProps) => (
+  <svg {...svgProps(size)}>
+    <path d="m9 18 6-6-6-6" />
+  </svg>
+);

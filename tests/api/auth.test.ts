@@ -1,0 +1,821 @@
+import { createHash } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../src/shared/api/paths.js';
+import { ERRORS, type ErrorCode } from '../../src/shared/errors.js';
+import { DEFAULT_RATE_LIMITS } from '../../src/server/config.js';
+import type { Database } from '../../src/server/db/database.js';
+import { sessions, users } from '../../src/server/db/schema.js';
+import { newAccount, sessionCookie, signUp } from '../helpers/accounts.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+// ---------------------------------------------------------------- helpers
+
+type Headers = Record<string, string>;
+
+function post(app: FastifyInstance, url: string, payload?: object, extra: Partial<InjectOptions> = {}) {
+  return app.inject({ method: 'POST', url, ...(payload === undefined ? {} : { payload }), ...extra });
+}
+
+function me(app: FastifyInstance, cookie?: string) {
+  return app.inject({ method: 'GET', url: API.me, headers: cookie ? { cookie } : {} });
+}
+
+/** An API error: the status, `{ code, message }` with the catalogue text, and `messages` if given. */
+function expectError(
+  response: LightMyRequestResponse,
+  status: number,
+  code: ErrorCode,
+  messages?: string[],
+) {
+  expect(response.statusCode, response.body).toBe(status);
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  const body = response.json();
+  expect(body.code).toBe(code);
+  expect(body.message).toBe(ERRORS[code]);
+  if (messages) {
+    expect(body.messages).toEqual(messages);
+    // The headline is the first line.
+    expect(body.message).toBe(messages[0]);
+  }
+  return body;
+}
+
+function setCookieHeaders(response: LightMyRequestResponse): string[] {
+  const raw = response.headers['set-cookie'];
+  return raw === undefined ? [] : Array.isArray(raw) ? raw : [String(raw)];
+}
+
+function sessionSetCookie(response: LightMyRequestResponse): string {
+  const header = setCookieHeaders(response).find((value) => value.startsWith('session='));
+  if (!header) throw new Error(`no session Set-Cookie (status ${response.statusCode})`);
+  return header;
+}
+
+const tokenOf = (cookie: string) => cookie.slice('session='.length);
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+async function userRow(database: Database, username: string) {
+  const [row] = await database.orm.select().from(users).where(eq(users.username, username));
+  return row;
+}
+
+async function sessionRows(database: Database, userId: string) {
+  return database.orm.select().from(sessions).where(eq(sessions.userId, userId));
+}
+
+async function countRows(database: Database, table: typeof users | typeof sessions): Promise<number> {
+  const [row] = await database.orm.select({ n: sql<number>`count(*)::int` }).from(table);
+  return Number(row!.n);
+}
+
+const SIGNUP_MESSAGES = [
+  ERRORS.FILL_IN_ALL_FIELDS,
+  ERRORS.USERNAME_SPACES,
+  ERRORS.USERNAME_LENGTH,
+  ERRORS.USERNAME_INVALID,
+  ERRORS.USERNAME_TAKEN,
+  ERRORS.EMAIL_INVALID,
+  ERRORS.PASSWORD_SPACES,
+  ERRORS.PASSWORD_LENGTH,
+];
+
+let ipCounter = 0;
+/** A client address no other test uses. */
+function freshIp(): string {
+  ipCounter += 1;
+  return `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+}
+
+// ---------------------------------------------------------------- register
+
+describe('POST /api/auth/register', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('creates the account: 201, lower-cased user, a working session cookie', async () => {
+    const account = newAccount('Reg');
+    const body = { username: account.username.toUpperCase(), email: account.email.toUpperCase(), password: account.password };
+    const response = await post(t.app, API.register, body);
+    expect(response.statusCode, response.body).toBe(201);
+    const { user } = response.json();
+    expect(user).toEqual({
+      uid: expect.any(String),
+      username: account.username.toLowerCase(),
+      email: account.email.toLowerCase(),
+      bio: '',
+      icon: null,
+    });
+    // Nothing else leaks (no hash, no internal columns).
+    expect(response.body).not.toContain('argon2');
+    expect(response.body).not.toContain(account.password);
+
+    const cookie = sessionCookie(response);
+    const current = await me(t.app, cookie);
+    expect(current.statusCode).toBe(200);
+    expect(current.json()).toEqual({ user });
+  });
+
+  it('sets the session cookie HttpOnly, SameSite=Lax, Path=/, without Secure over plain http', async () => {
+    const response = await post(t.app, API.register, newAccount());
+    expect(response.statusCode).toBe(201);
+    const header = sessionSetCookie(response);
+    expect(header).toMatch(/;\s*HttpOnly/i);
+    expect(header).toMatch(/;\s*SameSite=Lax/i);
+    expect(header).toMatch(/;\s*Path=\/(;|$)/);
+    expect(header).not.toMatch(/;\s*Secure/i);
+    const cookie = response.cookies.find((c) => c.name === 'session')!;
+    expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 bits, base64url
+    // Lasts about 30 days.
+    const days = (new Date(cookie.expires!).getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+  });
+
+  it('does not believe X-Forwarded-Proto unless the app trusts a proxy', async () => {
+    const response = await post(t.app, API.register, newAccount(), { headers: { 'x-forwarded-proto': 'https' } });
+    expect(response.statusCode).toBe(201);
+    expect(sessionSetCookie(response)).not.toMatch(/;\s*Secure/i);
+  });
+
+  it('stores the password as argon2id (OWASP parameters), never the password itself', async () => {
+    const account = await signUp(t.app, newAccount());
+    const row = await userRow(t.database, account.username);
+    expect(row).toBeDefined();
+    expect(row!.passwordHash.startsWith('$argon2id$v=19$m=19456,t=2,p=1$')).toBe(true);
+    expect(row!.passwordHash).not.toContain(account.password);
+    expect(JSON.stringify(row)).not.toContain(account.password);
+    // Salted: the same password gives another hash for another account.
+    const other = await signUp(t.app, { ...newAccount(), password: account.password });
+    expect((await userRow(t.database, other.username))!.passwordHash).not.toBe(row!.passwordHash);
+  });
+
+  it('stores only a SHA-256 hash of the session token, never the token', async () => {
+    const account = await signUp(t.app, newAccount());
+    const token = tokenOf(account.cookie);
+    const rows = await sessionRows(t.database, account.uid);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows[0]!.tokenHash).toBe(sha256(token));
+    expect(JSON.stringify(rows)).not.toContain(token);
+    const all = await t.database.orm.select().from(sessions);
+    expect(all.some((row) => row.tokenHash === token)).toBe(false);
+  });
+
+  describe('every sign-up rule, with the spec text, 400, in the spec order', () => {
+    const cases: Array<[string, (a: ReturnType<typeof newAccount>) => object, string[]]> = [
+      ['empty username', (a) => ({ ...a, username: '' }), ['Fill in all the fields.']],
+      ['empty email', (a) => ({ ...a, email: '' }), ['Fill in all the fields.']],
+      ['empty password', (a) => ({ ...a, password: '' }), ['Fill in all the fields.']],
+      ['all empty', () => ({ username: '', email: '', password: '' }), ['Fill in all the fields.']],
+      ['leading space in username', (a) => ({ ...a, username: ` ${a.username}` }), ['Remove spaces or tabs in your username.', 'Invalid username.']],
+      ['trailing tab in username', (a) => ({ ...a, username: `${a.username}\t` }), ['Remove spaces or tabs in your username.', 'Invalid username.']],
+      ['2-character username', (a) => ({ ...a, username: 'ab' }), ['Username must be 3-20 characters long.']],
+      ['21-character username', (a) => ({ ...a, username: 'a'.repeat(21) }), ['Username must be 3-20 characters long.']],
+      ['invalid username characters', (a) => ({ ...a, username: 'bad-name!' }), ['Invalid username.']],
+      ['invalid email', (a) => ({ ...a, email: 'not-an-email' }), ['Invalid email address.']],
+      ['email without a dot in the domain', (a) => ({ ...a, email: 'a@localhost' }), ['Invalid email address.']],
+      ['leading space in password', (a) => ({ ...a, password: ' password1' }), ['Remove spaces or tabs in your password.']],
+      ['trailing tab in password', (a) => ({ ...a, password: 'password1\t' }), ['Remove spaces or tabs in your password.']],
+      ['7-character password', (a) => ({ ...a, password: 'p'.repeat(7) }), ['Password must be 8-32 characters long.']],
+      ['33-character password', (a) => ({ ...a, password: 'p'.repeat(33) }), ['Password must be 8-32 characters long.']],
+      [
+        'everything wrong at once',
+        () => ({ username: ' a', email: 'bad', password: ' x' }),
+        [
+          'Remove spaces or tabs in your username.',
+          'Username must be 3-20 characters long.',
+          'Invalid username.',
+          'Invalid email address.',
+          'Remove spaces or tabs in your password.',
+          'Password must be 8-32 characters long.',
+        ],
+      ],
+      ['empty field and others', (a) => ({ username: '', email: 'bad', password: a.password }), ['Fill in all the fields.', 'Invalid email address.']],
+    ];
+
+    it.each(cases)('%s', async (_, make, expected) => {
+      const before = await countRows(t.database, users);
+      const response = await post(t.app, API.register, make(newAccount()));
+      const codes = expected.map((text) => Object.entries(ERRORS).find(([, v]) => v === text)![0] as ErrorCode);
+      expectError(response, 400, codes[0]!, expected);
+      // The order is the spec's order.
+      const order = expected.map((text) => SIGNUP_MESSAGES.indexOf(text as (typeof SIGNUP_MESSAGES)[number]));
+      expect(order).toEqual([...order].sort((x, y) => x - y));
+      expect(response.cookies).toHaveLength(0);
+      expect(await countRows(t.database, users)).toBe(before);
+    });
+
+    it('accepts the boundary lengths 3/20 username and 8/32 password', async () => {
+      const n = newAccount();
+      const short = { username: `u${n.username.slice(-2)}`.padEnd(3, '0'), email: `s${n.email}`, password: 'p'.repeat(8) };
+      const long = { username: `u${n.username}`.padEnd(20, '0').slice(0, 20), email: `l${n.email}`, password: 'p'.repeat(32) };
+      expect(short.username).toHaveLength(3);
+      expect(long.username).toHaveLength(20);
+      const a = await post(t.app, API.register, short);
+      const b = await post(t.app, API.register, long);
+      expect(a.statusCode, a.body).toBe(201);
+      expect(b.statusCode, b.body).toBe(201);
+    });
+  });
+
+  describe('already registered (409)', () => {
+    it('"Username has already been registered." ignoring case', async () => {
+      const alice = await signUp(t.app, newAccount('alice'));
+      const response = await post(t.app, API.register, { ...newAccount(), username: alice.username.toUpperCase() });
+      expectError(response, 409, 'USERNAME_TAKEN', ['Username has already been registered.']);
+      expect(response.cookies).toHaveLength(0);
+    });
+
+    it('"Email already registered." ignoring case', async () => {
+      const alice = await signUp(t.app, newAccount('alice'));
+      const response = await post(t.app, API.register, { ...newAccount(), email: alice.email.toUpperCase() });
+      expectError(response, 409, 'EMAIL_TAKEN', ['Email already registered.']);
+    });
+
+    it('both messages accumulate when both are taken (by one account or by two)', async () => {
+      const alice = await signUp(t.app, newAccount('alice'));
+      const bob = await signUp(t.app, newAccount('bob'));
+      const same = await post(t.app, API.register, { username: alice.username, email: alice.email, password: 'other password' });
+      expectError(same, 409, 'USERNAME_TAKEN', ['Username has already been registered.', 'Email already registered.']);
+      const mixed = await post(t.app, API.register, { username: alice.username.toUpperCase(), email: bob.email.toUpperCase(), password: 'other password' });
+      expectError(mixed, 409, 'USERNAME_TAKEN', ['Username has already been registered.', 'Email already registered.']);
+    });
+
+    it('a refused sign-up writes nothing and leaves the first account working', async () => {
+      const alice = await signUp(t.app, newAccount('alice'));
+      const before = await countRows(t.database, users);
+      await post(t.app, API.register, { ...newAccount(), username: alice.username });
+      expect(await countRows(t.database, users)).toBe(before);
+      const login = await post(t.app, API.login, { identifier: alice.username, password: alice.password });
+      expect(login.statusCode).toBe(200);
+      expect(login.json().user.uid).toBe(alice.uid);
+    });
+
+    it('simultaneous sign-ups with one username: exactly one 201, the rest 409 USERNAME_TAKEN', async () => {
+      const base = newAccount('race');
+      const attempts = Array.from({ length: 4 }, (_, i) => ({ ...base, email: `race${i}.${base.email}` }));
+      const responses = await Promise.all(attempts.map((body) => post(t.app, API.register, body)));
+      const statuses = responses.map((r) => r.statusCode).sort();
+      expect(statuses, responses.map((r) => r.body).join('\n')).toEqual([201, 409, 409, 409]);
+      for (const response of responses.filter((r) => r.statusCode === 409)) {
+        expectError(response, 409, 'USERNAME_TAKEN', ['Username has already been registered.']);
+      }
+      const [{ n }] = (await t.database.orm
+        .select({ n: sql<number>`count(*)::int` })
+        .from(users)
+        .where(eq(users.username, base.username))) as [{ n: number }];
+      expect(Number(n)).toBe(1);
+    });
+
+    it('simultaneous sign-ups with one e-mail: exactly one 201, the rest 409 EMAIL_TAKEN', async () => {
+      const base = newAccount('race');
+      const attempts = Array.from({ length: 4 }, (_, i) => ({ ...base, username: `${base.username.slice(0, 17)}_${i}` }));
+      const responses = await Promise.all(attempts.map((body) => post(t.app, API.register, body)));
+      const statuses = responses.map((r) => r.statusCode).sort();
+      expect(statuses, responses.map((r) => r.body).join('\n')).toEqual([201, 409, 409, 409]);
+      for (const response of responses.filter((r) => r.statusCode === 409)) {
+        expectError(response, 409, 'EMAIL_TAKEN', ['Email already registered.']);
+      }
+    });
+
+    it('simultaneous identical sign-ups: one 201, the rest 409 with both messages', async () => {
+      const base = newAccount('twin');
+      const responses = await Promise.all([1, 2, 3].map(() => post(t.app, API.register, base)));
+      expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 409, 409]);
+      for (const response of responses.filter((r) => r.statusCode === 409)) {
+        const body = response.json();
+        expect(body.code).toBe('USERNAME_TAKEN');
+        expect(body.messages[0]).toBe('Username has already been registered.');
+        expect(body.messages).toEqual(expect.arrayContaining(['Username has already been registered.']));
+        expect(body.messages.every((m: string) => SIGNUP_MESSAGES.includes(m as never) || m === ERRORS.EMAIL_TAKEN)).toBe(true);
+      }
+    });
+  });
+});
+
+// ---------------------------------------------------------------- HTTPS behind a proxy
+
+describe('session cookie behind an HTTPS proxy (trustProxy)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ trustProxy: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is Secure when the proxy says the request came over https', async () => {
+    const account = newAccount();
+    const https: Headers = { 'x-forwarded-proto': 'https' };
+    const register = await post(t.app, API.register, account, { headers: https });
+    expect(register.statusCode).toBe(201);
+    expect(sessionSetCookie(register)).toMatch(/;\s*Secure/i);
+    expect(sessionSetCookie(register)).toMatch(/;\s*HttpOnly/i);
+    const login = await post(t.app, API.login, { identifier: account.username, password: account.password }, { headers: https });
+    expect(login.statusCode).toBe(200);
+    expect(sessionSetCookie(login)).toMatch(/;\s*Secure/i);
+  });
+
+  it('is not Secure when the proxy says http', async () => {
+    const response = await post(t.app, API.register, newAccount(), { headers: { 'x-forwarded-proto': 'http' } });
+    expect(response.statusCode).toBe(201);
+    expect(sessionSetCookie(response)).not.toMatch(/;\s*Secure/i);
+  });
+});
+
+// ---------------------------------------------------------------- login
+
+describe('POST /api/auth/login', () => {
+  let t: TestApp;
+  let alice: Awaited<ReturnType<typeof signUp>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    alice = await signUp(t.app, newAccount('alice'));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const login = (identifier: string, password: string) => post(t.app, API.login, { identifier, password });
+
+  it.each<[string, (a: typeof alice) => string]>([
+    ['username', (a) => a.username],
+    ['upper-case username', (a) => a.username.toUpperCase()],
+    ['username with spaces around it', (a) => `  ${a.username}\t`],
+    ['e-mail', (a) => a.email],
+    ['upper-case e-mail', (a) => a.email.toUpperCase()],
+  ])('signs in by %s', async (_, identifier) => {
+    const response = await login(identifier(alice), alice.password);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({
+      user: { uid: alice.uid, username: alice.username, email: alice.email, bio: '', icon: null },
+    });
+    const header = sessionSetCookie(response);
+    expect(header).toMatch(/;\s*HttpOnly/i);
+    expect(header).toMatch(/;\s*SameSite=Lax/i);
+    expect(header).toMatch(/;\s*Path=\//);
+    const current = await me(t.app, sessionCookie(response));
+    expect(current.statusCode).toBe(200);
+    expect(current.json().user.uid).toBe(alice.uid);
+  });
+
+  it('gives a new token at every sign-in, and each one works', async () => {
+    const first = await login(alice.username, alice.password);
+    const second = await login(alice.email, alice.password);
+    const a = sessionCookie(first);
+    const b = sessionCookie(second);
+    expect(a).not.toBe(b);
+    expect(a).not.toBe(alice.cookie);
+    for (const cookie of [a, b, alice.cookie]) expect((await me(t.app, cookie)).statusCode).toBe(200);
+    const hashes = (await sessionRows(t.database, alice.uid)).map((row) => row.tokenHash);
+    expect(hashes).toEqual(expect.arrayContaining([sha256(tokenOf(a)), sha256(tokenOf(b))]));
+  });
+
+  it('ignores a session cookie sent with the sign-in: the new token is fresh', async () => {
+    const response = await post(
+      t.app,
+      API.login,
+      { identifier: alice.username, password: alice.password },
+      { headers: { cookie: alice.cookie } },
+    );
+    expect(response.statusCode).toBe(200);
+    expect(sessionCookie(response)).not.toBe(alice.cookie);
+  });
+
+  it.each([
+    ['empty identifier', { identifier: '', password: 'password1' }],
+    ['empty password', { identifier: 'alice', password: '' }],
+    ['both empty', { identifier: '', password: '' }],
+    ['identifier of spaces', { identifier: '  \t ', password: 'password1' }],
+  ])('"Fill in all the fields." (400) for %s', async (_, body) => {
+    const response = await post(t.app, API.login, body);
+    expectError(response, 400, 'FILL_IN_ALL_FIELDS', ['Fill in all the fields.']);
+    expect(response.json().message).toBe('Fill in all the fields.');
+    expect(response.cookies).toHaveLength(0);
+  });
+
+  it('"Username not registered." (404) for an unknown username', async () => {
+    const response = await login('nobody_here', 'password1');
+    const body = expectError(response, 404, 'USERNAME_NOT_REGISTERED');
+    expect(body.message).toBe('Username not registered.');
+    expect(response.cookies).toHaveLength(0);
+  });
+
+  it('"Incorrect log in details." (401) for a wrong password, by username and by e-mail', async () => {
+    for (const identifier of [alice.username, alice.email, alice.email.toUpperCase()]) {
+      const response = await login(identifier, 'wrong password');
+      const body = expectError(response, 401, 'INCORRECT_LOGIN');
+      expect(body.message).toBe('Incorrect log in details.');
+      expect(response.cookies).toHaveLength(0);
+    }
+  });
+
+  it('the password is exact: case and outer spaces matter', async () => {
+    for (const password of [alice.password.toUpperCase(), ` ${alice.password}`, `${alice.password} `, alice.password.slice(0, -1)]) {
+      expectError(await login(alice.username, password), 401, 'INCORRECT_LOGIN');
+    }
+  });
+
+  it('"Incorrect log in details." (401) for an unknown e-mail (no hint that it is unknown)', async () => {
+    const response = await login('nobody@example.com', 'password1');
+    expectError(response, 401, 'INCORRECT_LOGIN');
+  });
+
+  it('a password over the 32-character sign-up limit is just wrong, not an error', async () => {
+    expectError(await login(alice.username, 'x'.repeat(200)), 401, 'INCORRECT_LOGIN');
+  });
+});
+
+// ---------------------------------------------------------------- logout and /api/me
+
+describe('POST /api/auth/logout and GET /api/me', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('logout deletes the session, clears the cookie and answers 204', async () => {
+    const account = await signUp(t.app, newAccount());
+    expect(await sessionRows(t.database, account.uid)).toHaveLength(1);
+    const response = await post(t.app, API.logout, undefined, { headers: { cookie: account.cookie } });
+    expect(response.statusCode).toBe(204);
+    expect(response.body).toBe('');
+    const cleared = response.cookies.find((c) => c.name === 'session');
+    expect(cleared).toBeDefined();
+    expect(cleared!.value).toBe('');
+    const expired = cleared!.maxAge === 0 || (cleared!.expires !== undefined && new Date(cleared!.expires).getTime() <= Date.now());
+    expect(expired).toBe(true);
+    // Cleared with the same attributes it was set with, so the browser really drops it.
+    expect(sessionSetCookie(response)).toMatch(/;\s*Path=\/(;|$)/);
+    expect(sessionSetCookie(response)).toMatch(/;\s*HttpOnly/i);
+
+    expect(await sessionRows(t.database, account.uid)).toHaveLength(0);
+    expectError(await me(t.app, account.cookie), 401, 'NOT_SIGNED_IN');
+  });
+
+  it('logout signs out only this browser', async () => {
+    const account = await signUp(t.app, newAccount());
+    const other = sessionCookie(await post(t.app, API.login, { identifier: account.username, password: account.password }));
+    expect((await post(t.app, API.logout, undefined, { headers: { cookie: account.cookie } })).statusCode).toBe(204);
+    expect((await me(t.app, account.cookie)).statusCode).toBe(401);
+    expect((await me(t.app, other)).statusCode).toBe(200);
+  });
+
+  it('logout without a cookie, or with a stale or garbage one, is still 204', async () => {
+    const account = await signUp(t.app, newAccount());
+    expect((await post(t.app, API.logout)).statusCode).toBe(204);
+    expect((await post(t.app, API.logout, undefined, { headers: { cookie: 'session=garbage' } })).statusCode).toBe(204);
+    await post(t.app, API.logout, undefined, { headers: { cookie: account.cookie } });
+    expect((await post(t.app, API.logout, undefined, { headers: { cookie: account.cookie } })).statusCode).toBe(204);
+    // Another user's session is untouched by all this.
+    const bystander = await signUp(t.app, newAccount());
+    await post(t.app, API.logout, undefined, { headers: { cookie: 'session=' } });
+    expect((await me(t.app, bystander.cookie)).statusCode).toBe(200);
+  });
+
+  it('/api/me is 401 NOT_SIGNED_IN without a cookie', async () => {
+    expectError(await me(t.app), 401, 'NOT_SIGNED_IN');
+  });
+
+  it.each([
+    ['garbage', 'session=garbage'],
+    ['empty', 'session='],
+    ['a well-formed but unknown token', `session=${'A'.repeat(43)}`],
+    ['the hash instead of the token', ''],
+    ['another cookie name', ''],
+  ])('/api/me is 401 NOT_SIGNED_IN with %s', async (label, given) => {
+    let cookie = given;
+    if (label === 'the hash instead of the token') {
+      const account = await signUp(t.app, newAccount());
+      cookie = `session=${sha256(tokenOf(account.cookie))}`;
+    }
+    if (label === 'another cookie name') {
+      const account = await signUp(t.app, newAccount());
+      cookie = `sid=${tokenOf(account.cookie)}`;
+    }
+    expectError(await me(t.app, cookie), 401, 'NOT_SIGNED_IN');
+  });
+
+  it('/api/me is 401 once the session has expired', async () => {
+    const account = await signUp(t.app, newAccount());
+    expect((await me(t.app, account.cookie)).statusCode).toBe(200);
+    await t.database.orm
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, account.uid));
+    expectError(await me(t.app, account.cookie), 401, 'NOT_SIGNED_IN');
+  });
+
+  it('expired sessions are swept at the next sign-in', async () => {
+    const account = await signUp(t.app, newAccount());
+    await t.database.rawTransaction((tx) =>
+      tx.query(`UPDATE sessions SET expires_at = now() - interval '1 day' WHERE user_id = $1`, [account.uid]),
+    );
+    const login = await post(t.app, API.login, { identifier: account.username, password: account.password });
+    expect(login.statusCode).toBe(200);
+    const rows = await sessionRows(t.database, account.uid);
+    expect(rows.map((row) => row.tokenHash)).toEqual([sha256(tokenOf(sessionCookie(login)))]);
+  });
+
+  it('/api/me is 200 with the user for a valid session', async () => {
+    const account = await signUp(t.app, newAccount());
+    const response = await me(t.app, account.cookie);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      user: { uid: account.uid, username: account.username, email: account.email, bio: '', icon: null },
+    });
+  });
+});
+
+// ---------------------------------------------------------------- rate limits
+
+describe('rate limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      rateLimits: { ...DEFAULT_RATE_LIMITS, loginFailuresPerAccount: 3, loginPerIp: 1000, registerPerIp: 2, windowMs: 60_000 },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** Registers from an address of its own, so the per-IP register limit stays out of the way. */
+  async function register() {
+    const account = newAccount('rl');
+    const response = await post(t.app, API.register, account, { remoteAddress: freshIp() });
+    expect(response.statusCode, response.body).toBe(201);
+    return account;
+  }
+  const login = (identifier: string, password: string, ip: string, headers: Headers = {}) =>
+    post(t.app, API.login, { identifier, password }, { remoteAddress: ip, headers });
+
+  function expectLimited(response: LightMyRequestResponse) {
+    expectError(response, 429, 'RATE_LIMITED');
+    const retryAfter = Number(response.headers['retry-after']);
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(response.cookies).toHaveLength(0);
+  }
+
+  it('a burst of wrong passwords gets 429 with retry-after; even the right password is refused then', async () => {
+    const account = await register();
+    const attacker = freshIp();
+    for (let i = 0; i < 3; i++) expectError(await login(account.username, 'wrong password', attacker), 401, 'INCORRECT_LOGIN');
+    expectLimited(await login(account.username, 'wrong password', attacker));
+    expectLimited(await login(account.username, account.password, attacker));
+    expectLimited(await login(account.username.toUpperCase(), account.password, attacker));
+  });
+
+  it('a stranger cannot lock the owner out: the owner still signs in from another address', async () => {
+    const account = await register();
+    const stranger = freshIp();
+    for (let i = 0; i < 4; i++) await login(account.username, 'wrong password', stranger);
+    expectLimited(await login(account.username, account.password, stranger));
+    const owner = await login(account.username, account.password, freshIp());
+    expect(owner.statusCode).toBe(200);
+  });
+
+  it('a successful sign-in resets the failure count', async () => {
+    const account = await register();
+    const ip = freshIp();
+    for (let i = 0; i < 2; i++) expectError(await login(account.username, 'wrong password', ip), 401, 'INCORRECT_LOGIN');
+    expect((await login(account.username, account.password, ip)).statusCode).toBe(200);
+    // Without the reset the third of these would already be refused.
+    for (let i = 0; i < 3; i++) expectError(await login(account.username, 'wrong password', ip), 401, 'INCORRECT_LOGIN');
+    expectLimited(await login(account.username, 'wrong password', ip));
+  });
+
+  it('failures for one account do not limit another account from the same address', async () => {
+    const victim = await register();
+    const other = await register();
+    const ip = freshIp();
+    for (let i = 0; i < 4; i++) await login(victim.username, 'wrong password', ip);
+    expectLimited(await login(victim.username, victim.password, ip));
+    expect((await login(other.username, other.password, ip)).statusCode).toBe(200);
+  });
+
+  it('guessing at unknown usernames is limited too', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 3; i++) expectError(await login('ghost_user', 'password1', ip), 404, 'USERNAME_NOT_REGISTERED');
+    expectLimited(await login('ghost_user', 'password1', ip));
+  });
+
+  it('X-Forwarded-For is not trusted without trustProxy: a client cannot dodge the limit with it', async () => {
+    const account = await register();
+    const ip = freshIp();
+    for (let i = 0; i < 3; i++) {
+      await login(account.username, 'wrong password', ip, { 'x-forwarded-for': `192.168.0.${i}` });
+    }
+    expectLimited(await login(account.username, account.password, ip, { 'x-forwarded-for': '192.168.1.1' }));
+  });
+
+  it('the per-address register limit gives 429 with retry-after; other addresses still register', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 2; i++) {
+      const response = await post(t.app, API.register, newAccount('rl'), { remoteAddress: ip });
+      expect(response.statusCode).toBe(201);
+    }
+    const before = await countRows(t.database, users);
+    const limited = await post(t.app, API.register, newAccount('rl'), { remoteAddress: ip });
+    expectLimited(limited);
+    expect(await countRows(t.database, users)).toBe(before);
+    expect((await post(t.app, API.register, newAccount('rl'), { remoteAddress: freshIp() })).statusCode).toBe(201);
+  });
+});
+
+describe('rate limit: sign-ins per address', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ rateLimits: { ...DEFAULT_RATE_LIMITS, loginPerIp: 2, registerPerIp: 100, windowMs: 60_000 } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses the sign-in after loginPerIp attempts from one address, whatever the account', async () => {
+    const a = await signUp(t.app, newAccount());
+    const b = await signUp(t.app, newAccount());
+    const ip = freshIp();
+    expect((await post(t.app, API.login, { identifier: a.username, password: a.password }, { remoteAddress: ip })).statusCode).toBe(200);
+    expect((await post(t.app, API.login, { identifier: b.username, password: 'nope nope' }, { remoteAddress: ip })).statusCode).toBe(401);
+    const limited = await post(t.app, API.login, { identifier: b.username, password: b.password }, { remoteAddress: ip });
+    expectError(limited, 429, 'RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await post(t.app, API.login, { identifier: b.username, password: b.password }, { remoteAddress: freshIp() })).statusCode).toBe(200);
+  });
+});
+
+// ---------------------------------------------------------------- bad input
+
+interface BadCase {
+  name: string;
+  /** Raw body and its content type, or an object sent as JSON. */
+  payload?: string | object;
+  contentType?: string;
+  /** The status expected on register and login (logout ignores its body). */
+  status: number;
+}
+
+function badCases(valid: Record<string, string>): BadCase[] {
+  const [first, second] = Object.keys(valid) as [string, string];
+  const json = 'application/json';
+  return [
+    { name: 'malformed JSON', payload: '{"username": "abc", ', contentType: json, status: 400 },
+    { name: 'trailing garbage after JSON', payload: `${JSON.stringify(valid)} x`, contentType: json, status: 400 },
+    { name: 'empty body declared as JSON', payload: '', contentType: json, status: 400 },
+    { name: 'JSON array', payload: '[]', contentType: json, status: 400 },
+    { name: 'JSON array holding a valid body', payload: JSON.stringify([valid]), contentType: json, status: 400 },
+    { name: 'JSON number', payload: '42', contentType: json, status: 400 },
+    { name: 'JSON null', payload: 'null', contentType: json, status: 400 },
+    { name: 'JSON string', payload: '"hello"', contentType: json, status: 400 },
+    { name: 'JSON true', payload: 'true', contentType: json, status: 400 },
+    { name: 'a number field', payload: { ...valid, [first]: 12345 }, status: 400 },
+    { name: 'an object field', payload: { ...valid, [second]: { $ne: '' } }, status: 400 },
+    { name: 'an array field', payload: { ...valid, [first]: [valid[first]] }, status: 400 },
+    { name: 'a null field', payload: { ...valid, [first]: null }, status: 400 },
+    { name: 'a boolean field', payload: { ...valid, [second]: true }, status: 400 },
+    { name: 'a missing field', payload: { [first]: valid[first] }, status: 400 },
+    { name: 'an empty object', payload: {}, status: 400 },
+    { name: 'an unknown extra field', payload: { ...valid, admin: true }, status: 400 },
+    { name: '__proto__ in the body', payload: `{"__proto__": {"admin": true}, ${JSON.stringify(valid).slice(1)}`, contentType: json, status: 400 },
+    { name: 'constructor.prototype in the body', payload: `{"constructor": {"prototype": {"admin": true}}, ${JSON.stringify(valid).slice(1)}`, contentType: json, status: 400 },
+    { name: 'a field of 1001 characters', payload: { ...valid, [first]: 'a'.repeat(1001) }, status: 400 },
+    { name: 'a password of 1001 characters', payload: { ...valid, password: 'p'.repeat(1001) }, status: 400 },
+    { name: 'a body over 1 MiB', payload: { ...valid, password: 'p'.repeat(1024 * 1024 + 16) }, status: 413 },
+    { name: 'text/plain', payload: JSON.stringify(valid), contentType: 'text/plain', status: 415 },
+    { name: 'a form post', payload: new URLSearchParams(valid).toString(), contentType: 'application/x-www-form-urlencoded', status: 415 },
+  ];
+}
+
+function send(app: FastifyInstance, url: string, bad: BadCase, cookie?: string) {
+  const headers: Headers = {};
+  if (bad.contentType) headers['content-type'] = bad.contentType;
+  if (cookie) headers.cookie = cookie;
+  return app.inject({ method: 'POST', url, headers, ...(bad.payload === undefined ? {} : { payload: bad.payload as string }) });
+}
+
+/** Any refusal: a 4xx with a JSON `{ code, message }` from the catalogue; never a 5xx. */
+function expectCleanRefusal(response: LightMyRequestResponse, status: number) {
+  expect(response.statusCode, response.body.slice(0, 300)).toBe(status);
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  const body = response.json();
+  expect(typeof body.code).toBe('string');
+  expect(body.message).toBe(ERRORS[body.code as ErrorCode]);
+  expect(response.cookies).toHaveLength(0);
+}
+
+describe('bad input on every POST route', () => {
+  let t: TestApp;
+  // Real credentials inside the bad login bodies: the shape alone must refuse them.
+  const survivorAccount = newAccount('surv');
+  let survivor: Awaited<ReturnType<typeof signUp>>;
+  let usersBefore: number;
+  let sessionsBefore: number;
+  beforeAll(async () => {
+    t = await createTestApp();
+    survivor = await signUp(t.app, survivorAccount);
+    usersBefore = await countRows(t.database, users);
+    sessionsBefore = await countRows(t.database, sessions);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  describe('register', () => {
+    it.each(badCases(newAccount('bad')).map((c) => [c.name, c] as const))('%s', async (_, bad) => {
+      expectCleanRefusal(await send(t.app, API.register, bad), bad.status);
+    });
+  });
+
+  describe('login', () => {
+    const valid = { identifier: survivorAccount.username, password: survivorAccount.password };
+    it.each(badCases(valid).map((c) => [c.name, c] as const))('%s', async (_, bad) => {
+      expectCleanRefusal(await send(t.app, API.login, bad), bad.status);
+    });
+  });
+
+  describe('logout (no body expected)', () => {
+    it.each(badCases({ username: 'abc', password: 'password1' }).map((c) => [c.name, c] as const))('%s', async (_, bad) => {
+      const response = await send(t.app, API.logout, bad);
+      expect(response.statusCode, response.body.slice(0, 300)).toBeLessThan(500);
+      if (response.statusCode !== 204) expectCleanRefusal(response, response.statusCode);
+      expect(response.statusCode === 204 || (response.statusCode >= 400 && response.statusCode < 500)).toBe(true);
+    });
+
+    it('an oversized body is refused with 413', async () => {
+      const response = await send(t.app, API.logout, { name: 'big', payload: { x: 'p'.repeat(1024 * 1024 + 16) }, status: 413 });
+      expectCleanRefusal(response, 413);
+    });
+  });
+
+  it('invalid but well-formed sign-ups are refused too', async () => {
+    for (const body of [
+      { username: '', email: '', password: '' },
+      { username: ' x', email: 'nope', password: 'short' },
+      { username: 'Robert"); DROP TABLE users;--', email: 'x@y.zz', password: 'password1' },
+      { username: 'valid_name', email: "a'; DELETE FROM users; --@x.com", password: 'password1' },
+    ]) {
+      const response = await post(t.app, API.register, body);
+      expect(response.statusCode, response.body).toBe(400);
+    }
+  });
+
+  it('afterwards: nothing half-written, and the app still answers', async () => {
+    expect(await countRows(t.database, users)).toBe(usersBefore);
+    expect(await countRows(t.database, sessions)).toBe(sessionsBefore);
+    const current = await me(t.app, survivor.cookie);
+    expect(current.statusCode).toBe(200);
+    expect(current.json().user.uid).toBe(survivor.uid);
+    expectError(await me(t.app), 401, 'NOT_SIGNED_IN');
+  });
+});
+
+// ---------------------------------------------------------------- not found and OpenAPI
+
+describe('unknown API paths and the OpenAPI document', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it.each([
+    ['GET', '/api/does-not-exist'],
+    ['POST', '/api/auth/nope'],
+    ['DELETE', '/api/me'],
+    ['GET', API.login],
+    ['GET', '/api/'],
+  ] as const)('%s %s is a JSON 404 NOT_FOUND', async (method, url) => {
+    const response = await t.app.inject({ method, url });
+    expectError(response, 404, 'NOT_FOUND');
+  });
+
+  it('serves the OpenAPI 3 document with the four account routes', async () => {
+    const response = await t.app.inject({ method: 'GET', url: API.openapi });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    const doc = response.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.paths[API.register]?.post).toBeDefined();
+    expect(doc.paths[API.login]?.post).toBeDefined();
+    expect(doc.paths[API.logout]?.post).toBeDefined();
+    expect(doc.paths[API.me]?.get).toBeDefined();
+    // The request bodies are described from the shared schemas.
+    const registerSchema = JSON.stringify(doc.paths[API.register].post.requestBody ?? {});
+    for (const field of ['username', 'email', 'password']) expect(registerSchema).toContain(field);
+  });
+});

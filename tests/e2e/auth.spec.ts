@@ -1,0 +1,142 @@
+import { expect, test } from '@playwright/test';
+import { loginErrors, newAccount, signIn, signOut, signUp } from './helpers';
+
+test('a signed-out visit to / goes to the login screen with the hero', async ({ page }) => {
+  await page.goto('/');
+  await expect(page).toHaveURL('/login');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('dormboard');
+  await expect(page.getByText('A place to share your')).toBeVisible();
+  await expect(page.locator('.hashtag')).toHaveText('#studentliving');
+  await expect(page.getByRole('button', { name: 'Enter' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New Account' })).toBeVisible();
+});
+
+test('sign up, sign out, sign in by username and by e-mail', async ({ page }) => {
+  const account = await signUp(page);
+  expect(JSON.parse((await page.evaluate(() => localStorage.getItem('currentUser'))) ?? 'null')).toMatchObject({
+    username: account.username,
+  });
+  // The login entry was replaced: going back does not return to the form.
+  await page.goBack();
+  await expect(page).not.toHaveURL('/login');
+
+  await signOut(page);
+  expect(await page.evaluate(() => localStorage.getItem('currentUser'))).toBeNull();
+  await page.goto('/');
+  await expect(page).toHaveURL('/login');
+
+  await signIn(page, account.username, account.password);
+  await expect(page).toHaveURL('/');
+  await signOut(page);
+
+  await signIn(page, account.email.toUpperCase(), account.password);
+  await expect(page).toHaveURL('/');
+});
+
+test('create-account messages appear one per line, in the spec order', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'New Account' }).click();
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(loginErrors(page)).toHaveText('Fill in all the fields.');
+
+  await page.getByPlaceholder('Username').fill(' A!');
+  await page.getByPlaceholder('Email').fill('not-an-email');
+  await page.getByPlaceholder('Password').fill(' short');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(loginErrors(page)).toHaveText(
+    [
+      'Remove spaces or tabs in your username.',
+      'Invalid username.',
+      'Invalid email address.',
+      'Remove spaces or tabs in your password.',
+      'Password must be 8-32 characters long.',
+    ].join('\n'),
+  );
+
+  await page.getByPlaceholder('Username').fill('ab');
+  await page.getByPlaceholder('Email').fill('ab@example.com');
+  await page.getByPlaceholder('Password').fill('a'.repeat(33));
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(loginErrors(page)).toHaveText(
+    ['Username must be 3-20 characters long.', 'Password must be 8-32 characters long.'].join('\n'),
+  );
+});
+
+test('taken usernames and e-mails are reported by the server', async ({ page }) => {
+  const taken = await signUp(page);
+  await signOut(page);
+  await page.getByRole('button', { name: 'New Account' }).click();
+  await page.getByPlaceholder('Username').fill(taken.username.toUpperCase());
+  await page.getByPlaceholder('Email').fill(taken.email);
+  await page.getByPlaceholder('Password').fill('anotherpassword');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(loginErrors(page)).toHaveText(
+    ['Username has already been registered.', 'Email already registered.'].join('\n'),
+  );
+  // Switching mode clears the messages.
+  await page.getByRole('button', { name: 'Existing Account' }).click();
+  await expect(loginErrors(page)).toBeHidden();
+});
+
+test('sign-in messages', async ({ page }) => {
+  const account = await signUp(page);
+  await signOut(page);
+
+  await page.getByRole('button', { name: 'Enter' }).click();
+  await expect(loginErrors(page)).toHaveText('Fill in all the fields.');
+
+  await signIn(page, 'nobody_here', 'whatever1');
+  await expect(loginErrors(page)).toHaveText('Username not registered.');
+
+  await signIn(page, account.username, 'wrong password');
+  await expect(loginErrors(page)).toHaveText('Incorrect log in details.');
+
+  await signIn(page, 'nobody@example.com', 'whatever1');
+  await expect(loginErrors(page)).toHaveText('Incorrect log in details.');
+  await expect(page).toHaveURL('/login');
+});
+
+test('the sign-out confirmation is a dialog that Cancel and Escape dismiss', async ({ page }) => {
+  await signUp(page);
+  await page.goto('/settings');
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Are you sure you want to log out of dormboard?');
+  await expect(dialog.getByRole('button', { name: 'Sign Out' })).toBeFocused();
+  // Focus stays inside the modal dialog.
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('dialog')).toBeHidden();
+  await expect(page).toHaveURL('/settings');
+});
+
+test('not-found pages and the signed-out profile tab', async ({ page }) => {
+  await page.goto('/404');
+  await expect(page.getByRole('heading', { name: 'Not found :(' })).toBeVisible();
+  await page.goto('/404/Failed to sign out :(');
+  await expect(page.getByRole('heading', { name: 'Failed to sign out :(' })).toBeVisible();
+  await page.goto('/no/such/page');
+  await expect(page.getByRole('heading', { name: 'Not found :(' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Your profile' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Not signed in!');
+  await expect(dialog).toContainText('You need to sign in to access your board.');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: 'Your profile' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL('/login');
+});
+
+test('the Your University tab shows its notice', async ({ page }) => {
+  await signUp(page);
+  await page.getByRole('tab', { name: 'Your University' }).click();
+  await expect(page.getByText('Still working on it!')).toBeVisible();
+  await expect(page.getByText('This page has not been created yet!')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Go Back' })).toBeVisible();
+});

@@ -1,0 +1,230 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { deriveHashtags } from '../../src/shared/hashtags.js';
+import { cleanWords, deriveKeywords } from '../../src/shared/keywords.js';
+
+const codePoints = (value: string) => Array.from(value);
+/** No lone UTF-16 surrogate (String.prototype.isWellFormed is ES2024). */
+const wellFormed = (value: string) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value);
+
+/** Every substring of 2 or more code points of a word: the spec's definition, written out plainly. */
+function substringsOf(word: string): string[] {
+  const chars = codePoints(word);
+  const out: string[] = [];
+  for (let length = 2; length <= chars.length; length++) {
+    for (let start = 0; start + length <= chars.length; start++) out.push(chars.slice(start, start + length).join(''));
+  }
+  return out;
+}
+
+/**
+ * Descriptions made of the characters that matter: ASCII letters in both cases, digits,
+ * spaces, tabs, newlines, punctuation, '#', '_', accented and non-Latin letters, characters
+ * outside the BMP, and letters whose lower case changes length (İ, ẞ).
+ */
+const descriptionChar = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...'abcxyzABCXYZ019'.split('')) },
+  { weight: 3, arbitrary: fc.constantFrom(' ', ' ', '\n', '\t', '\r\n', '\u00a0') },
+  { weight: 2, arbitrary: fc.constantFrom('#', '#', '_', '.', ',', '!', "'", '-', '@', '(', ')') },
+  { weight: 2, arbitrary: fc.constantFrom('é', 'É', 'ß', 'ẞ', 'İ', 'Σ', 'ς', 'ı', '東', '京', '٣', 'ǅ') },
+  { weight: 1, arbitrary: fc.constantFrom('😀', '𝒜', '𐐀', '👍🏽', '\u0301', '\u200b') },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }) },
+);
+const description = fc.string({ unit: descriptionChar, maxLength: 200 }).filter((d) => d.length <= 200);
+const RUNS = { numRuns: 300 };
+
+describe('deriveKeywords: examples', () => {
+  it('takes every substring of 2 or more characters of each word', () => {
+    const keywords = deriveKeywords('Hello World');
+    expect(keywords).toEqual(expect.arrayContaining(['he', 'hello', 'world', 'ld', 'll', 'ell', 'orl']));
+    expect(keywords).not.toContain('h');
+    expect(keywords).not.toContain('d');
+    expect(keywords).not.toContain('hello world');
+    expect(keywords).not.toContain('ow');
+    // hello and world have 10 distinct substrings of length >= 2 each, none shared.
+    expect(keywords).toHaveLength(20);
+  });
+
+  it('gives exactly the substrings for a short word', () => {
+    expect([...deriveKeywords('abc')].sort()).toEqual(['ab', 'abc', 'bc']);
+  });
+
+  it('lower-cases', () => {
+    expect(deriveKeywords('ABC').sort()).toEqual(['ab', 'abc', 'bc']);
+  });
+
+  it('turns newlines (and other line breaks) into spaces', () => {
+    const expected = deriveKeywords('foo bar').sort();
+    expect(deriveKeywords('foo\nbar').sort()).toEqual(expected);
+    expect(deriveKeywords('foo\r\nbar').sort()).toEqual(expected);
+    expect(deriveKeywords('foo\tbar').sort()).toEqual(expected);
+    expect(deriveKeywords('foo\nbar')).not.toContain('foobar');
+    expect(deriveKeywords('foo\nbar')).not.toContain('obar');
+  });
+
+  it('removes punctuation and symbols, joining what was around them', () => {
+    expect(deriveKeywords('hello, world!').sort()).toEqual(deriveKeywords('hello world').sort());
+    expect(deriveKeywords("it's")).toEqual(expect.arrayContaining(['its', 'ts']));
+    expect(deriveKeywords('e-mail')).toContain('email');
+    expect(deriveKeywords('#dorm @uni')).toEqual(expect.arrayContaining(['dorm', 'uni']));
+    for (const keyword of deriveKeywords('a.b, c! #d? (e) "f" 100% e-mail 😀ok')) {
+      expect(keyword).toMatch(/^[\p{L}\p{N}]+$/u);
+    }
+  });
+
+  it('keeps digits and letters of any script', () => {
+    expect(deriveKeywords('room 101')).toEqual(expect.arrayContaining(['ro', 'room', '10', '101', '01']));
+    expect(deriveKeywords('Café')).toEqual(expect.arrayContaining(['café', 'fé']));
+    expect(deriveKeywords('東京')).toEqual(['東京']);
+  });
+
+  it('counts characters, never splitting one outside the BMP', () => {
+    // 𝒜 is a letter made of two UTF-16 units.
+    expect(deriveKeywords('𝒜b').sort()).toEqual(['𝒜b']);
+    for (const keyword of deriveKeywords('x𝒜𝒜y')) expect(wellFormed(keyword)).toBe(true);
+  });
+
+  it('gives nothing for one-character words, empty text or only punctuation', () => {
+    expect(deriveKeywords('a b c')).toEqual([]);
+    expect(deriveKeywords('')).toEqual([]);
+    expect(deriveKeywords('   \n\t ')).toEqual([]);
+    expect(deriveKeywords('!!! ... ???')).toEqual([]);
+  });
+
+  it('has no duplicates when words or substrings repeat', () => {
+    expect(deriveKeywords('aa aa AA')).toEqual(['aa']);
+    expect(deriveKeywords('aaaa').sort()).toEqual(['aa', 'aaa', 'aaaa']);
+  });
+});
+
+describe('cleanWords', () => {
+  it('lower-cases, removes punctuation and splits on any whitespace', () => {
+    expect(cleanWords("  Hello,\nWORLD!\t it's  ")).toEqual(['hello', 'world', 'its']);
+  });
+});
+
+describe('deriveKeywords: properties', () => {
+  it('every keyword is a substring of 2+ characters of some cleaned word', () => {
+    fc.assert(
+      fc.property(description, (text) => {
+        const words = cleanWords(text);
+        for (const keyword of deriveKeywords(text)) {
+          expect(codePoints(keyword).length).toBeGreaterThanOrEqual(2);
+          expect(words.some((word) => substringsOf(word).includes(keyword))).toBe(true);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('has no duplicates', () => {
+    fc.assert(
+      fc.property(description, (text) => {
+        const keywords = deriveKeywords(text);
+        expect(new Set(keywords).size).toBe(keywords.length);
+      }),
+      RUNS,
+    );
+  });
+
+  it('is complete: every substring of 2+ characters of every cleaned word is there', () => {
+    fc.assert(
+      fc.property(description, (text) => {
+        const keywords = new Set(deriveKeywords(text));
+        for (const word of cleanWords(text)) {
+          for (const sub of substringsOf(word)) expect(keywords.has(sub)).toBe(true);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('keywords are lower-case letters and digits only', () => {
+    fc.assert(
+      fc.property(description, (text) => {
+        for (const keyword of deriveKeywords(text)) {
+          expect(keyword).toMatch(/^[\p{L}\p{N}]+$/u);
+          expect(keyword).toBe(keyword.toLowerCase());
+          expect(wellFormed(keyword)).toBe(true);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('cleaned words are non-empty, have no whitespace and keep the order of the text', () => {
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-z0-9]{1,8}$/), { maxLength: 20 }), fc.constantFrom(' ', '\n', '  ', '\t', ' , '), (words, separator) => {
+        expect(cleanWords(words.join(separator))).toEqual(words);
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('deriveHashtags: examples', () => {
+  it('keeps #-words longer than the # alone, lower-cased, without #, deduplicated', () => {
+    expect(deriveHashtags('#Wicked #wicked #a # ##')).toEqual(['wicked', 'a']);
+  });
+
+  it('keeps the order of first appearance', () => {
+    expect(deriveHashtags('#zeta #Alpha #zeta #beta')).toEqual(['zeta', 'alpha', 'beta']);
+  });
+
+  it('only words that begin with #', () => {
+    expect(deriveHashtags('no#tag email@x.com C#')).toEqual([]);
+    expect(deriveHashtags('hello #world')).toEqual(['world']);
+  });
+
+  it('splits on any whitespace, newlines included', () => {
+    expect(deriveHashtags('#one\n#two\t#three\r\n#four')).toEqual(['one', 'two', 'three', 'four']);
+    expect(deriveHashtags('  #padded  ')).toEqual(['padded']);
+  });
+
+  it('a tag ends at punctuation', () => {
+    expect(deriveHashtags('#wicked! #wicked, #fun.')).toEqual(['wicked', 'fun']);
+    expect(deriveHashtags('#a#b')).toEqual(['a']);
+    expect(deriveHashtags('#!!')).toEqual([]);
+  });
+
+  it('keeps digits, underscores and letters of any script', () => {
+    expect(deriveHashtags('#1st #snake_case #Café #東京')).toEqual(['1st', 'snake_case', 'café', '東京']);
+  });
+
+  it('gives nothing when there are no tags', () => {
+    expect(deriveHashtags('')).toEqual([]);
+    expect(deriveHashtags('just words')).toEqual([]);
+  });
+});
+
+describe('deriveHashtags: properties', () => {
+  it('tags are non-empty, lower-case, without #, unique, and each came from a #-word of the text', () => {
+    fc.assert(
+      fc.property(description, (text) => {
+        const tags = deriveHashtags(text);
+        const hashWords = text.split(/\s+/u).filter((word) => word.startsWith('#'));
+        expect(new Set(tags).size).toBe(tags.length);
+        for (const tag of tags) {
+          expect(tag.length).toBeGreaterThan(0);
+          expect(tag).not.toContain('#');
+          expect(tag).toBe(tag.toLowerCase());
+          expect(tag).not.toMatch(/\s/u);
+          expect(hashWords.some((word) => word.slice(1).toLowerCase().startsWith(tag))).toBe(true);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('every #word of letters, digits and underscores becomes a tag', () => {
+    const tagWord = fc.stringMatching(/^[A-Za-z0-9_]{1,10}$/);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), tagWord), { maxLength: 15 }), (parts) => {
+        const text = parts.map(([hash, word]) => (hash ? `#${word}` : word)).join(' ');
+        const expected = [...new Set(parts.filter(([hash]) => hash).map(([, word]) => word.toLowerCase()))];
+        expect(deriveHashtags(text)).toEqual(expected);
+      }),
+      RUNS,
+    );
+  });
+});
