@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
@@ -18,15 +19,21 @@ import type { Database } from './db/database.js';
 import { registerClientApp } from './http/client-app.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './http/rate-limiter.js';
+import { postRoutes } from './posts/post.routes.js';
+import { PostService } from './posts/post.service.js';
+import { createStorage } from './storage/create-storage.js';
+import { mediaRoutes } from './storage/media.routes.js';
+import type { Storage } from './storage/storage.js';
 
 export interface AppDeps {
   config: Config;
   database: Database;
   counters?: CounterStore;
+  storage?: Storage;
 }
 
 /** Builds the whole app (plugins, then routes) without listening: tests call app.inject. */
-export async function buildApp({ config, database, counters }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, database, counters, storage = createStorage(config) }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -39,6 +46,8 @@ export async function buildApp({ config, database, counters }: AppDeps): Promise
   registerErrorHandler(app);
 
   await app.register(fastifyCookie);
+  // Per-route limits are set where a form is read (http/multipart-form.ts).
+  await app.register(fastifyMultipart, { throwFileSizeLimit: true });
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
@@ -72,7 +81,11 @@ export async function buildApp({ config, database, counters }: AppDeps): Promise
   const auth = new AuthService(database.orm, limiter, config.rateLimits);
   registerCurrentUser(app, auth);
 
+  const posts = new PostService(database.orm, storage, app.log);
+
   await app.register(authRoutes(auth));
+  await app.register(postRoutes(posts));
+  await app.register(mediaRoutes(storage));
   app.get(API.openapi, { schema: { hide: true } }, async () => app.swagger());
 
   await registerClientApp(app, config.clientDir, config.appName);

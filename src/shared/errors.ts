@@ -10,6 +10,9 @@ export const ERRORS = {
   URL_TOO_LONG: 'URL is too long',
   IMAGE_TOO_LARGE: 'Image is too large',
   POST_NOT_FOUND: 'Post does not exists',
+  /** Not in the spec, which left links to the browser's URL check: http and https only. */
+  INVALID_LINK: 'Links must start with http:// or https://',
+  DELETE_FAILED: 'Failed to delete post!',
   // Users
   USER_DATA_NOT_FOUND: 'User data not found',
   ICON_INVALID_FILETYPE: 'Profile icon is in an invalid filetype',

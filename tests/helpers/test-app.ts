@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/server/app.js';
 import { DEFAULT_RATE_LIMITS, loadConfig, type Config } from '../../src/server/config.js';
 import { openDatabase, type Database } from '../../src/server/db/database.js';
+import type { Storage } from '../../src/server/storage/storage.js';
 import { migrate } from '../../src/server/db/migrate.js';
 
 /**
@@ -58,16 +62,21 @@ export interface TestApp {
 }
 
 /** A complete app on its own empty database. Rate limits are generous unless a test sets them. */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  deps: { storage?: Storage } = {},
+): Promise<TestApp> {
   const { database, drop } = await createTestDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-test-'));
   const config: Config = {
     ...loadConfig({}),
+    dataDir,
     logLevel: 'silent',
     clientDir: '/nonexistent',
     rateLimits: { ...DEFAULT_RATE_LIMITS, loginPerIp: 10_000, registerPerIp: 10_000 },
     ...overrides,
   };
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, storage: deps.storage });
   await app.ready();
   return {
     app,
@@ -77,6 +86,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       await app.close();
       await database.close();
       await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -73,6 +73,19 @@ describe('MemoryCounterStore', () => {
     expect(await store.increment('k', WINDOW)).toEqual({ count: 1, resetAt: T0 + 2 * WINDOW });
   });
 
+  it('starts a new window for an expired key even when no sweep has run since', async () => {
+    const store = new MemoryCounterStore();
+    vi.setSystemTime(T0 + WINDOW / 2);
+    await store.increment('k', WINDOW);
+    await store.increment('k', WINDOW);
+    // A sweep happens here (a window since the store was made) while k is still live...
+    vi.setSystemTime(T0 + WINDOW);
+    await store.increment('other', WINDOW);
+    // ...so when k expires, the next sweep is still far off: increment must see the expiry itself.
+    vi.setSystemTime(T0 + WINDOW + WINDOW / 2);
+    expect(await store.increment('k', WINDOW)).toEqual({ count: 1, resetAt: T0 + 2 * WINDOW + WINDOW / 2 });
+  });
+
   it('reset forgets a key at once', async () => {
     const store = new MemoryCounterStore();
     await store.increment('k', WINDOW);

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ErrorCode } from '../../shared/errors.js';
 import { AppError } from '../http/app-error.js';
 import type { UserRow } from './auth.queries.js';
 import type { AuthService } from './auth.service.js';
@@ -20,7 +21,8 @@ export function registerCurrentUser(app: FastifyInstance, auth: AuthService) {
   });
 }
 
-export function requireUser(request: FastifyRequest): UserRow {
-  if (!request.user) throw new AppError(401, 'NOT_SIGNED_IN');
+/** The signed-in user, or a 401 with the given code (the spec names one for some actions). */
+export function requireUser(request: FastifyRequest, code: ErrorCode = 'NOT_SIGNED_IN'): UserRow {
+  if (!request.user) throw new AppError(401, code);
   return request.user;
 }

@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Table definitions for typed queries. The DDL itself lives in ./migrations. */
 export const users = pgTable('users', {
@@ -24,4 +24,34 @@ export const sessions = pgTable(
   (table) => [index('sessions_user_id_idx').on(table.userId)],
 );
 
-export const schema = { users, sessions };
+export const posts = pgTable('posts', {
+  id: text('id').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  description: text('description').notNull().default(''),
+  link: text('link').notNull().default(''),
+  keywords: text('keywords').array().notNull().default([]),
+  hashtags: text('hashtags').array().notNull().default([]),
+  imageKey: text('image_key').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  placeholder: text('placeholder').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const follows = pgTable(
+  'follows',
+  {
+    followerId: text('follower_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    targetId: text('target_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.followerId, table.targetId] })],
+);
+
+export const schema = { users, sessions, posts, follows };

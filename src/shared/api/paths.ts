@@ -5,4 +5,7 @@ export const API = {
   logout: '/api/auth/logout',
   me: '/api/me',
   openapi: '/api/openapi.json',
+  posts: '/api/posts',
+  post: (id: string) => `/api/posts/${encodeURIComponent(id)}`,
+  related: (id: string) => `/api/posts/${encodeURIComponent(id)}/related`,
 } as const;

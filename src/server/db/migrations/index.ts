@@ -1,4 +1,5 @@
 import accounts from './0001-accounts.js';
+import postsAndFollows from './0002-posts-and-follows.js';
 
 /**
  * Every schema change, in order. Append only: a released migration is never edited, because
@@ -6,4 +7,5 @@ import accounts from './0001-accounts.js';
  */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   { version: 1, name: 'accounts', sql: accounts },
+  { version: 2, name: 'posts-and-follows', sql: postsAndFollows },
 ];

@@ -1,0 +1,95 @@
+import { and, arrayOverlaps, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { AppDb } from '../db/database.js';
+import { follows, posts, users } from '../db/schema.js';
+
+export type PostRow = typeof posts.$inferSelect;
+
+/** The columns a grid card needs, plus the exact sort key for the next page's cursor. */
+const cardColumns = {
+  id: posts.id,
+  description: posts.description,
+  imageKey: posts.imageKey,
+  width: posts.width,
+  height: posts.height,
+  placeholder: posts.placeholder,
+  // Text keeps PostgreSQL's microseconds, which a JS Date would round away.
+  sortTime: sql<string>`${posts.createdAt}::text`,
+};
+export type CardRow = { id: string; description: string; imageKey: string; width: number; height: number; placeholder: string; sortTime: string };
+
+export interface PageKey {
+  sortTime: string;
+  id: string;
+}
+
+/** Rows strictly after the cursor in newest-first order. */
+function after(key: PageKey | undefined): SQL | undefined {
+  return key ? sql`(${posts.createdAt}, ${posts.id}) < (${key.sortTime}::timestamptz, ${key.id})` : undefined;
+}
+
+export async function insertPost(db: AppDb, post: typeof posts.$inferInsert): Promise<PostRow> {
+  const [row] = await db.insert(posts).values(post).returning();
+  return row!;
+}
+
+/** Newest first, optionally without one user's posts (the viewer's own). Fetches one extra row to know if there is more. */
+export async function feedPage(db: AppDb, options: { excludeUserId?: string; after?: PageKey; limit: number }): Promise<CardRow[]> {
+  return db
+    .select(cardColumns)
+    .from(posts)
+    .where(and(options.excludeUserId ? ne(posts.userId, options.excludeUserId) : undefined, after(options.after)))
+    .orderBy(desc(posts.createdAt), desc(posts.id))
+    .limit(options.limit + 1);
+}
+
+export async function userPostsPage(db: AppDb, options: { userId: string; after?: PageKey; limit: number }): Promise<CardRow[]> {
+  return db
+    .select(cardColumns)
+    .from(posts)
+    .where(and(eq(posts.userId, options.userId), after(options.after)))
+    .orderBy(desc(posts.createdAt), desc(posts.id))
+    .limit(options.limit + 1);
+}
+
+/** Posts sharing any of the hashtags OR any of the keywords (GIN indexes), never the post itself. */
+export async function relatedPosts(
+  db: AppDb,
+  options: { postId: string; hashtags: string[]; keywords: string[]; limit: number },
+): Promise<CardRow[]> {
+  const matches = [
+    options.hashtags.length > 0 ? arrayOverlaps(posts.hashtags, options.hashtags) : undefined,
+    options.keywords.length > 0 ? arrayOverlaps(posts.keywords, options.keywords) : undefined,
+  ].filter((condition): condition is SQL => condition !== undefined);
+  if (matches.length === 0) return [];
+  return db
+    .select(cardColumns)
+    .from(posts)
+    .where(and(ne(posts.id, options.postId), or(...matches)))
+    .orderBy(desc(posts.createdAt), desc(posts.id))
+    .limit(options.limit);
+}
+
+/** A post with its author and the author's follower count, in one query. */
+export async function findPostWithAuthor(db: AppDb, id: string) {
+  const [row] = await db
+    .select({
+      post: posts,
+      author: { id: users.id, username: users.username, iconKey: users.iconKey },
+      followers: sql<number>`(SELECT count(*)::int FROM ${follows} WHERE ${follows.targetId} = ${users.id})`,
+    })
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.userId))
+    .where(eq(posts.id, id))
+    .limit(1);
+  return row;
+}
+
+export async function findPost(db: AppDb, id: string): Promise<PostRow | undefined> {
+  const [row] = await db.select().from(posts).where(eq(posts.id, id)).limit(1);
+  return row;
+}
+
+export async function deletePost(db: AppDb, id: string): Promise<boolean> {
+  const rows = await db.delete(posts).where(eq(posts.id, id)).returning({ id: posts.id });
+  return rows.length > 0;
+}

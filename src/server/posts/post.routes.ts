@@ -1,0 +1,94 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorBody } from '../../shared/api/common.js';
+import { CreatePostForm, PageQuery, PostPage, PostParams, PostResponse, RelatedResponse } from '../../shared/api/posts.js';
+import { POST_IMAGE_MAX_BYTES } from '../../shared/limits.js';
+import { requireUser } from '../auth/current-user.js';
+import { readForm } from '../http/multipart-form.js';
+import type { PostService } from './post.service.js';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody };
+
+export const postRoutes =
+  (posts: PostService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/posts',
+      {
+        schema: {
+          tags: ['posts'],
+          summary: "Home feed: newest first, without the signed-in user's own posts",
+          querystring: PageQuery,
+          response: { 200: PostPage, 400: ErrorBody },
+        },
+      },
+      async (request) => posts.feed(request.user, request.query.cursor),
+    );
+
+    app.post(
+      '/api/posts',
+      {
+        schema: {
+          tags: ['posts'],
+          summary: 'Create a post (multipart: photo, description, link)',
+          consumes: ['multipart/form-data'],
+          body: CreatePostForm.optional(),
+          response: { 201: PostResponse, ...errors },
+        },
+        // The multipart parser reads the body itself; skip JSON-schema validation of it.
+        validatorCompiler: () => () => ({ value: undefined }),
+      },
+      async (request, reply) => {
+        const author = requireUser(request, 'USER_DATA_NOT_FOUND');
+        const { fields, file } = await readForm(request, {
+          fileField: 'photo',
+          textFields: ['description', 'link'],
+          maxFileBytes: POST_IMAGE_MAX_BYTES,
+          tooLarge: 'IMAGE_TOO_LARGE',
+        });
+        const post = await posts.create(author, {
+          description: fields.description ?? '',
+          link: (fields.link ?? '').trim(),
+          photo: file,
+        });
+        return reply.code(201).send({ post });
+      },
+    );
+
+    app.get(
+      '/api/posts/:id',
+      {
+        schema: { tags: ['posts'], summary: 'One post with its author', params: PostParams, response: { 200: PostResponse, 404: ErrorBody } },
+      },
+      async (request) => ({ post: await posts.get(request.params.id) }),
+    );
+
+    app.get(
+      '/api/posts/:id/related',
+      {
+        schema: {
+          tags: ['posts'],
+          summary: 'Posts sharing a hashtag or keyword (Discover)',
+          params: PostParams,
+          response: { 200: RelatedResponse, 404: ErrorBody },
+        },
+      },
+      async (request) => ({ posts: await posts.related(request.params.id) }),
+    );
+
+    app.delete(
+      '/api/posts/:id',
+      {
+        schema: {
+          tags: ['posts'],
+          summary: 'Delete your own post',
+          params: PostParams,
+          response: { 204: z.null(), 401: ErrorBody, 404: ErrorBody },
+        },
+      },
+      async (request, reply) => {
+        await posts.delete(requireUser(request), request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+  };

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/** One image at several sizes; cards and the detail page choose with srcset. */
+export const ImageSet = z
+  .object({
+    width: z.number().int(),
+    height: z.number().int(),
+    /** A tiny blurred preview (data: URL) to show while the image loads. */
+    placeholder: z.string(),
+    full: z.string(),
+    variants: z.array(z.object({ src: z.string(), width: z.number().int() })),
+  })
+  .meta({ id: 'ImageSet' });
+export type ImageSet = z.infer<typeof ImageSet>;
+
+/** What a grid card needs: the picture, and the description for its alt text. */
+export const PostCard = z
+  .object({ id: z.string(), description: z.string(), image: ImageSet })
+  .meta({ id: 'PostCard' });
+export type PostCard = z.infer<typeof PostCard>;
+
+export const PostPage = z.object({
+  posts: z.array(PostCard),
+  /** Pass back as `cursor` for the next page; null at the end. */
+  nextCursor: z.string().nullable(),
+});
+export type PostPage = z.infer<typeof PostPage>;
+
+export const Author = z
+  .object({ uid: z.string(), username: z.string(), icon: z.string().nullable(), followers: z.number().int() })
+  .meta({ id: 'Author' });
+export type Author = z.infer<typeof Author>;
+
+export const PostDetail = z
+  .object({
+    id: z.string(),
+    description: z.string(),
+    link: z.string(),
+    hashtags: z.array(z.string()),
+    createdAt: z.string(),
+    image: ImageSet,
+    author: Author,
+  })
+  .meta({ id: 'PostDetail' });
+export type PostDetail = z.infer<typeof PostDetail>;
+
+export const PostResponse = z.object({ post: PostDetail });
+export type PostResponse = z.infer<typeof PostResponse>;
+
+export const RelatedResponse = z.object({ posts: z.array(PostCard) });
+export type RelatedResponse = z.infer<typeof RelatedResponse>;
+
+export const PostParams = z.strictObject({ id: z.string().min(1).max(64) });
+export const PageQuery = z.strictObject({ cursor: z.string().max(200).optional() });
+
+/** Multipart fields of POST /api/posts (documented; multipart is parsed by hand). */
+export const CreatePostForm = z.object({
+  photo: z.string().meta({ format: 'binary' }),
+  description: z.string().optional(),
+  link: z.string().optional(),
+});
