@@ -1,9 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT) || 3100;
+/** A second server that nobody posts to: what a brand-new install looks like. */
+const FRESH_PORT = PORT + 1;
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -15,8 +15,26 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-// A fresh embedded database for every run, so tests never depend on leftovers.
-const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-e2e-'));
+function server(port: number) {
+  // A fresh embedded database for every run, so tests never depend on leftovers.
+  const dataDir = path.resolve('.e2e-data', String(port));
+  return {
+    // The production build (npm run test:e2e builds it first).
+    command: `rm -rf "${dataDir}" && node dist/server/main.js`,
+    url: `http://127.0.0.1:${port}/api/openapi.json`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      // Every test signs up from 127.0.0.1; the limits themselves are covered by the API tests.
+      RATE_LIMIT_REGISTER_PER_IP: '10000',
+      RATE_LIMIT_LOGIN_PER_IP: '10000',
+    },
+  };
+}
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -32,22 +50,16 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   projects: [
-    { name: 'phone', use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 } } },
-  ],
-  webServer: {
-    // The production build (npm run test:e2e builds it first).
-    command: 'node dist/server/main.js',
-    url: `http://127.0.0.1:${PORT}/api/openapi.json`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      // Every test signs up from 127.0.0.1; the limits themselves are covered by the API tests.
-      RATE_LIMIT_REGISTER_PER_IP: '10000',
-      RATE_LIMIT_LOGIN_PER_IP: '10000',
+    {
+      name: 'phone',
+      testIgnore: /fresh\.spec\.ts/,
+      use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 } },
     },
-  },
+    {
+      name: 'fresh-install',
+      testMatch: /fresh\.spec\.ts/,
+      use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, baseURL: `http://127.0.0.1:${FRESH_PORT}` },
+    },
+  ],
+  webServer: [server(PORT), server(FRESH_PORT)],
 });

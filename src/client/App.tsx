@@ -1,13 +1,22 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, RouterProvider, useParams } from 'react-router';
 import { COPY } from '../shared/copy';
 import { LoginPage } from './features/auth/LoginPage';
 import { RequireAuth } from './features/auth/RequireAuth';
 import { NotFoundPage } from './features/errors/NotFoundPage';
 import { HomePage } from './features/home/HomePage';
+import { PostPage } from './features/posts/PostPage';
 import { Screen } from './features/placeholder/Screen';
 import { SettingsPage } from './features/settings/SettingsPage';
+import { Spinner } from './ui/Spinner';
+
+// The upload page carries the image compressor: load it only when someone posts.
+const UploadPage = lazy(() => import('./features/upload/UploadPage').then((m) => ({ default: m.UploadPage })));
+
+function Lazy({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Spinner label="Loading" fullScreen />}>{children}</Suspense>;
+}
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
@@ -24,8 +33,8 @@ const router = createBrowserRouter([
   { path: '/', element: <RequireAuth><HomePage /></RequireAuth> },
   { path: '/login', element: <LoginPage /> },
   { path: '/search/:query', element: <Screen title="Search" /> },
-  { path: '/post/:id', element: <Screen title="Post" /> },
-  { path: '/upload', element: <RequireAuth><Screen title="Upload" back={false} /></RequireAuth> },
+  { path: '/post/:id', element: <PostPage /> },
+  { path: '/upload', element: <RequireAuth><Lazy><UploadPage /></Lazy></RequireAuth> },
   { path: '/settings', element: <RequireAuth><SettingsPage /></RequireAuth> },
   { path: '/settings/account', element: <RequireAuth><Screen title={COPY.settings.accountSettings} /></RequireAuth> },
   { path: '/404/:error', element: <NotFoundPage /> },

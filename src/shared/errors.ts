@@ -12,7 +12,6 @@ export const ERRORS = {
   POST_NOT_FOUND: 'Post does not exists',
   /** Not in the spec, which left links to the browser's URL check: http and https only. */
   INVALID_LINK: 'Links must start with http:// or https://',
-  DELETE_FAILED: 'Failed to delete post!',
   // Users
   USER_DATA_NOT_FOUND: 'User data not found',
   ICON_INVALID_FILETYPE: 'Profile icon is in an invalid filetype',
@@ -51,6 +50,8 @@ export interface ApiErrorBody {
   message: string;
   /** Accumulated messages (sign-up), one per line on screen. */
   messages?: string[];
+  /** For developers: what was wrong with a malformed request. Never shown to users. */
+  detail?: string;
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -279,3 +279,24 @@ describe('normalizeSignUp', () => {
     expect(input).toEqual({ username: 'ABC', email: 'A@B.CO', password: 'X' });
   });
 });
+
+describe('validateSignUp: what only the database knows', () => {
+  it('a taken username follows the username rules; a taken e-mail comes last', () => {
+    expect(validateSignUp({ ...VALID, email: 'nope' }, { username: true })).toEqual([
+      'Username has already been registered.',
+      'Invalid email address.',
+    ]);
+    expect(validateSignUp({ ...VALID, password: 'short' }, { username: true, email: true })).toEqual([
+      'Username has already been registered.',
+      'Password must be 8-32 characters long.',
+      'Email already registered.',
+    ]);
+    expect(validateSignUp(VALID, {})).toEqual([]);
+  });
+
+  it('password length counts characters, not UTF-16 units', () => {
+    expect(validateSignUp({ ...VALID, password: '😀😀😀😀' })).toEqual(['Password must be 8-32 characters long.']);
+    expect(validateSignUp({ ...VALID, password: '😀'.repeat(8) })).toEqual([]);
+    expect(validateSignUp({ ...VALID, password: '😀'.repeat(33) })).toEqual(['Password must be 8-32 characters long.']);
+  });
+});

@@ -18,12 +18,12 @@ export interface SignedIn {
   expiresAt: Date;
 }
 
-/** The unique constraint a failed insert hit, on either driver (drizzle wraps the error). */
-function violatedConstraint(error: unknown): string | undefined {
-  for (let e = error as { code?: string; constraint?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return e.constraint ?? 'unique';
+/** Whether a failed insert hit a unique constraint, on either driver (drizzle wraps the error). */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '23505') return true;
   }
-  return undefined;
+  return false;
 }
 
 export class AuthService {
@@ -34,29 +34,25 @@ export class AuthService {
   ) {}
 
   async register(body: RegisterBody, ip: string): Promise<SignedIn> {
-    const input = normalizeSignUp(body);
-    const messages = validateSignUp(input);
-    if (messages.length > 0) throw new AppError(400, errorCodeOf(messages[0]!), messages);
-
     await this.limiter.hit(`register:ip:${ip}`, this.limits.registerPerIp, this.limits.windowMs);
-
-    // A friendly early answer with both messages; the unique constraints below are the guarantee.
-    const taken = await queries.findTaken(this.db, input.username, input.email);
-    if (taken.username || taken.email) throw takenError(taken);
+    const input = normalizeSignUp(body);
+    // Taken names join the format messages, in the spec's order, so the user sees every
+    // problem at once. The unique constraints below are the real guarantee.
+    const canLookUp = input.username !== '' || input.email !== '';
+    const taken = canLookUp ? await queries.findTaken(this.db, input.username, input.email) : {};
+    const messages = validateSignUp(input, taken);
+    if (messages.length > 0) throw signUpError(messages);
 
     const passwordHash = await hashPassword(input.password);
     let user: UserRow;
     try {
-      user = await queries.insertUser(this.db, {
-        id: newId(),
-        username: input.username,
-        email: input.email,
-        passwordHash,
-      });
+      user = await queries.insertUser(this.db, { id: newId(), username: input.username, email: input.email, passwordHash });
     } catch (error) {
-      const constraint = violatedConstraint(error);
-      if (!constraint) throw error;
-      throw takenError({ username: constraint.includes('username'), email: constraint.includes('email') });
+      if (!isUniqueViolation(error)) throw error;
+      // Someone else registered the same name or address a moment ago: report what is taken now.
+      const nowTaken = await queries.findTaken(this.db, input.username, input.email);
+      const lost = validateSignUp(input, nowTaken);
+      throw lost.length > 0 ? signUpError(lost) : new AppError(409, 'SIGN_UP_FAILED');
     }
     return this.startSession(user);
   }
@@ -68,16 +64,15 @@ export class AuthService {
     await this.limiter.hit(`login:ip:${ip}`, this.limits.loginPerIp, this.limits.windowMs);
 
     const identity = parseIdentifier(body.identifier);
-    const account = identity.by === 'email' ? identity.email : identity.username;
-    // Keyed by account *and* address: a burst of guesses is stopped, but a stranger guessing
-    // from elsewhere can't lock the owner out of their own account.
-    const failuresKey = `login:fail:${account}:${ip}`;
-    await this.limiter.check(failuresKey, this.limits.loginFailuresPerAccount);
-
     const user =
       identity.by === 'email'
         ? await queries.findUserByEmail(this.db, identity.email)
         : await queries.findUserByUsername(this.db, identity.username);
+    // Failures count per account *and* address: a burst of guesses is stopped (whether typed as
+    // username or e-mail), but a stranger elsewhere can't lock the owner out of their account.
+    const account = user ? `user:${user.id}` : `unknown:${identity.by === 'email' ? identity.email : identity.username}`;
+    const failuresKey = `login:fail:${account}:${ip}`;
+    await this.limiter.check(failuresKey, this.limits.loginFailuresPerAccount);
 
     if (!user) {
       await verifyDecoy(body.password);
@@ -112,10 +107,8 @@ export class AuthService {
   }
 }
 
-function takenError(taken: { username: boolean; email: boolean }): AppError {
-  const messages = [
-    ...(taken.username ? [ERRORS.USERNAME_TAKEN] : []),
-    ...(taken.email ? [ERRORS.EMAIL_TAKEN] : []),
-  ];
-  return new AppError(409, taken.username ? 'USERNAME_TAKEN' : 'EMAIL_TAKEN', messages);
+/** 409 when the only problems are taken names, else 400; the code is the first message's. */
+function signUpError(messages: string[]): AppError {
+  const onlyTaken = messages.every((m) => m === ERRORS.USERNAME_TAKEN || m === ERRORS.EMAIL_TAKEN);
+  return new AppError(onlyTaken ? 409 : 400, errorCodeOf(messages[0]!), messages);
 }

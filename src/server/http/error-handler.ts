@@ -28,7 +28,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       const detail = error.validation
         .map((issue) => `${issue.instancePath || '/'} ${issue.message}`.trim())
         .join('; ');
-      return reply.code(400).send(body('BAD_REQUEST', { messages: [detail] }));
+      return reply.code(400).send(body('BAD_REQUEST', { detail }));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

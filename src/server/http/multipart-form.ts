@@ -50,7 +50,7 @@ export async function readForm(request: FastifyRequest, spec: FormSpec) {
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, spec.tooLarge);
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) throw new AppError(status, status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST');
-    throw error;
+    throw new AppError(400, 'BAD_REQUEST');
   }
   return { fields, file };
 }

@@ -10,5 +10,6 @@ export const ErrorBody = z
     code: z.enum(Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]]),
     message: z.string(),
     messages: z.array(z.string()).optional(),
+    detail: z.string().optional(),
   })
   .meta({ id: 'Error' });

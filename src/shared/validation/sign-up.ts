@@ -31,14 +31,22 @@ export function normalizeSignUp(input: SignUpInput): SignUpInput {
 }
 
 const hasOuterWhitespace = (value: string) => value !== value.trim();
+/** Length in characters (code points), so an emoji counts as one, not two. */
+const lengthOf = (value: string) => Array.from(value).length;
+
+/** What only the database knows: which of the username and e-mail are registered already. */
+export interface Taken {
+  username?: boolean;
+  email?: boolean;
+}
 
 /**
  * The sign-up rules of spec section 5, in the spec's order. Every failing rule adds its
  * message; a field left empty gets "Fill in all the fields." and its own rules are skipped
- * (an empty box is not also "too short"). Uniqueness needs the database: the server adds
- * those messages. Takes normalized input.
+ * (an empty box is not also "too short"). Uniqueness needs the database: the server passes
+ * `taken`, and its messages join the others in the spec's order. Takes normalized input.
  */
-export function validateSignUp({ username, email, password }: SignUpInput): string[] {
+export function validateSignUp({ username, email, password }: SignUpInput, taken: Taken = {}): string[] {
   const messages: string[] = [];
   if (!username || !email || !password) messages.push(ERRORS.FILL_IN_ALL_FIELDS);
 
@@ -48,15 +56,17 @@ export function validateSignUp({ username, email, password }: SignUpInput): stri
       messages.push(ERRORS.USERNAME_LENGTH);
     }
     if (!USERNAME_PATTERN.test(username)) messages.push(ERRORS.USERNAME_INVALID);
+    if (taken.username) messages.push(ERRORS.USERNAME_TAKEN);
   }
 
   if (email && !looksLikeEmail(email)) messages.push(ERRORS.EMAIL_INVALID);
 
   if (password) {
     if (hasOuterWhitespace(password)) messages.push(ERRORS.PASSWORD_SPACES);
-    if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
-      messages.push(ERRORS.PASSWORD_LENGTH);
-    }
+    const length = lengthOf(password);
+    if (length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH) messages.push(ERRORS.PASSWORD_LENGTH);
   }
+  // The auth service reports a taken e-mail after the form itself passed (spec section 8).
+  if (email && taken.email) messages.push(ERRORS.EMAIL_TAKEN);
   return messages;
 }

@@ -6,6 +6,7 @@ import field from '../../ui/field.module.css';
 import { SearchIcon } from '../../ui/icons';
 import { Page } from '../../ui/Page';
 import { Notice } from '../errors/Notice';
+import { Feed } from '../posts/components/Feed';
 import styles from './HomePage.module.css';
 
 type Tab = 'home' | 'university';
@@ -58,6 +59,7 @@ export function HomePage() {
         ))}
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === 'home' && <Feed />}
         {tab === 'university' && (
           <Notice title={COPY.feed.universityTitle} message={COPY.feed.universityMessage} />
         )}

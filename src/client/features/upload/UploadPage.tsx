@@ -1,0 +1,162 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { COPY } from '../../../shared/copy';
+import { ERRORS, type ErrorCode } from '../../../shared/errors';
+import {
+  DESCRIPTION_MAX_LENGTH,
+  POST_IMAGE_CONVERT_SIZE,
+  POST_IMAGE_MAX_BYTES,
+  POST_IMAGE_QUALITY,
+} from '../../../shared/limits';
+import { isImageType, validatePostText } from '../../../shared/validation/post';
+import { ApiError } from '../../api/http';
+import { paths } from '../../paths';
+import button from '../../ui/button.module.css';
+import field from '../../ui/field.module.css';
+import { Page } from '../../ui/Page';
+import { PopUp } from '../../ui/PopUp';
+import { useCurrentUser } from '../auth/api/current-user';
+import { useCreatePost } from '../posts/api/create-post';
+import { compressedName, compressImage } from './compress-image';
+import styles from './UploadPage.module.css';
+
+type Status = { step: 'editing' } | { step: 'uploading' } | { step: 'done' } | { step: 'failed'; message: string };
+
+class UploadRejected extends Error {
+  constructor(readonly code: ErrorCode) {
+    super(ERRORS[code]);
+  }
+}
+
+/** The example address shown in the link box: this site's own. */
+const exampleLink = `${window.location.protocol}//${window.location.host}`;
+
+export function UploadPage() {
+  const navigate = useNavigate();
+  const user = useCurrentUser();
+  const createPost = useCreatePost();
+  const [photo, setPhoto] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [description, setDescription] = useState('');
+  const [link, setLink] = useState('');
+  const [status, setStatus] = useState<Status>({ step: 'editing' });
+
+  useEffect(() => {
+    if (!photo) return;
+    const url = URL.createObjectURL(photo);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [photo]);
+
+  /** The spec's checks, in its order, then compression; throws UploadRejected with the code. */
+  async function prepare(file: File) {
+    if (!isImageType(file.type)) throw new UploadRejected('INVALID_FILETYPE');
+    const textProblem = validatePostText({ description, link: link.trim() });
+    if (textProblem) throw new UploadRejected(textProblem);
+    let compressed: Blob;
+    try {
+      compressed = await compressImage(file, { quality: POST_IMAGE_QUALITY, convertSize: POST_IMAGE_CONVERT_SIZE });
+    } catch {
+      throw new UploadRejected('IMAGE_PROCESSING_FAILED');
+    }
+    if (compressed.size > POST_IMAGE_MAX_BYTES) throw new UploadRejected('IMAGE_TOO_LARGE');
+    if (!user) throw new UploadRejected('USER_DATA_NOT_FOUND');
+    return compressed;
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    // No photo chosen: nothing happens (spec section 4).
+    if (!photo || status.step === 'uploading') return;
+    setStatus({ step: 'uploading' });
+    try {
+      const compressed = await prepare(photo);
+      await createPost.mutateAsync({
+        photo: compressed,
+        fileName: compressedName(photo.name, compressed),
+        description,
+        link: link.trim(),
+      });
+      setStatus({ step: 'done' });
+    } catch (error) {
+      const message = error instanceof UploadRejected || error instanceof ApiError ? error.message : ERRORS.GENERIC;
+      setStatus({ step: 'failed', message });
+    }
+  }
+
+  const goHome = () => navigate(paths.home);
+
+  return (
+    <Page title={COPY.upload.title}>
+      <form className={styles.form} onSubmit={submit}>
+        <label className={styles.picker} data-has-photo={Boolean(preview)}>
+          {preview ? (
+            <img src={preview} alt="Preview of your photo" className={styles.preview} />
+          ) : (
+            <span className={styles.pickerText}>{COPY.upload.choosePhoto}</span>
+          )}
+          <input
+            type="file"
+            accept="image/*"
+            className="visually-hidden"
+            aria-label={preview ? COPY.upload.changePhoto : COPY.upload.choosePhoto}
+            onChange={(e) => setPhoto(e.target.files?.[0] ?? null)}
+          />
+        </label>
+
+        <div className={styles.fields}>
+          <label htmlFor="description" className={styles.label}>
+            {COPY.upload.descriptionLabel}
+          </label>
+          <textarea
+            id="description"
+            className={`${field.input} ${styles.textarea}`}
+            placeholder={COPY.upload.descriptionPlaceholder}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            rows={4}
+          />
+          <span className={styles.counter} data-over={description.length > DESCRIPTION_MAX_LENGTH} aria-live="polite">
+            {description.length}/{DESCRIPTION_MAX_LENGTH}
+          </span>
+
+          <label htmlFor="link" className={styles.label}>
+            {COPY.upload.linkLabel}
+          </label>
+          <input
+            id="link"
+            type="url"
+            inputMode="url"
+            className={field.input}
+            placeholder={exampleLink}
+            value={link}
+            onChange={(e) => setLink(e.target.value)}
+          />
+
+          <button type="submit" className={`${button.primary} ${styles.submit}`}>
+            {COPY.upload.post}
+          </button>
+        </div>
+      </form>
+
+      {status.step === 'uploading' && (
+        <PopUp title={COPY.upload.uploadingTitle} message={COPY.upload.uploadingMessage} loading />
+      )}
+      {status.step === 'done' && (
+        <PopUp
+          title={COPY.upload.successTitle}
+          message={COPY.upload.successMessage}
+          buttons={[{ label: COPY.home, onClick: goHome }]}
+        />
+      )}
+      {status.step === 'failed' && (
+        <PopUp
+          title={COPY.errorTitle}
+          message={status.message}
+          buttons={[{ label: COPY.home, onClick: goHome }]}
+          onCancel={() => setStatus({ step: 'editing' })}
+        />
+      )}
+    </Page>
+  );
+}

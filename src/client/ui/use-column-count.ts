@@ -1,0 +1,28 @@
+import { useSyncExternalStore } from 'react';
+
+/** Masonry columns by viewport width: 2 on a phone, up to 5 on a wide screen. */
+const BREAKPOINTS: Array<[query: string, columns: number]> = [
+  ['(min-width: 1200px)', 5],
+  ['(min-width: 900px)', 4],
+  ['(min-width: 600px)', 3],
+];
+
+const queries = BREAKPOINTS.map(([query]) => window.matchMedia(query));
+
+function current(): number {
+  const index = queries.findIndex((query) => query.matches);
+  return index === -1 ? 2 : BREAKPOINTS[index]![1];
+}
+
+function subscribe(onChange: () => void) {
+  queries.forEach((query) => query.addEventListener('change', onChange));
+  return () => queries.forEach((query) => query.removeEventListener('change', onChange));
+}
+
+export function useColumnCount(): number {
+  return useSyncExternalStore(subscribe, current);
+}
+
+/** The `sizes` attribute matching the breakpoints above (12px gutters, 1200px max content). */
+export const GRID_IMAGE_SIZES =
+  '(min-width: 1200px) 228px, (min-width: 900px) 24vw, (min-width: 600px) 32vw, calc(50vw - 18px)';
