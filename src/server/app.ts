@@ -19,11 +19,15 @@ import type { Database } from './db/database.js';
 import { registerClientApp } from './http/client-app.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './http/rate-limiter.js';
+import { followRoutes } from './follows/follow.routes.js';
+import { FollowService } from './follows/follow.service.js';
 import { postRoutes } from './posts/post.routes.js';
 import { PostService } from './posts/post.service.js';
 import { createStorage } from './storage/create-storage.js';
 import { mediaRoutes } from './storage/media.routes.js';
 import type { Storage } from './storage/storage.js';
+import { userRoutes } from './users/user.routes.js';
+import { UserService } from './users/user.service.js';
 
 export interface AppDeps {
   config: Config;
@@ -82,9 +86,13 @@ export async function buildApp({ config, database, counters, storage = createSto
   registerCurrentUser(app, auth);
 
   const posts = new PostService(database.orm, storage, app.log);
+  const users = new UserService(database.orm, storage, app.log);
+  const follows = new FollowService(database.orm, users);
 
   await app.register(authRoutes(auth));
   await app.register(postRoutes(posts));
+  await app.register(userRoutes(users));
+  await app.register(followRoutes(follows));
   await app.register(mediaRoutes(storage));
   app.get(API.openapi, { schema: { hide: true } }, async () => app.swagger());
 

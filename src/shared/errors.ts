@@ -17,6 +17,9 @@ export const ERRORS = {
   ICON_INVALID_FILETYPE: 'Profile icon is in an invalid filetype',
   ICON_TOO_LARGE: 'Profile icon is too large!',
   ICON_PROCESSING_FAILED: 'Image processing failed!',
+  USER_NOT_FOUND: 'User not found!',
+  /** Not in the spec: bios are capped (limits.ts BIO_MAX_LENGTH). */
+  BIO_TOO_LONG: 'Bio must be at most 160 characters.',
   // Sign-up (section 5, in the spec's order)
   FILL_IN_ALL_FIELDS: 'Fill in all the fields.',
   USERNAME_SPACES: 'Remove spaces or tabs in your username.',

@@ -10,6 +10,8 @@ export const ICON_CONVERT_SIZE = 1_000_000;
 export const ICON_MAX_BYTES = 500_000;
 
 export const DESCRIPTION_MAX_LENGTH = 200;
+/** Not in the spec: a bio is a line or two under the handle, like other social apps allow. */
+export const BIO_MAX_LENGTH = 160;
 export const LINK_MAX_LENGTH = 200;
 
 export const USERNAME_MIN_LENGTH = 3;
@@ -37,6 +39,8 @@ export const RELATED_HASHTAGS_USED = 10;
 export const RELATED_KEYWORDS_USED = 20;
 export const RELATED_MAX_POSTS = 100;
 export const HOME_SKELETON_CARDS = 6;
+/** Not in the spec: follower and following lists load this many rows at a time. */
+export const FOLLOW_LIST_PAGE_SIZE = 100;
 
 export const NAV_ACTIVE_COLOR = '#FF0048';
 export const NAV_INACTIVE_COLOR = '#F9F9F9';

@@ -90,3 +90,21 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
     throw new ImageRejected('corrupt', (error as Error).message);
   }
 }
+
+/** Square sizes of a profile icon (WebP): small for lists and the bottom bar, large for profiles. */
+export const ICON_SIZES = [96, 320] as const;
+
+/** A profile icon: auto-rotated, centre-cropped to squares, metadata dropped. */
+export async function processIcon(input: Buffer): Promise<Array<{ size: number; body: Buffer }>> {
+  await inspect(input);
+  try {
+    return await Promise.all(
+      ICON_SIZES.map(async (size) => ({
+        size,
+        body: await open(input).rotate().resize(size, size, { fit: 'cover', position: 'attention' }).webp({ quality: 80 }).toBuffer(),
+      })),
+    );
+  } catch (error) {
+    throw new ImageRejected('corrupt', (error as Error).message);
+  }
+}

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ImageSet } from '../../shared/api/posts.js';
 import type { ProcessedImage } from '../images/image-pipeline.js';
 import { GRID_WIDTHS } from '../images/image-pipeline.js';
+import { deleteAll, putAll } from '../storage/batch.js';
 import type { Storage } from '../storage/storage.js';
 
 /**
@@ -19,25 +20,17 @@ export function imageFileKeys(base: string): string[] {
   return [fullKey(base), ...GRID_WIDTHS.map((width) => variantKey(base, width))];
 }
 
-/** Writes every file of an image; if any write fails, removes those that succeeded. */
-export async function storeImage(storage: Storage, base: string, image: ProcessedImage): Promise<void> {
-  const writes = [
-    { key: fullKey(base), body: image.full, type: 'image/jpeg' },
-    ...image.variants.map((variant) => ({ key: variantKey(base, variant.width), body: variant.body, type: 'image/webp' })),
-  ];
-  const results = await Promise.allSettled(writes.map((w) => storage.put(w.key, w.body, w.type)));
-  const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-  if (failure) {
-    await deleteImage(storage, base);
-    throw failure.reason;
-  }
+/** Writes every file of an image, or none. */
+export function storeImage(storage: Storage, base: string, image: ProcessedImage): Promise<void> {
+  return putAll(storage, [
+    { key: fullKey(base), body: image.full, contentType: 'image/jpeg' },
+    ...image.variants.map((variant) => ({ key: variantKey(base, variant.width), body: variant.body, contentType: 'image/webp' })),
+  ]);
 }
 
 /** Removes every file of an image; returns the keys it could not remove. */
-export async function deleteImage(storage: Storage, base: string): Promise<string[]> {
-  const keys = imageFileKeys(base);
-  const results = await Promise.allSettled(keys.map((key) => storage.delete(key)));
-  return keys.filter((_, index) => results[index]!.status === 'rejected');
+export function deleteImage(storage: Storage, base: string): Promise<string[]> {
+  return deleteAll(storage, imageFileKeys(base));
 }
 
 export function imageSet(row: { imageKey: string; width: number; height: number; placeholder: string }): ImageSet {

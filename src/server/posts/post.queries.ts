@@ -69,13 +69,16 @@ export async function relatedPosts(
     .limit(options.limit);
 }
 
-/** A post with its author and the author's follower count, in one query. */
-export async function findPostWithAuthor(db: AppDb, id: string) {
+/** A post with its author, the author's follower count and whether the viewer follows them: one query. */
+export async function findPostWithAuthor(db: AppDb, id: string, viewerId: string | null) {
   const [row] = await db
     .select({
       post: posts,
       author: { id: users.id, username: users.username, iconKey: users.iconKey },
       followers: sql<number>`(SELECT count(*)::int FROM ${follows} WHERE ${follows.targetId} = ${users.id})`,
+      followedByMe: viewerId
+        ? sql<boolean>`EXISTS (SELECT 1 FROM ${follows} WHERE ${follows.followerId} = ${viewerId} AND ${follows.targetId} = ${users.id})`
+        : sql<boolean>`false`,
     })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.userId))

@@ -60,7 +60,7 @@ export const postRoutes =
       {
         schema: { tags: ['posts'], summary: 'One post with its author', params: PostParams, response: { 200: PostResponse, 404: ErrorBody } },
       },
-      async (request) => ({ post: await posts.get(request.params.id) }),
+      async (request) => ({ post: await posts.get(request.params.id, request.user) }),
     );
 
     app.get(

@@ -17,7 +17,7 @@ import { decodeCursor, toPage } from '../http/cursor.js';
 import { newId } from '../ids.js';
 import { ImageRejected, processImage, type ProcessedImage } from '../images/image-pipeline.js';
 import type { Storage } from '../storage/storage.js';
-import { mediaUrl } from '../users/user.mapper.js';
+import { iconUrl } from '../users/icon-images.js';
 import { deleteImage, imageSet, newImageKey, storeImage } from './post-images.js';
 import * as queries from './post.queries.js';
 
@@ -85,13 +85,13 @@ export class PostService {
       if (failed.length > 0) this.log.error({ keys: failed }, 'could not clean up files of a failed post');
       throw error;
     }
-    return this.get(id);
+    return this.get(id, author);
   }
 
-  async get(id: string): Promise<PostDetail> {
-    const row = await queries.findPostWithAuthor(this.db, id);
+  async get(id: string, viewer: UserRow | null): Promise<PostDetail> {
+    const row = await queries.findPostWithAuthor(this.db, id, viewer?.id ?? null);
     if (!row) throw new AppError(404, 'POST_NOT_FOUND');
-    const { post, author, followers } = row;
+    const { post, author, followers, followedByMe } = row;
     return {
       id: post.id,
       description: post.description,
@@ -99,7 +99,7 @@ export class PostService {
       hashtags: post.hashtags,
       createdAt: post.createdAt.toISOString(),
       image: imageSet(post),
-      author: { uid: author.id, username: author.username, icon: mediaUrl(author.iconKey), followers },
+      author: { uid: author.id, username: author.username, icon: iconUrl(author.iconKey), followers, followedByMe },
     };
   }
 

@@ -8,4 +8,9 @@ export const API = {
   posts: '/api/posts',
   post: (id: string) => `/api/posts/${encodeURIComponent(id)}`,
   related: (id: string) => `/api/posts/${encodeURIComponent(id)}/related`,
+  user: (username: string) => `/api/users/${encodeURIComponent(username)}`,
+  userPosts: (username: string) => `/api/users/${encodeURIComponent(username)}/posts`,
+  followers: (username: string) => `/api/users/${encodeURIComponent(username)}/followers`,
+  following: (username: string) => `/api/users/${encodeURIComponent(username)}/following`,
+  follow: (username: string) => `/api/users/${encodeURIComponent(username)}/follow`,
 } as const;

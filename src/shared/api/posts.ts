@@ -27,7 +27,14 @@ export const PostPage = z.object({
 export type PostPage = z.infer<typeof PostPage>;
 
 export const Author = z
-  .object({ uid: z.string(), username: z.string(), icon: z.string().nullable(), followers: z.number().int() })
+  .object({
+    uid: z.string(),
+    username: z.string(),
+    icon: z.string().nullable(),
+    followers: z.number().int(),
+    /** Whether the signed-in viewer follows the author (false when signed out). */
+    followedByMe: z.boolean(),
+  })
   .meta({ id: 'Author' });
 export type Author = z.infer<typeof Author>;
 

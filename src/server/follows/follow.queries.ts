@@ -1,0 +1,53 @@
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { AppDb } from '../db/database.js';
+import { follows, users } from '../db/schema.js';
+import type { PageKey } from '../posts/post.queries.js';
+
+/** One edge per pair, even when two clicks race: the primary key decides, the loser does nothing. */
+export async function insertFollow(db: AppDb, followerId: string, targetId: string) {
+  await db.insert(follows).values({ followerId, targetId }).onConflictDoNothing();
+}
+
+export async function deleteFollow(db: AppDb, followerId: string, targetId: string) {
+  await db.delete(follows).where(and(eq(follows.followerId, followerId), eq(follows.targetId, targetId)));
+}
+
+export async function followState(db: AppDb, followerId: string, targetId: string) {
+  const [row] = await db
+    .select({
+      following: sql<boolean>`EXISTS (SELECT 1 FROM ${follows} WHERE ${follows.followerId} = ${followerId} AND ${follows.targetId} = ${targetId})`,
+      followers: sql<number>`(SELECT count(*)::int FROM ${follows} WHERE ${follows.targetId} = ${targetId})`,
+    })
+    .from(sql`(SELECT 1) AS one`);
+  return row!;
+}
+
+export type FollowListRow = { id: string; username: string; iconKey: string | null; followers: number; sortTime: string };
+
+/**
+ * The users on one side of someone's edges (their followers, or whom they follow), newest
+ * edge first, each with their own follower count: one query for the whole page.
+ */
+export async function followList(
+  db: AppDb,
+  options: { userId: string; side: 'followers' | 'following'; after?: PageKey; limit: number },
+): Promise<FollowListRow[]> {
+  const [anchor, other] =
+    options.side === 'followers' ? [follows.targetId, follows.followerId] : [follows.followerId, follows.targetId];
+  const after: SQL | undefined = options.after
+    ? sql`(${follows.createdAt}, ${other}) < (${options.after.sortTime}::timestamptz, ${options.after.id})`
+    : undefined;
+  return db
+    .select({
+      id: users.id,
+      username: users.username,
+      iconKey: users.iconKey,
+      followers: sql<number>`(SELECT count(*)::int FROM ${follows} AS f2 WHERE f2.target_id = ${users.id})`,
+      sortTime: sql<string>`${follows.createdAt}::text`,
+    })
+    .from(follows)
+    .innerJoin(users, eq(users.id, other))
+    .where(and(eq(anchor, options.userId), after))
+    .orderBy(desc(follows.createdAt), desc(other))
+    .limit(options.limit + 1);
+}

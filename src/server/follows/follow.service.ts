@@ -1,0 +1,47 @@
+import type { FollowState, UserPage } from '../../shared/api/users.js';
+import { FOLLOW_LIST_PAGE_SIZE } from '../../shared/limits.js';
+import type { UserRow } from '../auth/auth.queries.js';
+import type { AppDb } from '../db/database.js';
+import { decodeCursor, toPage } from '../http/cursor.js';
+import { iconUrl } from '../users/icon-images.js';
+import type { UserService } from '../users/user.service.js';
+import * as queries from './follow.queries.js';
+
+/**
+ * Follows are directed edges: B following A never stops A following B (the original app's
+ * "a reverse follow blocks a new one" made following back impossible). Both calls are
+ * idempotent and following yourself does nothing; the answer is always the state afterwards.
+ */
+export class FollowService {
+  constructor(
+    private readonly db: AppDb,
+    private readonly users: UserService,
+  ) {}
+
+  async follow(viewer: UserRow, username: string): Promise<FollowState> {
+    const targetId = await this.users.idOf(username);
+    if (targetId !== viewer.id) await queries.insertFollow(this.db, viewer.id, targetId);
+    return queries.followState(this.db, viewer.id, targetId);
+  }
+
+  async unfollow(viewer: UserRow, username: string): Promise<FollowState> {
+    const targetId = await this.users.idOf(username);
+    await queries.deleteFollow(this.db, viewer.id, targetId);
+    return queries.followState(this.db, viewer.id, targetId);
+  }
+
+  async list(username: string, side: 'followers' | 'following', cursor: string | undefined): Promise<UserPage> {
+    const userId = await this.users.idOf(username);
+    const rows = await queries.followList(this.db, {
+      userId,
+      side,
+      after: decodeCursor(cursor),
+      limit: FOLLOW_LIST_PAGE_SIZE,
+    });
+    const page = toPage(rows, FOLLOW_LIST_PAGE_SIZE);
+    return {
+      users: page.rows.map((row) => ({ uid: row.id, username: row.username, icon: iconUrl(row.iconKey), followers: row.followers })),
+      nextCursor: page.nextCursor,
+    };
+  }
+}

@@ -1,0 +1,39 @@
+import { eq, sql } from 'drizzle-orm';
+import type { AppDb } from '../db/database.js';
+import { follows, users } from '../db/schema.js';
+import type { UserRow } from '../auth/auth.queries.js';
+
+/** A profile with its counts and whether the viewer follows it, in one query. */
+export async function findProfile(db: AppDb, username: string, viewerId: string | null) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      iconKey: users.iconKey,
+      bio: users.bio,
+      followers: sql<number>`(SELECT count(*)::int FROM ${follows} WHERE ${follows.targetId} = ${users.id})`,
+      following: sql<number>`(SELECT count(*)::int FROM ${follows} WHERE ${follows.followerId} = ${users.id})`,
+      followedByMe: viewerId
+        ? sql<boolean>`EXISTS (SELECT 1 FROM ${follows} WHERE ${follows.followerId} = ${viewerId} AND ${follows.targetId} = ${users.id})`
+        : sql<boolean>`false`,
+    })
+    .from(users)
+    .where(eq(users.username, username))
+    .limit(1);
+  return row;
+}
+
+export async function findUserIdByUsername(db: AppDb, username: string): Promise<string | undefined> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.username, username)).limit(1);
+  return row?.id;
+}
+
+/** Saves bio and icon together (one UPDATE); undefined leaves a field as it is. */
+export async function updateProfile(
+  db: AppDb,
+  userId: string,
+  changes: { bio?: string; iconKey?: string },
+): Promise<UserRow> {
+  const [row] = await db.update(users).set(changes).where(eq(users.id, userId)).returning();
+  return row!;
+}

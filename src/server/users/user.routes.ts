@@ -1,0 +1,64 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ErrorBody } from '../../shared/api/common.js';
+import { PageQuery, PostPage } from '../../shared/api/posts.js';
+import { ProfileResponse, UpdateProfileForm, UpdateProfileResponse, UsernameParams } from '../../shared/api/users.js';
+import { ICON_MAX_BYTES } from '../../shared/limits.js';
+import { requireUser } from '../auth/current-user.js';
+import { readForm } from '../http/multipart-form.js';
+import type { UserService } from './user.service.js';
+
+export const userRoutes =
+  (users: UserService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/users/:username',
+      {
+        schema: {
+          tags: ['people'],
+          summary: 'A profile with follower and following counts',
+          params: UsernameParams,
+          response: { 200: ProfileResponse, 400: ErrorBody, 404: ErrorBody },
+        },
+      },
+      async (request) => ({ user: await users.profile(request.params.username, request.user) }),
+    );
+
+    app.get(
+      '/api/users/:username/posts',
+      {
+        schema: {
+          tags: ['people'],
+          summary: "A user's posts, newest first (50 a page)",
+          params: UsernameParams,
+          querystring: PageQuery,
+          response: { 200: PostPage, 400: ErrorBody, 404: ErrorBody },
+        },
+      },
+      async (request) => users.posts(request.params.username, request.query.cursor),
+    );
+
+    app.patch(
+      '/api/me',
+      {
+        schema: {
+          tags: ['people'],
+          summary: 'Update your own icon and/or bio (multipart: icon, bio), saved together',
+          consumes: ['multipart/form-data'],
+          body: UpdateProfileForm.optional(),
+          response: { 200: UpdateProfileResponse, 400: ErrorBody, 401: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody },
+        },
+        // The multipart parser reads the body itself.
+        validatorCompiler: () => () => ({ value: undefined }),
+      },
+      async (request) => {
+        const user = requireUser(request, 'USER_DATA_NOT_FOUND');
+        const { fields, file } = await readForm(request, {
+          fileField: 'icon',
+          textFields: ['bio'],
+          maxFileBytes: ICON_MAX_BYTES,
+          tooLarge: 'ICON_TOO_LARGE',
+        });
+        return { user: await users.update(user, { bio: fields.bio, icon: file }) };
+      },
+    );
+  };

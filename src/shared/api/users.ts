@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { Me } from './auth.js';
+
+/** A username from a route: the leading '@' is optional and stripped by the server. */
+export const UsernameParams = z.strictObject({ username: z.string().min(1).max(64) });
+
+export const Profile = z
+  .object({
+    uid: z.string(),
+    username: z.string(),
+    icon: z.string().nullable(),
+    bio: z.string(),
+    followers: z.number().int(),
+    following: z.number().int(),
+    /** Whether the signed-in viewer follows this user (false when signed out). */
+    followedByMe: z.boolean(),
+  })
+  .meta({ id: 'Profile' });
+export type Profile = z.infer<typeof Profile>;
+export const ProfileResponse = z.object({ user: Profile });
+export type ProfileResponse = z.infer<typeof ProfileResponse>;
+
+/** One row of a followers / following list. */
+export const UserRow = z
+  .object({ uid: z.string(), username: z.string(), icon: z.string().nullable(), followers: z.number().int() })
+  .meta({ id: 'UserRow' });
+export type UserRow = z.infer<typeof UserRow>;
+
+export const UserPage = z.object({ users: z.array(UserRow), nextCursor: z.string().nullable() });
+export type UserPage = z.infer<typeof UserPage>;
+
+export const FollowState = z.object({ following: z.boolean(), followers: z.number().int() }).meta({ id: 'FollowState' });
+export type FollowState = z.infer<typeof FollowState>;
+
+/** Multipart fields of PATCH /api/me (documented; parsed by hand). */
+export const UpdateProfileForm = z.object({
+  icon: z.string().meta({ format: 'binary' }).optional(),
+  bio: z.string().optional(),
+});
+
+export const UpdateProfileResponse = z.object({ user: Me });
