@@ -1,12 +1,11 @@
 import { useState, type MouseEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
-import { COPY } from '../../shared/copy';
+import { Link, useLocation } from 'react-router';
 import { useCurrentUser } from '../features/auth/api/current-user';
 import { paths } from '../paths';
 import { Avatar } from './Avatar';
 import styles from './BottomNav.module.css';
 import { HomeIcon, UploadIcon } from './icons';
-import { PopUp } from './PopUp';
+import { SignInPrompt } from './SignInPrompt';
 
 /** Tapping the tab you are already on does nothing (spec section 2). */
 function stayIfCurrent(active: boolean) {
@@ -18,7 +17,6 @@ function stayIfCurrent(active: boolean) {
 export function BottomNav() {
   const user = useCurrentUser();
   const { pathname } = useLocation();
-  const navigate = useNavigate();
   const [askToSignIn, setAskToSignIn] = useState(false);
 
   const ownProfile = user ? decodeURIComponent(pathname).replace(/\/(followers|following)$/, '') === paths.profile(user.username) : false;
@@ -63,17 +61,7 @@ export function BottomNav() {
           <span className="visually-hidden">Your profile</span>
         </button>
       )}
-      {askToSignIn && (
-        <PopUp
-          title={COPY.notSignedIn.title}
-          message={COPY.notSignedIn.message}
-          buttons={[
-            { label: COPY.notSignedIn.signIn, onClick: () => navigate(paths.login) },
-            { label: COPY.close, onClick: () => setAskToSignIn(false) },
-          ]}
-          onCancel={() => setAskToSignIn(false)}
-        />
-      )}
+      {askToSignIn && <SignInPrompt onClose={() => setAskToSignIn(false)} />}
     </nav>
   );
 }

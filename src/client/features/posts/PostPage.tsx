@@ -9,6 +9,7 @@ import { Page } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
 import { useCurrentUser } from '../auth/api/current-user';
 import { Notice } from '../errors/Notice';
+import { FollowButton } from '../follows/FollowButton';
 import { usePost, useRelatedPosts } from './api/post';
 import { DeletePostButton } from './components/DeletePostButton';
 import { PostGrid } from './components/PostGrid';
@@ -80,7 +81,11 @@ export function PostPage() {
                 <span className={styles.followers}>{COPY.post.followers(post.author.followers)}</span>
               </span>
             </Link>
-            {isAuthor && <DeletePostButton postId={post.id} />}
+            {isAuthor ? (
+              <DeletePostButton postId={post.id} />
+            ) : (
+              <FollowButton username={post.author.username} following={post.author.followedByMe} />
+            )}
           </div>
           {post.description && <p className={styles.description}>{post.description}</p>}
           {post.hashtags.length > 0 && (

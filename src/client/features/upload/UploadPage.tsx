@@ -17,7 +17,7 @@ import { Page } from '../../ui/Page';
 import { PopUp } from '../../ui/PopUp';
 import { useCurrentUser } from '../auth/api/current-user';
 import { useCreatePost } from '../posts/api/create-post';
-import { compressedName, compressImage } from './compress-image';
+import { compressedName, compressImage } from '../../lib/compress-image';
 import styles from './UploadPage.module.css';
 
 type Status = { step: 'editing' } | { step: 'uploading' } | { step: 'done' } | { step: 'failed'; message: string };

@@ -1,0 +1,67 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { FollowState } from '../../../shared/api/users';
+import { API } from '../../../shared/api/paths';
+import { COPY } from '../../../shared/copy';
+import { api } from '../../api/http';
+import button from '../../ui/button.module.css';
+import { PopUp } from '../../ui/PopUp';
+import { SignInPrompt } from '../../ui/SignInPrompt';
+import { useCurrentUser } from '../auth/api/current-user';
+import styles from './FollowButton.module.css';
+
+/**
+ * 'Follow' / 'Unfollow'. Flips at once, then the server's answer decides the final state. If
+ * the request fails the button flips back and the user is told (the original left it wrong).
+ */
+export function FollowButton({ username, following }: { username: string; following: boolean }) {
+  const me = useCurrentUser();
+  const queryClient = useQueryClient();
+  const [shown, setShown] = useState(following);
+  const [failed, setFailed] = useState(false);
+  const [askToSignIn, setAskToSignIn] = useState(false);
+
+  useEffect(() => setShown(following), [following]);
+
+  const mutation = useMutation({
+    mutationFn: (follow: boolean) => api<FollowState>(follow ? 'PUT' : 'DELETE', API.follow(username)),
+    onMutate: (follow) => setShown(follow),
+    onSuccess: (state) => {
+      setShown(state.following);
+      // Counts on profiles, posts and lists all changed.
+      void queryClient.invalidateQueries({ queryKey: ['profile'] });
+      void queryClient.invalidateQueries({ queryKey: ['post'] });
+    },
+    onError: (_, follow) => {
+      setShown(!follow);
+      setFailed(true);
+    },
+  });
+
+  const click = () => {
+    if (!me) return setAskToSignIn(true);
+    mutation.mutate(!shown);
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        className={shown ? `${button.secondary} ${styles.unfollow}` : button.primary}
+        aria-pressed={shown}
+        onClick={click}
+      >
+        {shown ? COPY.follow.unfollow : COPY.follow.follow}
+      </button>
+      {askToSignIn && <SignInPrompt onClose={() => setAskToSignIn(false)} />}
+      {failed && (
+        <PopUp
+          title={COPY.errorTitle}
+          message={COPY.follow.failed}
+          buttons={[{ label: COPY.close, onClick: () => setFailed(false) }]}
+          onCancel={() => setFailed(false)}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+import { Link } from 'react-router';
+import { COPY } from '../../../shared/copy';
+import { paths } from '../../paths';
+import { Avatar } from '../../ui/Avatar';
+import { Page } from '../../ui/Page';
+import { Spinner } from '../../ui/Spinner';
+import { useOnVisible } from '../../ui/use-on-visible';
+import { useFollowList } from './api/profile';
+import styles from './FollowListPage.module.css';
+import { ProfileError } from './ProfileErrors';
+
+/** /@{username}/followers and /following: one row per user, linking to their profile. */
+export function FollowListPage({ username, side }: { username: string; side: 'followers' | 'following' }) {
+  const list = useFollowList(username.toLowerCase(), side);
+  const sentinel = useOnVisible<HTMLDivElement>(() => {
+    if (!list.isFetchingNextPage) void list.fetchNextPage();
+  }, list.hasNextPage);
+  const title = side === 'followers' ? COPY.profile.followers : COPY.profile.following;
+
+  let content;
+  if (list.isPending) content = <Spinner label={`Loading ${title.toLowerCase()}`} />;
+  else if (list.isError) content = <ProfileError error={list.error} username={username} />;
+  else {
+    const users = list.data.pages.flatMap((page) => page.users);
+    content =
+      users.length === 0 ? (
+        <p className={styles.empty}>{COPY.profile.noUsers}</p>
+      ) : (
+        <ul className={styles.list}>
+          {users.map((user) => (
+            <li key={user.uid}>
+              <Link to={paths.profile(user.username)} className={styles.row}>
+                <Avatar src={user.icon} username={user.username} size={48} />
+                <span>
+                  <span className={styles.username}>@{user.username}</span>
+                  <span className={styles.count}>{COPY.post.followers(user.followers)}</span>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      );
+  }
+
+  return (
+    <Page title={title} back>
+      {content}
+      <div ref={sentinel} />
+      {list.isFetchingNextPage && <Spinner label="Loading more" />}
+    </Page>
+  );
+}

@@ -1,0 +1,144 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { COPY } from '../../../shared/copy';
+import { ERRORS, type ErrorCode } from '../../../shared/errors';
+import { BIO_MAX_LENGTH, ICON_CONVERT_SIZE, ICON_MAX_BYTES, ICON_QUALITY } from '../../../shared/limits';
+import { isImageType } from '../../../shared/validation/post';
+import { validateBio } from '../../../shared/validation/profile';
+import { ApiError } from '../../api/http';
+import { compressedName, compressImage } from '../../lib/compress-image';
+import { paths } from '../../paths';
+import { Avatar } from '../../ui/Avatar';
+import button from '../../ui/button.module.css';
+import field from '../../ui/field.module.css';
+import { Page } from '../../ui/Page';
+import { PopUp } from '../../ui/PopUp';
+import { useCurrentUser } from '../auth/api/current-user';
+import styles from './AccountSettingsPage.module.css';
+import { useUpdateProfile } from './api/update-profile';
+
+type Status = { step: 'editing' } | { step: 'saving' } | { step: 'done' } | { step: 'failed'; message: string };
+
+class Rejected extends Error {
+  constructor(code: ErrorCode) {
+    super(ERRORS[code]);
+  }
+}
+
+/** The spec's icon rules, then compressorjs at the icon settings (quality 0.4, 1,000,000 bytes). */
+async function prepareIcon(file: File): Promise<{ blob: Blob; name: string }> {
+  if (!isImageType(file.type)) throw new Rejected('ICON_INVALID_FILETYPE');
+  let blob: Blob;
+  try {
+    blob = await compressImage(file, { quality: ICON_QUALITY, convertSize: ICON_CONVERT_SIZE });
+  } catch {
+    throw new Rejected('ICON_PROCESSING_FAILED');
+  }
+  if (blob.size > ICON_MAX_BYTES) throw new Rejected('ICON_TOO_LARGE');
+  return { blob, name: compressedName(file.name, blob) };
+}
+
+export function AccountSettingsPage() {
+  const navigate = useNavigate();
+  const me = useCurrentUser();
+  const update = useUpdateProfile();
+  const [icon, setIcon] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [bio, setBio] = useState('');
+  const [status, setStatus] = useState<Status>({ step: 'editing' });
+
+  useEffect(() => {
+    if (!icon) return;
+    const url = URL.createObjectURL(icon);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [icon]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (status.step === 'saving') return;
+    setStatus({ step: 'saving' });
+    try {
+      if (!me) throw new Rejected('USER_DATA_NOT_FOUND');
+      const bioProblem = validateBio(bio);
+      if (bioProblem) throw new Rejected(bioProblem);
+      const prepared = icon ? await prepareIcon(icon) : null;
+      await update.mutateAsync({ icon: prepared, bio });
+      setIcon(null);
+      setBio('');
+      setStatus({ step: 'done' });
+    } catch (error) {
+      const message = error instanceof Rejected || error instanceof ApiError ? error.message : ERRORS.GENERIC;
+      setStatus({ step: 'failed', message });
+    }
+  }
+
+  const goHome = () => navigate(paths.home);
+  const closeError = () => setStatus({ step: 'editing' });
+
+  return (
+    <Page title={COPY.account.title} back>
+      <form className={styles.form} onSubmit={submit}>
+        <div className={styles.identity}>
+          {preview ? (
+            <img src={preview} alt="Your new profile picture" className={styles.preview} width={96} height={96} />
+          ) : (
+            <Avatar src={me?.icon ?? null} username={me?.username ?? '?'} size={96} />
+          )}
+          <p className={styles.handle}>@{me?.username}</p>
+          <p className={styles.bio}>{me?.bio || COPY.account.noBio}</p>
+        </div>
+
+        <label className={`${button.secondary} ${styles.upload}`}>
+          {COPY.account.uploadPhoto}
+          <input
+            type="file"
+            accept="image/*"
+            className="visually-hidden"
+            onChange={(e) => setIcon(e.target.files?.[0] ?? null)}
+          />
+        </label>
+
+        <label htmlFor="bio" className={styles.label}>
+          {COPY.account.editBio}
+        </label>
+        <textarea
+          id="bio"
+          className={`${field.input} ${styles.textarea}`}
+          placeholder={COPY.account.bioPlaceholder}
+          value={bio}
+          onChange={(e) => setBio(e.target.value)}
+          rows={3}
+        />
+        <span className={styles.counter} data-over={Array.from(bio).length > BIO_MAX_LENGTH}>
+          {Array.from(bio).length}/{BIO_MAX_LENGTH}
+        </span>
+
+        <button type="submit" className={button.primary}>
+          {COPY.account.update}
+        </button>
+      </form>
+
+      {status.step === 'saving' && <PopUp title={COPY.account.updatingTitle} message={COPY.account.updatingMessage} loading />}
+      {status.step === 'done' && (
+        <PopUp
+          title={COPY.account.successTitle}
+          message={COPY.account.successMessage}
+          buttons={[{ label: COPY.home, onClick: goHome }]}
+          onCancel={() => setStatus({ step: 'editing' })}
+        />
+      )}
+      {status.step === 'failed' && (
+        <PopUp
+          title={COPY.errorTitle}
+          message={status.message}
+          buttons={[
+            { label: COPY.home, onClick: goHome },
+            { label: COPY.cancel, onClick: closeError, variant: 'secondary' },
+          ]}
+          onCancel={closeError}
+        />
+      )}
+    </Page>
+  );
+}

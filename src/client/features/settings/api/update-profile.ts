@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { MeResponse } from '../../../../shared/api/auth';
+import { API } from '../../../../shared/api/paths';
+import { api } from '../../../api/http';
+import { setCurrentUser } from '../../auth/api/current-user';
+
+/** Icon and bio go together in one request (PATCH /api/me). */
+export function useUpdateProfile() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ icon, bio }: { icon: { blob: Blob; name: string } | null; bio: string }) => {
+      const form = new FormData();
+      if (bio.trim()) form.set('bio', bio);
+      if (icon) form.set('icon', icon.blob, icon.name);
+      return api<MeResponse>('PATCH', API.me, form).then((r) => r.user);
+    },
+    onSuccess: (user) => {
+      setCurrentUser(queryClient, user);
+      return queryClient.invalidateQueries({ queryKey: ['profile'] });
+    },
+  });
+}

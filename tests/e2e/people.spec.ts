@@ -1,0 +1,122 @@
+import { expect, test, type Page } from '@playwright/test';
+import { newAccount, signIn, signOut, signUp } from './helpers';
+import { photo } from './images';
+
+async function post(page: Page, description: string) {
+  await page.goto('/upload');
+  await page.getByLabel('Choose a photo').setInputFiles(await photo('people'));
+  await page.getByPlaceholder('Share something #wicked').fill(description);
+  await page.getByRole('button', { name: 'Post' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Home' }).click();
+  await expect(page).toHaveURL('/');
+}
+
+test('follow from a post and from a profile; the lists show it', async ({ page }) => {
+  test.setTimeout(60_000);
+  const author = await signUp(page, newAccount('star'));
+  const description = `people ${Date.now()} #campus`;
+  await post(page, description);
+  await signOut(page);
+
+  const fan = await signUp(page, newAccount('fan'));
+  await page.getByAltText(description).click();
+  const follow = page.getByRole('button', { name: 'Follow', exact: true });
+  await follow.click();
+  await expect(page.getByRole('button', { name: 'Unfollow' })).toBeVisible();
+  await expect(page.getByText('1 follower', { exact: true })).toBeVisible();
+
+  await page.getByRole('link', { name: `@${author.username}` }).click();
+  await expect(page).toHaveURL(`/@${author.username}`);
+  await expect(page.getByRole('heading', { name: `@${author.username}` })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Unfollow' })).toBeVisible();
+  // Someone else's profile: the profile tab is not highlighted.
+  await expect(page.getByRole('link', { name: 'Your profile' })).not.toHaveAttribute('aria-current', 'page');
+
+  await page.getByRole('link', { name: /1 Followers/ }).click();
+  await expect(page).toHaveURL(`/@${author.username}/followers`);
+  await expect(page.getByRole('heading', { name: 'Followers' })).toBeVisible();
+  const list = page.getByRole('main');
+  await expect(list.getByRole('link', { name: new RegExp(`@${fan.username}`) })).toContainText('0 followers');
+  await list.getByRole('link', { name: new RegExp(`@${fan.username}`) }).click();
+  await expect(page).toHaveURL(`/@${fan.username}`);
+  await expect(page.getByRole('link', { name: 'Settings' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Your profile' })).toHaveAttribute('aria-current', 'page');
+
+  await page.getByRole('link', { name: /1 Following/ }).click();
+  await expect(page.getByRole('heading', { name: 'Following' })).toBeVisible();
+  await expect(list.getByRole('link', { name: new RegExp(`@${author.username}`) })).toContainText('1 follower');
+  await expect(page.getByRole('link', { name: 'Your profile' })).toHaveAttribute('aria-current', 'page');
+
+  // Unfollow from the profile.
+  await page.goto(`/@${author.username}`);
+  await page.getByRole('button', { name: 'Unfollow' }).click();
+  await expect(page.getByRole('button', { name: 'Follow', exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: /0 Followers/ })).toBeVisible();
+
+  // Following back is allowed: the author follows the fan too.
+  await signOut(page);
+  await signIn(page, author.username, author.password);
+  await expect(page).toHaveURL('/');
+  await page.goto(`/@${fan.username}`);
+  await page.getByRole('button', { name: 'Follow', exact: true }).click();
+  await expect(page.getByRole('link', { name: /1 Followers/ })).toBeVisible();
+});
+
+test('account settings: new icon and bio in one update', async ({ page }) => {
+  const me = await signUp(page, newAccount('icon'));
+  await page.goto('/settings');
+  await page.getByRole('link', { name: 'Account Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'Account Settings' })).toBeVisible();
+  await expect(page.getByText('No bio')).toBeVisible();
+  await page.getByText('Upload Photo').click();
+  await page.getByLabel('Upload Photo').setInputFiles(await photo('me', 600, 600, '#ff006e'));
+  await expect(page.getByAltText('Your new profile picture')).toBeVisible();
+  await page.getByLabel('Edit Bio').fill('Second-year, ramen enthusiast');
+  await page.getByRole('button', { name: 'Update' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('#Personalization');
+  await expect(dialog).toContainText('Profile successfully updated');
+  await dialog.getByRole('button', { name: 'Home' }).click();
+  await expect(page).toHaveURL('/');
+
+  await page.goto(`/@${me.username}`);
+  await expect(page.getByText('Second-year, ramen enthusiast')).toBeVisible();
+  const avatar = page.getByRole('img', { name: `@${me.username}` }).first();
+  await expect(avatar).toHaveAttribute('src', /\/media\/profiles\/.+-320\.webp$/);
+});
+
+test('account settings errors show the code with Home and Cancel', async ({ page }) => {
+  await signUp(page, newAccount('iconerr'));
+  await page.goto('/settings/account');
+  await page.getByLabel('Upload Photo').setInputFiles({ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('x') });
+  await page.getByRole('button', { name: 'Update' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('An error occurred!');
+  await expect(dialog).toContainText('Profile icon is in an invalid filetype');
+  await expect(dialog.getByRole('button', { name: 'Home' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
+test('profile loading, missing users, and signed-out follow', async ({ page }) => {
+  const someone = await signUp(page, newAccount('seen'));
+  await page.route('**/api/users/*', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.continue();
+  });
+  await page.goto(`/@${someone.username}`);
+  await expect(page.getByText('Loading your story!')).toBeVisible();
+  await expect(page.getByRole('heading', { name: `@${someone.username}` })).toBeVisible();
+  await page.unrouteAll({ behavior: 'wait' });
+
+  await page.goto('/@no_such_student');
+  await expect(page.getByText('User not found!')).toBeVisible();
+  await expect(page.getByText("no_such_student hasn't joined dormboard yet!")).toBeVisible();
+  await page.goto('/@no_such_student/followers');
+  await expect(page.getByText('User not found!')).toBeVisible();
+
+  await signOut(page);
+  await page.goto(`/@${someone.username}`);
+  await page.getByRole('button', { name: 'Follow', exact: true }).click();
+  await expect(page.getByRole('dialog')).toContainText('Not signed in!');
+});
