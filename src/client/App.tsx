@@ -8,7 +8,7 @@ import { HomePage } from './features/home/HomePage';
 import { FollowListPage } from './features/people/FollowListPage';
 import { ProfilePage } from './features/people/ProfilePage';
 import { PostPage } from './features/posts/PostPage';
-import { Screen } from './features/placeholder/Screen';
+import { SearchPage } from './features/search/SearchPage';
 import { SettingsPage } from './features/settings/SettingsPage';
 import { Spinner } from './ui/Spinner';
 
@@ -36,7 +36,7 @@ function Handle({ children }: { children: (username: string) => ReactNode }) {
 const router = createBrowserRouter([
   { path: '/', element: <RequireAuth><HomePage /></RequireAuth> },
   { path: '/login', element: <LoginPage /> },
-  { path: '/search/:query', element: <Screen title="Search" /> },
+  { path: '/search/:query', element: <SearchPage /> },
   { path: '/post/:id', element: <PostPage /> },
   { path: '/upload', element: <RequireAuth><Lazy><UploadPage /></Lazy></RequireAuth> },
   { path: '/settings', element: <RequireAuth><SettingsPage /></RequireAuth> },

@@ -23,6 +23,8 @@ import { followRoutes } from './follows/follow.routes.js';
 import { FollowService } from './follows/follow.service.js';
 import { postRoutes } from './posts/post.routes.js';
 import { PostService } from './posts/post.service.js';
+import { searchRoutes } from './search/search.routes.js';
+import { SearchService } from './search/search.service.js';
 import { createStorage } from './storage/create-storage.js';
 import { mediaRoutes } from './storage/media.routes.js';
 import type { Storage } from './storage/storage.js';
@@ -88,11 +90,13 @@ export async function buildApp({ config, database, counters, storage = createSto
   const posts = new PostService(database.orm, storage, app.log);
   const users = new UserService(database.orm, storage, app.log);
   const follows = new FollowService(database.orm, users);
+  const search = new SearchService(database.orm);
 
   await app.register(authRoutes(auth));
   await app.register(postRoutes(posts));
   await app.register(userRoutes(users));
   await app.register(followRoutes(follows));
+  await app.register(searchRoutes(search));
   await app.register(mediaRoutes(storage));
   app.get(API.openapi, { schema: { hide: true } }, async () => app.swagger());
 

@@ -18,6 +18,8 @@ export const ERRORS = {
   ICON_TOO_LARGE: 'Profile icon is too large!',
   ICON_PROCESSING_FAILED: 'Image processing failed!',
   USER_NOT_FOUND: 'User not found!',
+  /** Not in the spec: empty or over-long search queries (limits.ts SEARCH_QUERY_MAX_LENGTH). */
+  SEARCH_QUERY_INVALID: 'Search for 1 to 100 characters.',
   /** Not in the spec: bios are capped (limits.ts BIO_MAX_LENGTH). */
   BIO_TOO_LONG: 'Bio must be at most 160 characters.',
   // Sign-up (section 5, in the spec's order)

@@ -33,6 +33,10 @@ export const TEXT_FIELD_HARD_MAX = 1_000;
 
 export const SEARCH_MAX_POSTS = 100;
 export const SEARCH_MAX_USERS = 10;
+/** Not in the spec: longer queries are refused (no real search is longer; it bounds the work). */
+export const SEARCH_QUERY_MAX_LENGTH = 100;
+/** Not in the spec: only the first words of a long query are used for posts. */
+export const SEARCH_MAX_WORDS = 10;
 export const HOME_FEED_PAGE_SIZE = 100;
 export const PROFILE_POSTS_PAGE_SIZE = 50;
 export const RELATED_HASHTAGS_USED = 10;

@@ -48,6 +48,7 @@ export async function readForm(request: FastifyRequest, spec: FormSpec) {
     if (error instanceof AppError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, spec.tooLarge);
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new AppError(400, 'BAD_REQUEST');
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) throw new AppError(status, status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST');
     throw new AppError(400, 'BAD_REQUEST');

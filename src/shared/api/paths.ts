@@ -13,4 +13,6 @@ export const API = {
   followers: (username: string) => `/api/users/${encodeURIComponent(username)}/followers`,
   following: (username: string) => `/api/users/${encodeURIComponent(username)}/following`,
   follow: (username: string) => `/api/users/${encodeURIComponent(username)}/follow`,
+  searchUsers: (query: string) => `/api/search/users?q=${encodeURIComponent(query)}`,
+  searchPosts: (query: string) => `/api/search/posts?q=${encodeURIComponent(query)}`,
 } as const;

@@ -1,41 +1,12 @@
-import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useState } from 'react';
 import { COPY } from '../../../shared/copy';
-import { paths } from '../../paths';
-import field from '../../ui/field.module.css';
-import { SearchIcon } from '../../ui/icons';
 import { Page } from '../../ui/Page';
 import { Notice } from '../errors/Notice';
 import { Feed } from '../posts/components/Feed';
+import { SearchBox } from '../search/SearchBox';
 import styles from './HomePage.module.css';
 
 type Tab = 'home' | 'university';
-
-function SearchBox() {
-  const navigate = useNavigate();
-  const [query, setQuery] = useState('');
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (query.trim()) navigate(paths.search(query.trim()));
-  };
-  return (
-    <form role="search" className={styles.search} onSubmit={submit}>
-      <SearchIcon />
-      <label htmlFor="search" className="visually-hidden">
-        {COPY.feed.searchPlaceholder}
-      </label>
-      <input
-        id="search"
-        type="search"
-        enterKeyHint="search"
-        className={`${field.input} ${styles.searchInput}`}
-        placeholder={COPY.feed.searchPlaceholder}
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-      />
-    </form>
-  );
-}
 
 export function HomePage() {
   const [tab, setTab] = useState<Tab>('home');

@@ -1,5 +1,6 @@
 import accounts from './0001-accounts.js';
 import postsAndFollows from './0002-posts-and-follows.js';
+import search from './0003-search.js';
 
 /**
  * Every schema change, in order. Append only: a released migration is never edited, because
@@ -8,4 +9,5 @@ import postsAndFollows from './0002-posts-and-follows.js';
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   { version: 1, name: 'accounts', sql: accounts },
   { version: 2, name: 'posts-and-follows', sql: postsAndFollows },
+  { version: 3, name: 'search', sql: search },
 ];

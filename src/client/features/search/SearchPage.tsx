@@ -1,0 +1,58 @@
+import { useEffect } from 'react';
+import { Link, useParams } from 'react-router';
+import { paths } from '../../paths';
+import { Avatar } from '../../ui/Avatar';
+import { Page } from '../../ui/Page';
+import { Spinner } from '../../ui/Spinner';
+import { PostGrid } from '../posts/components/PostGrid';
+import { usePostSearch, useUserSearch } from './api/search';
+import { SearchBox } from './SearchBox';
+import styles from './SearchPage.module.css';
+
+/** Search errors are only logged (spec section 8): the page shows whatever did load. */
+function useLogError(error: unknown, what: string) {
+  useEffect(() => {
+    if (error) console.error(`${what} search failed`, error);
+  }, [error, what]);
+}
+
+export function SearchPage() {
+  const { query = '' } = useParams();
+  const users = useUserSearch(query);
+  const posts = usePostSearch(query);
+  useLogError(users.error, 'People');
+  useLogError(posts.error, 'Post');
+  const loading = users.isPending || posts.isPending;
+
+  return (
+    <Page back bar={<SearchBox key={query} initial={query} />}>
+      <h1 className={styles.title}>
+        Results for <q>{query}</q>
+      </h1>
+      {loading && <Spinner label="Searching" />}
+      {users.data && users.data.length > 0 && (
+        <section aria-labelledby="people" className={styles.people}>
+          <h2 id="people" className={styles.heading}>
+            People
+          </h2>
+          <ul className={styles.userList}>
+            {users.data.map((user) => (
+              <li key={user.uid}>
+                <Link to={paths.profile(user.username)} className={styles.user}>
+                  <Avatar src={user.icon} username={user.username} size={56} />
+                  <span className={styles.username}>@{user.username}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {posts.data &&
+        (posts.data.length > 0 ? (
+          <PostGrid posts={posts.data} label="Posts" />
+        ) : (
+          !loading && <p className={styles.empty}>No posts found.</p>
+        ))}
+    </Page>
+  );
+}

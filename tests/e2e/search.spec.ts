@@ -1,0 +1,40 @@
+import { expect, test } from '@playwright/test';
+import { newAccount, signOut, signUp } from './helpers';
+import { photo } from './images';
+
+test('search from the top bar finds people and posts; results open', async ({ page }) => {
+  test.setTimeout(60_000);
+  const word = `zq${Date.now().toString(36)}`;
+  const author = await signUp(page, newAccount('srch'));
+  await page.goto('/upload');
+  await page.getByLabel('Choose a photo').setInputFiles(await photo('search'));
+  await page.getByPlaceholder('Share something #wicked').fill(`Late night ${word}session in the library`);
+  await page.getByRole('button', { name: 'Post' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Home' }).click();
+  await signOut(page);
+  await signUp(page, newAccount('finder'));
+
+  // A partial word finds the post (keywords hold every substring).
+  const box = page.getByRole('searchbox', { name: 'Search' });
+  await box.fill(word.slice(0, 8));
+  await box.press('Enter');
+  await expect(page).toHaveURL(`/search/${word.slice(0, 8)}`);
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue(word.slice(0, 8));
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(word.slice(0, 8));
+  const card = page.getByAltText(`Late night ${word}session in the library`);
+  await expect(card).toBeVisible();
+
+  // People: '@' prefix, case-insensitive.
+  const people = page.getByRole('searchbox', { name: 'Search' });
+  await people.fill(`@${author.username.slice(0, 9).toUpperCase()}`);
+  await people.press('Enter');
+  const person = page.getByRole('region', { name: 'People' }).getByRole('link', { name: new RegExp(`@${author.username}`) });
+  await expect(person).toBeVisible();
+  await person.click();
+  await expect(page).toHaveURL(`/@${author.username}`);
+
+  await page.goBack();
+  await page.goto(`/search/${word}`);
+  await page.getByAltText(`Late night ${word}session in the library`).click();
+  await expect(page).toHaveURL(/\/post\//);
+});
