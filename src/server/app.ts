@@ -19,6 +19,7 @@ import type { Database } from './db/database.js';
 import { registerClientApp } from './http/client-app.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './http/rate-limiter.js';
+import { RedisCounterStore } from './http/redis-counter-store.js';
 import { followRoutes } from './follows/follow.routes.js';
 import { FollowService } from './follows/follow.service.js';
 import { postRoutes } from './posts/post.routes.js';
@@ -26,6 +27,7 @@ import { PostService } from './posts/post.service.js';
 import { searchRoutes } from './search/search.routes.js';
 import { SearchService } from './search/search.service.js';
 import { createStorage } from './storage/create-storage.js';
+import { S3Storage } from './storage/s3-storage.js';
 import { mediaRoutes } from './storage/media.routes.js';
 import type { Storage } from './storage/storage.js';
 import { userRoutes } from './users/user.routes.js';
@@ -36,6 +38,11 @@ export interface AppDeps {
   database: Database;
   counters?: CounterStore;
   storage?: Storage;
+}
+
+/** Redis when REDIS_URL is set, so limits hold across processes; else this process's memory. */
+function createCounterStore(config: Config): CounterStore {
+  return config.redisUrl ? new RedisCounterStore(config.redisUrl) : new MemoryCounterStore();
 }
 
 /** Builds the whole app (plugins, then routes) without listening: tests call app.inject. */
@@ -83,7 +90,8 @@ export async function buildApp({ config, database, counters, storage = createSto
     transformObject: jsonSchemaTransformObject,
   });
 
-  const limiter = new RateLimiter(counters ?? new MemoryCounterStore());
+  const counterStore = counters ?? createCounterStore(config);
+  const limiter = new RateLimiter(counterStore);
   const auth = new AuthService(database.orm, limiter, config.rateLimits);
   registerCurrentUser(app, auth);
 
@@ -101,5 +109,10 @@ export async function buildApp({ config, database, counters, storage = createSto
   app.get(API.openapi, { schema: { hide: true } }, async () => app.swagger());
 
   await registerClientApp(app, config.clientDir, config.appName);
+  // Connections this app opened are closed with it (the database belongs to the caller).
+  app.addHook('onClose', async () => {
+    if (!counters && counterStore instanceof RedisCounterStore) await counterStore.close();
+    if (storage instanceof S3Storage) storage.close();
+  });
   return app;
 }

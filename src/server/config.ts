@@ -11,12 +11,26 @@ export interface RateLimitConfig {
   windowMs: number;
 }
 
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** For S3-compatible services (MinIO, R2, ...); omit for AWS. */
+  endpoint: string | undefined;
+  /** bucket.host/key (virtual-hosted, AWS default) or host/bucket/key (path-style, MinIO). */
+  forcePathStyle: boolean;
+  prefix: string;
+}
+
 export interface Config {
   port: number;
   host: string;
   dataDir: string;
   /** PostgreSQL connection string; when absent the embedded PGlite under dataDir is used. */
   databaseUrl: string | undefined;
+  /** S3-compatible storage for media; when absent, files go under dataDir/media. */
+  s3: S3Config | undefined;
+  /** Redis for rate-limit counters shared by every process; when absent, in memory. */
+  redisUrl: string | undefined;
   appName: string;
   /** Built client (index.html + assets); served when it exists. */
   clientDir: string;
@@ -46,6 +60,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.DATA_DIR || 'data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    s3: env.S3_BUCKET
+      ? {
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION || env.AWS_REGION || 'us-east-1',
+          endpoint: env.S3_ENDPOINT || undefined,
+          forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' || env.S3_FORCE_PATH_STYLE === '1',
+          prefix: env.S3_PREFIX || '',
+        }
+      : undefined,
+    redisUrl: env.REDIS_URL || undefined,
     appName: env.APP_NAME || DEFAULT_APP_NAME,
     clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
