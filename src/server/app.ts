@@ -12,6 +12,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { API } from '../shared/api/paths.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { backupRoutes } from './backup/backup.routes.js';
 import { AuthService } from './auth/auth.service.js';
 import { registerCurrentUser } from './auth/current-user.js';
 import type { Config } from './config.js';
@@ -29,6 +30,7 @@ import { SearchService } from './search/search.service.js';
 import { createStorage } from './storage/create-storage.js';
 import { S3Storage } from './storage/s3-storage.js';
 import { mediaRoutes } from './storage/media.routes.js';
+import { PausableDeletes } from './storage/pausable-deletes.js';
 import type { Storage } from './storage/storage.js';
 import { userRoutes } from './users/user.routes.js';
 import { UserService } from './users/user.service.js';
@@ -38,6 +40,8 @@ export interface AppDeps {
   database: Database;
   counters?: CounterStore;
   storage?: Storage;
+  /** Enables the loopback-only backup endpoint for `npm run backup` (embedded setup). */
+  adminToken?: string;
 }
 
 /** Redis when REDIS_URL is set, so limits hold across processes; else this process's memory. */
@@ -46,7 +50,7 @@ function createCounterStore(config: Config): CounterStore {
 }
 
 /** Builds the whole app (plugins, then routes) without listening: tests call app.inject. */
-export async function buildApp({ config, database, counters, storage = createStorage(config) }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, database, counters, storage = createStorage(config), adminToken }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -95,8 +99,10 @@ export async function buildApp({ config, database, counters, storage = createSto
   const auth = new AuthService(database.orm, limiter, config.rateLimits);
   registerCurrentUser(app, auth);
 
-  const posts = new PostService(database.orm, storage, app.log);
-  const users = new UserService(database.orm, storage, app.log);
+  // Deletions can be held while a backup copies files (see storage/pausable-deletes.ts).
+  const files = new PausableDeletes(storage);
+  const posts = new PostService(database.orm, files, app.log);
+  const users = new UserService(database.orm, files, app.log);
   const follows = new FollowService(database.orm, users);
   const search = new SearchService(database.orm);
 
@@ -105,7 +111,10 @@ export async function buildApp({ config, database, counters, storage = createSto
   await app.register(userRoutes(users));
   await app.register(followRoutes(follows));
   await app.register(searchRoutes(search));
-  await app.register(mediaRoutes(storage));
+  await app.register(mediaRoutes(files));
+  if (adminToken && database.dump && !config.s3) {
+    await app.register(backupRoutes({ database, storage: files, dataDir: config.dataDir, token: adminToken }));
+  }
   app.get(API.openapi, { schema: { hide: true } }, async () => app.swagger());
 
   await registerClientApp(app, config.clientDir, config.appName);

@@ -1,4 +1,5 @@
 import { buildApp } from './app.js';
+import { newAdminToken, removeServerFile, writeServerFile } from './backup/server-file.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -6,7 +7,9 @@ import { migrate } from './db/migrate.js';
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 await migrate(database);
-const app = await buildApp({ config, database });
+const embedded = database.kind === 'pglite';
+const adminToken = embedded ? newAdminToken() : undefined;
+const app = await buildApp({ config, database, adminToken });
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -16,10 +19,15 @@ async function shutdown(signal: string) {
   // Finish in-flight requests, then close the database so PGlite flushes to disk.
   await app.close();
   await database.close();
+  if (embedded) await removeServerFile(config.dataDir);
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port: config.port, host: config.host });
-app.log.info(`${config.appName} is running at http://localhost:${config.port} (${database.kind})`);
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : config.port;
+// Tells `npm run backup` that this process owns the embedded database and how to reach it.
+if (adminToken) await writeServerFile(config.dataDir, { pid: process.pid, port, token: adminToken });
+app.log.info(`${config.appName} is running at http://localhost:${port} (${database.kind})`);

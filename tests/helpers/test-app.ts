@@ -24,7 +24,7 @@ async function migratedTemplate(): Promise<PGlite> {
   return client;
 }
 
-async function freshPostgres(adminUrl: string): Promise<{ database: Database; drop: () => Promise<void> }> {
+async function freshPostgres(adminUrl: string): Promise<{ database: Database; drop: () => Promise<void>; url: string }> {
   const name = `dormboard_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -36,6 +36,7 @@ async function freshPostgres(adminUrl: string): Promise<{ database: Database; dr
   await migrate(database);
   return {
     database,
+    url: url.toString(),
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
@@ -45,7 +46,7 @@ async function freshPostgres(adminUrl: string): Promise<{ database: Database; dr
   };
 }
 
-export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void>; url?: string }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (adminUrl) return freshPostgres(adminUrl);
   template ??= migratedTemplate();

@@ -7,6 +7,9 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { schema } from './schema.js';
 
+/** Where the embedded database lives under a data directory. */
+export const pgliteDir = (dataDir: string) => path.join(dataDir, 'pglite');
+
 /** The typed query builder; identical API on PGlite and PostgreSQL. */
 export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -20,6 +23,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   orm: AppDb;
   rawTransaction<T>(work: (tx: RawTransaction) => Promise<T>): Promise<T>;
+  /** A consistent gzipped tarball of the embedded database's files (PGlite only). */
+  dump?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -28,6 +33,8 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** Where the embedded database keeps its files; omitted = in memory. */
   dataDir?: string;
+  /** Start the embedded database from a dump (restore). */
+  loadDump?: Blob;
   /** An already open PGlite (tests clone one migrated template). */
   pglite?: PGlite;
 }
@@ -38,10 +45,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (!client) {
     let dir: string | undefined;
     if (options.dataDir) {
-      dir = path.join(options.dataDir, 'pglite');
+      dir = pgliteDir(options.dataDir);
       await fs.mkdir(dir, { recursive: true });
     }
-    client = new PGlite(dir);
+    client = new PGlite(dir, options.loadDump ? { loadDataDir: options.loadDump } : {});
   }
   await client.waitReady;
   return wrapPglite(client);
@@ -58,6 +65,7 @@ function wrapPglite(client: PGlite): Database {
           query: async <Row>(sql: string, params?: unknown[]) => (await tx.query<Row>(sql, params)).rows,
         }),
       ),
+    dump: () => client.dumpDataDir('gzip'),
     close: () => client.close(),
   };
 }

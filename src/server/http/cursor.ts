@@ -8,17 +8,23 @@ export function encodeCursor(key: { sortTime: string; id: string }): string {
   return Buffer.from(JSON.stringify([key.sortTime, key.id])).toString('base64url');
 }
 
+/** PostgreSQL's text form of a timestamptz, e.g. "2026-11-22 01:45:00.123456+00". */
+const PG_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?([+-]\d{2}(?::\d{2})?)$/;
+
+/** Only real calendar times pass: the database would refuse "Feb 30" with an error, not a 400. */
+function isPgTimestamp(value: string): boolean {
+  const match = PG_TIMESTAMP.exec(value);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
+}
+
 export function decodeCursor(cursor: string | undefined): { sortTime: string; id: string } | undefined {
   if (cursor === undefined || cursor === '') return undefined;
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      typeof value[1] === 'string' &&
-      !Number.isNaN(Date.parse(value[0].replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')))
-    ) {
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && isPgTimestamp(value[0])) {
       return { sortTime: value[0], id: value[1] };
     }
   } catch {

@@ -41,7 +41,8 @@ export async function readForm(request: FastifyRequest, spec: FormSpec) {
         if (!spec.textFields.includes(part.fieldname) || part.fieldname in fields || typeof part.value !== 'string') {
           throw new AppError(400, 'BAD_REQUEST');
         }
-        fields[part.fieldname] = part.value;
+        // Browsers send a textarea's line breaks as CRLF; one break is one character, as on screen.
+        fields[part.fieldname] = part.value.replace(/\r\n?/g, '\n');
       }
     }
   } catch (error) {

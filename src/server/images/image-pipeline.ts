@@ -49,7 +49,8 @@ async function inspect(input: Buffer): Promise<void> {
     throw new ImageRejected('not-an-image', (error as Error).message);
   }
   if (!ACCEPTED_FORMATS.has(metadata.format)) throw new ImageRejected('not-an-image', `format ${metadata.format}`);
-  const pixels = (metadata.width ?? 0) * (metadata.height ?? 0) * Math.max(1, metadata.pages ?? 1);
+  // Only the first frame of an animation is decoded, so only its size counts.
+  const pixels = (metadata.width ?? 0) * (metadata.pageHeight ?? metadata.height ?? 0);
   if (pixels > MAX_INPUT_PIXELS) throw new ImageRejected('too-large', `${metadata.width}x${metadata.height}`);
 }
 

@@ -82,15 +82,15 @@ export class UserService {
     }
     if (bio === undefined && iconKey === undefined) return toMe(user);
 
-    let updated: UserRow;
+    let updated: Awaited<ReturnType<typeof queries.updateProfile>>;
     try {
       updated = await queries.updateProfile(this.db, user.id, { bio, iconKey });
     } catch (error) {
       if (iconKey) await this.removeIcon(iconKey);
       throw error;
     }
-    if (iconKey && user.iconKey) await this.removeIcon(user.iconKey);
-    return toMe(updated);
+    if (updated.replacedIconKey) await this.removeIcon(updated.replacedIconKey);
+    return toMe(updated.user);
   }
 
   private async storeNewIcon(userId: string, icon: UploadedFile): Promise<string> {

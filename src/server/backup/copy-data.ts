@@ -1,0 +1,74 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { asc, count, type AnyColumn } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Database } from '../db/database.js';
+import { migrate } from '../db/migrate.js';
+import { follows, posts, sessions, users } from '../db/schema.js';
+import type { Storage } from '../storage/storage.js';
+
+const BATCH = 1000;
+
+/** Parents before children, so foreign keys hold at every step. */
+const TABLES: Array<{ name: string; table: PgTable; order: AnyColumn[] }> = [
+  { name: 'users', table: users, order: [users.id] },
+  { name: 'sessions', table: sessions, order: [sessions.tokenHash] },
+  { name: 'posts', table: posts, order: [posts.id] },
+  { name: 'follows', table: follows, order: [follows.followerId, follows.targetId] },
+];
+
+const CONTENT_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.webp': 'image/webp', '.png': 'image/png' };
+
+export interface CopyReport {
+  rows: Record<string, number>;
+  mediaFiles: number;
+}
+
+/**
+ * Moves everything from one setup to another (embedded → PostgreSQL + S3, say): the target
+ * database is migrated, must be empty, and receives every row in one transaction; then every
+ * media file is uploaded to the target storage. The source app must be stopped.
+ */
+export async function copyData(options: {
+  source: Database;
+  target: Database;
+  sourceMediaDir?: string;
+  targetStorage?: Storage;
+}): Promise<CopyReport> {
+  await migrate(options.target);
+  const [existing] = await options.target.orm.select({ n: count() }).from(users);
+  if (existing && existing.n > 0) throw new Error('the target database already has users: copy into an empty one');
+
+  const rows: Record<string, number> = {};
+  await options.target.orm.transaction(async (tx) => {
+    for (const { name, table, order } of TABLES) {
+      rows[name] = 0;
+      for (let offset = 0; ; offset += BATCH) {
+        const batch = await options.source.orm
+          .select()
+          .from(table)
+          .orderBy(...order.map((column) => asc(column)))
+          .limit(BATCH)
+          .offset(offset);
+        if (batch.length === 0) break;
+        await tx.insert(table).values(batch);
+        rows[name] += batch.length;
+      }
+    }
+  });
+
+  let mediaFiles = 0;
+  if (options.sourceMediaDir && options.targetStorage) {
+    const root = options.sourceMediaDir;
+    const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const contentType = CONTENT_TYPES[path.extname(entry.name)];
+      if (!entry.isFile() || !contentType) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      const key = path.relative(root, file).split(path.sep).join('/');
+      await options.targetStorage.put(key, await fs.readFile(file), contentType);
+      mediaFiles += 1;
+    }
+  }
+  return { rows, mediaFiles };
+}

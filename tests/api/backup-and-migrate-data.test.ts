@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app.js';
+import { DEFAULT_RATE_LIMITS, loadConfig } from '../../src/server/config.js';
+import { openDatabase } from '../../src/server/db/database.js';
+import { DiskStorage } from '../../src/server/storage/disk-storage.js';
+import { client, runTool, startServer } from '../helpers/server-process.js';
+import { createTestApp, createTestDatabase } from '../helpers/test-app.js';
+
+const temp = (name: string) => fs.mkdtempSync(path.join(os.tmpdir(), `dormboard-${name}-`));
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+async function photoForm(description: string) {
+  const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3a86ff' } }).jpeg().toBuffer();
+  const form = new FormData();
+  form.set('photo', new Blob([bytes], { type: 'image/jpeg' }), 'p.jpg');
+  form.set('description', description);
+  return form;
+}
+
+const alice = { username: 'alice', email: 'alice@example.com', password: 'backup pass 1' };
+const bob = { username: 'bob', email: 'bob@example.com', password: 'backup pass 2' };
+
+/** An embedded setup with two users, a follow and two posts; returns its data directory. */
+async function embeddedSetup() {
+  const dataDir = temp('source');
+  dirs.push(dataDir);
+  const server = await startServer({ DATA_DIR: dataDir });
+  const a = client(server.base);
+  const b = client(server.base);
+  expect((await a.call('POST', '/api/auth/register', alice)).status).toBe(201);
+  expect((await b.call('POST', '/api/auth/register', bob)).status).toBe(201);
+  expect((await b.call('PUT', '/api/users/alice/follow')).status).toBe(200);
+  const kept = await (await a.call('POST', '/api/posts', await photoForm('kept #backup'))).json();
+  const doomed = await (await a.call('POST', '/api/posts', await photoForm('doomed #backup'))).json();
+  return { dataDir, server, a, kept: kept.post, doomed: doomed.post };
+}
+
+describe.skipIf(process.env.TEST_DATABASE_URL)('npm run backup / restore', () => {
+  it('copies the running embedded app consistently, and the copy restores into a working app', async () => {
+    const { dataDir, server, a, kept, doomed } = await embeddedSetup();
+    const out = path.join(temp('backup'), 'snapshot');
+    dirs.push(path.dirname(out));
+
+    const backup = await runTool('backup', ['--out', out], { DATA_DIR: dataDir });
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(JSON.parse(backup.stdout)).toMatchObject({ outDir: out, mediaFiles: 6 });
+    // Changes after the backup are not in it.
+    expect((await a.call('DELETE', `/api/posts/${doomed.id}`)).status).toBe(204);
+    expect(await server.stop()).toBe(0);
+
+    const restoredDir = temp('restored');
+    dirs.push(restoredDir);
+    const restore = await runTool('restore', [out], { DATA_DIR: restoredDir });
+    expect(restore.code, restore.stderr).toBe(0);
+    // Restoring over an existing database is refused.
+    expect((await runTool('restore', [out], { DATA_DIR: restoredDir })).code).not.toBe(0);
+
+    const restored = await startServer({ DATA_DIR: restoredDir });
+    try {
+      const api = client(restored.base);
+      expect((await api.call('POST', '/api/auth/login', { identifier: 'alice', password: alice.password })).status).toBe(200);
+      for (const post of [kept, doomed]) {
+        const detail = await api.call('GET', `/api/posts/${post.id}`);
+        expect(detail.status).toBe(200);
+        const image = await api.call('GET', (await detail.json()).post.image.full);
+        expect(image.status).toBe(200);
+        expect(image.headers.get('content-type')).toBe('image/jpeg');
+      }
+      expect((await (await api.call('GET', '/api/users/alice')).json()).user.followers).toBe(1);
+    } finally {
+      await restored.stop();
+    }
+  }, 180_000);
+
+  it('the backup endpoint answers only loopback callers holding the token', async () => {
+    const t = await createTestApp();
+    const dataDir = temp('token');
+    dirs.push(dataDir);
+    const app = await buildApp({
+      config: { ...t.config, dataDir, rateLimits: DEFAULT_RATE_LIMITS },
+      database: t.database,
+      adminToken: 'secret-token',
+    });
+    try {
+      const call = (headers: Record<string, string>, remoteAddress = '127.0.0.1') =>
+        app.inject({ method: 'POST', url: '/api/admin/backup', headers, payload: {}, remoteAddress });
+      expect((await call({})).statusCode).toBe(404);
+      expect((await call({ authorization: 'Bearer wrong' })).statusCode).toBe(404);
+      expect((await call({ authorization: 'Bearer secret-token' }, '10.1.2.3')).statusCode).toBe(404);
+      // The in-memory test database can be dumped too: the right caller gets a backup.
+      const ok = await call({ authorization: 'Bearer secret-token' });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(fs.existsSync(path.join(ok.json().outDir, 'pglite.tar.gz'))).toBe(true);
+    } finally {
+      await app.close();
+      await t.close();
+    }
+  });
+});
+
+describe('npm run migrate-data', () => {
+  it('moves users, sessions, posts, follows and media from the embedded setup to PostgreSQL', async () => {
+    const { dataDir, server, a, kept, doomed } = await embeddedSetup();
+    const session = a.cookie;
+    expect(await server.stop()).toBe(0);
+
+    const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+    const { database: target, drop } = await createTestDatabaseOn(adminUrl);
+    const mediaDir = temp('media-target');
+    dirs.push(mediaDir);
+    try {
+      const run = await runTool('migrate-data', ['--to', target.url, '--media-to-dir', mediaDir], { DATA_DIR: dataDir });
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual({ rows: { users: 2, sessions: 2, posts: 2, follows: 1 }, mediaFiles: 6 });
+      // A second run refuses: the target is no longer empty.
+      expect((await runTool('migrate-data', ['--to', target.url], { DATA_DIR: dataDir })).code).not.toBe(0);
+
+      const database = await openDatabase({ databaseUrl: target.url });
+      const app = await buildApp({
+        config: { ...loadConfig({}), logLevel: 'silent', clientDir: '/nonexistent', dataDir: mediaDir },
+        database,
+        storage: new DiskStorage(mediaDir),
+      });
+      try {
+        // The old session still works, and so does signing in.
+        const me = await app.inject({ method: 'GET', url: '/api/me', headers: { cookie: session } });
+        expect(me.json().user.username).toBe('alice');
+        const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: 'bob', password: bob.password } });
+        expect(login.statusCode).toBe(200);
+        for (const post of [kept, doomed]) {
+          const detail = await app.inject({ method: 'GET', url: `/api/posts/${post.id}` });
+          expect(detail.json().post.author.followers).toBe(1);
+          for (const url of [detail.json().post.image.full, ...detail.json().post.image.variants.map((v: { src: string }) => v.src)]) {
+            expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+          }
+        }
+        const search = await app.inject({ method: 'GET', url: '/api/search/posts?q=backup' });
+        expect(search.json().posts).toHaveLength(2);
+      } finally {
+        await app.close();
+        await database.close();
+      }
+    } finally {
+      await drop();
+    }
+  }, 180_000);
+});
+
+/** A fresh PostgreSQL database and its URL, whatever TEST_DATABASE_URL says. */
+async function createTestDatabaseOn(adminUrl: string) {
+  const previous = process.env.TEST_DATABASE_URL;
+  process.env.TEST_DATABASE_URL = adminUrl;
+  try {
+    const { database, drop, url } = await createTestDatabase();
+    await database.close();
+    return { database: { url: url! }, drop };
+  } finally {
+    if (previous === undefined) delete process.env.TEST_DATABASE_URL;
+    else process.env.TEST_DATABASE_URL = previous;
+  }
+}
