@@ -1,26 +1,34 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, type ReactNode } from 'react';
-import { createBrowserRouter, RouterProvider, useParams } from 'react-router';
-import { LoginPage } from './features/auth/LoginPage';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { BrowserRouter, Route, Routes, useParams } from 'react-router';
 import { RequireAuth } from './features/auth/RequireAuth';
 import { NotFoundPage } from './features/errors/NotFoundPage';
 import { HomePage } from './features/home/HomePage';
-import { FollowListPage } from './features/people/FollowListPage';
-import { ProfilePage } from './features/people/ProfilePage';
-import { PostPage } from './features/posts/PostPage';
-import { SearchPage } from './features/search/SearchPage';
-import { SettingsPage } from './features/settings/SettingsPage';
 import { Spinner } from './ui/Spinner';
 
-// The upload page carries the image compressor: load it only when someone posts.
-const UploadPage = lazy(() => import('./features/upload/UploadPage').then((m) => ({ default: m.UploadPage })));
-const AccountSettingsPage = lazy(() =>
-  import('./features/settings/AccountSettingsPage').then((m) => ({ default: m.AccountSettingsPage })),
-);
-
-function Lazy({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<Spinner label="Loading" fullScreen />}>{children}</Suspense>;
+/**
+ * Only the home feed ships in the first bundle; every other screen is its own chunk, fetched
+ * when first opened (the upload and settings screens also carry the image compressor).
+ */
+function page<Props extends object>(load: () => Promise<ComponentType<Props>>) {
+  const Component = lazy(async () => ({ default: await load() }));
+  return function LazyPage(props: Props) {
+    return (
+      <Suspense fallback={<Spinner label="Loading" fullScreen />}>
+        <Component {...props} />
+      </Suspense>
+    );
+  };
 }
+
+const LoginPage = page(() => import('./features/auth/LoginPage').then((m) => m.LoginPage));
+const SearchPage = page(() => import('./features/search/SearchPage').then((m) => m.SearchPage));
+const PostPage = page(() => import('./features/posts/PostPage').then((m) => m.PostPage));
+const UploadPage = page(() => import('./features/upload/UploadPage').then((m) => m.UploadPage));
+const SettingsPage = page(() => import('./features/settings/SettingsPage').then((m) => m.SettingsPage));
+const AccountSettingsPage = page(() => import('./features/settings/AccountSettingsPage').then((m) => m.AccountSettingsPage));
+const ProfilePage = page(() => import('./features/people/ProfilePage').then((m) => m.ProfilePage));
+const FollowListPage = page(() => import('./features/people/FollowListPage').then((m) => m.FollowListPage));
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
@@ -33,32 +41,35 @@ function Handle({ children }: { children: (username: string) => ReactNode }) {
   return children(handle.slice(1));
 }
 
-const router = createBrowserRouter([
-  { path: '/', element: <RequireAuth><HomePage /></RequireAuth> },
-  { path: '/login', element: <LoginPage /> },
-  { path: '/search/:query', element: <SearchPage /> },
-  { path: '/post/:id', element: <PostPage /> },
-  { path: '/upload', element: <RequireAuth><Lazy><UploadPage /></Lazy></RequireAuth> },
-  { path: '/settings', element: <RequireAuth><SettingsPage /></RequireAuth> },
-  { path: '/settings/account', element: <RequireAuth><Lazy><AccountSettingsPage /></Lazy></RequireAuth> },
-  { path: '/404/:error', element: <NotFoundPage /> },
-  { path: '/404', element: <NotFoundPage /> },
-  { path: '/:handle', element: <Handle>{(username) => <ProfilePage key={username} username={username} />}</Handle> },
-  {
-    path: '/:handle/followers',
-    element: <Handle>{(username) => <FollowListPage key={username} username={username} side="followers" />}</Handle>,
-  },
-  {
-    path: '/:handle/following',
-    element: <Handle>{(username) => <FollowListPage key={username} username={username} side="following" />}</Handle>,
-  },
-  { path: '*', element: <NotFoundPage /> },
-]);
-
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <Routes>
+          <Route path="/" element={<RequireAuth><HomePage /></RequireAuth>} />
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/search/:query" element={<SearchPage />} />
+          <Route path="/post/:id" element={<PostPage />} />
+          <Route path="/upload" element={<RequireAuth><UploadPage /></RequireAuth>} />
+          <Route path="/settings" element={<RequireAuth><SettingsPage /></RequireAuth>} />
+          <Route path="/settings/account" element={<RequireAuth><AccountSettingsPage /></RequireAuth>} />
+          <Route path="/404/:error" element={<NotFoundPage />} />
+          <Route path="/404" element={<NotFoundPage />} />
+          <Route
+            path="/:handle"
+            element={<Handle>{(username) => <ProfilePage key={username} username={username} />}</Handle>}
+          />
+          <Route
+            path="/:handle/followers"
+            element={<Handle>{(username) => <FollowListPage key={username} username={username} side="followers" />}</Handle>}
+          />
+          <Route
+            path="/:handle/following"
+            element={<Handle>{(username) => <FollowListPage key={username} username={username} side="following" />}</Handle>}
+          />
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </BrowserRouter>
     </QueryClientProvider>
   );
 }
