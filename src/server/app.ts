@@ -1,3 +1,4 @@
+import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
@@ -63,6 +64,9 @@ export async function buildApp({ config, database, counters, storage = createSto
   registerErrorHandler(app);
 
   await app.register(fastifyCookie);
+  // JSON and HTML over 1 KB are gzipped (cheap and fast); built assets come precompressed and
+  // images are already compressed, so neither is touched.
+  await app.register(fastifyCompress, { threshold: 1024, encodings: ['gzip'] });
   // Per-route limits are set where a form is read (http/multipart-form.ts).
   await app.register(fastifyMultipart, { throwFileSizeLimit: true });
   await app.register(fastifyHelmet, {

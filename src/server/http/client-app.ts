@@ -22,6 +22,8 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
     await app.register(fastifyStatic, {
       root: clientDir,
       index: false,
+      // The build writes .br and .gz beside each asset (scripts/precompress.mjs).
+      preCompressed: true,
       // Routes for the files present at start-up; the SPA fallback below handles the rest.
       wildcard: false,
       setHeaders(res, filePath) {

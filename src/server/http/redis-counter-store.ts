@@ -2,6 +2,23 @@ import { Redis } from 'ioredis';
 import type { CounterStore } from './rate-limiter.js';
 
 /**
+ * The replies of one MULTI/EXEC. A command that fails inside a transaction does not reject
+ * exec(): its error sits in its slot. Rethrow it, so a broken counter fails the request instead
+ * of reading as "no hits" (which would switch the limit off).
+ */
+function replies(results: Array<[Error | null, unknown]> | null): unknown[] {
+  if (!results) throw new Error('Redis transaction was aborted');
+  for (const [error] of results) if (error) throw error;
+  return results.map(([, value]) => value);
+}
+
+function countOf(value: unknown): number {
+  const count = Number(value ?? 0);
+  if (!Number.isInteger(count)) throw new Error(`rate-limit counter is not an integer: ${String(value)}`);
+  return count;
+}
+
+/**
  * Rate-limit counters in Redis, so every app process counts against the same limits.
  * INCR and PEXPIRE run in one MULTI, and the window starts with the first hit (NX).
  */
@@ -13,21 +30,23 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async get(key: string) {
-    const [[, count], [, ttl]] = (await this.redis.multi().get(this.prefix + key).pttl(this.prefix + key).exec()) as [
-      [unknown, string | null],
-      [unknown, number],
-    ];
-    return { count: Number(count ?? 0), resetAt: Date.now() + Math.max(0, ttl) };
+    const [value, ttl] = replies(await this.redis.multi().get(this.prefix + key).pttl(this.prefix + key).exec());
+    const count = countOf(value);
+    // No window (as in memory): resetAt 0.
+    if (count === 0) return { count: 0, resetAt: 0 };
+    return { count, resetAt: Date.now() + Math.max(0, Number(ttl)) };
   }
 
   async increment(key: string, windowMs: number) {
-    const [[, count], , [, ttl]] = (await this.redis
-      .multi()
-      .incr(this.prefix + key)
-      .pexpire(this.prefix + key, windowMs, 'NX')
-      .pttl(this.prefix + key)
-      .exec()) as [[unknown, number], unknown, [unknown, number]];
-    return { count, resetAt: Date.now() + Math.max(0, ttl) };
+    const [count, , ttl] = replies(
+      await this.redis
+        .multi()
+        .incr(this.prefix + key)
+        .pexpire(this.prefix + key, windowMs, 'NX')
+        .pttl(this.prefix + key)
+        .exec(),
+    );
+    return { count: countOf(count), resetAt: Date.now() + Math.max(0, Number(ttl)) };
   }
 
   async reset(key: string) {
