@@ -16,6 +16,7 @@ describe('client app', () => {
       '<title>__APP_NAME__</title><meta name="application-name" content="__APP_NAME__">',
     );
     fs.writeFileSync(path.join(clientDir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(clientDir, 'assets', 'index-abc123.js.br'), 'brotli bytes');
     fs.writeFileSync(path.join(clientDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     t = await createTestApp({ clientDir, appName: 'Campus <Board> & "Co"' });
   });
@@ -45,6 +46,15 @@ describe('client app', () => {
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     const favicon = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
     expect(favicon.headers['cache-control']).toBe('public, max-age=3600');
+  });
+
+  it('sends the precompressed asset to browsers that accept it, the plain one to others', async () => {
+    const br = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.body).toBe('brotli bytes');
+    const plain = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
   });
 
   it('unknown API and media paths, and non-GET requests, get a JSON 404 instead of the app', async () => {
