@@ -51,7 +51,8 @@ function createCounterStore(config: Config): CounterStore {
 }
 
 /** Builds the whole app (plugins, then routes) without listening: tests call app.inject. */
-export async function buildApp({ config, database, counters, storage = createStorage(config), adminToken }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, database, counters, storage: givenStorage, adminToken }: AppDeps): Promise<FastifyInstance> {
+  const storage = givenStorage ?? createStorage(config);
   const app = Fastify({
     logger: { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -125,7 +126,7 @@ export async function buildApp({ config, database, counters, storage = createSto
   // Connections this app opened are closed with it (the database belongs to the caller).
   app.addHook('onClose', async () => {
     if (!counters && counterStore instanceof RedisCounterStore) await counterStore.close();
-    if (storage instanceof S3Storage) storage.close();
+    if (!givenStorage && storage instanceof S3Storage) storage.close();
   });
   return app;
 }

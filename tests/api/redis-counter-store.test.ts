@@ -1,0 +1,244 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/server/http/app-error.js';
+import { MemoryCounterStore, RateLimiter, type CounterStore } from '../../src/server/http/rate-limiter.js';
+import { RedisCounterStore } from '../../src/server/http/redis-counter-store.js';
+import { testRedisUrl, unavailable } from '../helpers/services.js';
+
+/**
+ * Rate-limit counters: the Redis store (shared by every process) must behave exactly like the
+ * in-memory one, so one contract runs over both; then what only Redis can do (two connections,
+ * one count). Database 5 of the test Redis, keys under a prefix unique to this run.
+ */
+const REDIS_URL = testRedisUrl(5);
+const skip = await unavailable(REDIS_URL);
+const RUN = `dormboard:test:${process.pid}:${randomBytes(4).toString('hex')}:`;
+
+let admin: Redis | undefined;
+const opened: RedisCounterStore[] = [];
+/** A store on its own connection; every store of one prefix sees the same counters. */
+function redisStore(prefix = RUN): RedisCounterStore {
+  const store = new RedisCounterStore(REDIS_URL, prefix);
+  opened.push(store);
+  return store;
+}
+
+beforeAll(async () => {
+  if (skip) return;
+  admin = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  expect(await admin.ping()).toBe('PONG');
+});
+afterAll(async () => {
+  for (const store of opened) await store.close().catch(() => undefined);
+  if (!admin) return;
+  const keys = await admin.keys(`${RUN.replace(/[*?[\]]/g, '\\$&')}*`);
+  if (keys.length > 0) await admin.del(...keys);
+  await admin.quit();
+});
+
+let serial = 0;
+const key = (name: string) => `${name}:${(serial += 1)}`;
+/** Redis recomputes resetAt from PTTL and its clock, so allow a little drift. */
+const DRIFT = 40;
+
+async function thrown(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return error as AppError;
+  }
+  throw new Error('expected a rejection');
+}
+
+const backends: Array<{ name: string; make: () => CounterStore }> = [
+  { name: 'MemoryCounterStore', make: () => new MemoryCounterStore() },
+  // Without a Redis (only ever on a developer machine), the memory half still runs.
+  ...(skip ? [] : [{ name: 'RedisCounterStore', make: () => redisStore() }]),
+];
+
+describe.each(backends)('counter store contract: $name', ({ make }) => {
+  let store: CounterStore;
+  beforeAll(() => {
+    store = make();
+  });
+
+  it('an unknown key has no hits and no live window', async () => {
+    expect(await store.get(key('unknown'))).toEqual({ count: 0, resetAt: 0 });
+  });
+
+  it('counts hits in one window that ends windowMs after the first hit', async () => {
+    const k = key('count');
+    const before = Date.now();
+    const first = await store.increment(k, 60_000);
+    const after = Date.now();
+    expect(first.count).toBe(1);
+    expect(first.resetAt).toBeGreaterThanOrEqual(before + 60_000 - DRIFT);
+    expect(first.resetAt).toBeLessThanOrEqual(after + 60_000 + DRIFT);
+    const second = await store.increment(k, 60_000);
+    const third = await store.increment(k, 60_000);
+    expect([second.count, third.count]).toEqual([2, 3]);
+    expect(Math.abs(third.resetAt - first.resetAt)).toBeLessThanOrEqual(DRIFT);
+    const now = await store.get(k);
+    expect(now.count).toBe(3);
+    expect(Math.abs(now.resetAt - first.resetAt)).toBeLessThanOrEqual(DRIFT);
+  });
+
+  it('get does not count', async () => {
+    const k = key('get');
+    await store.increment(k, 60_000);
+    for (let i = 0; i < 3; i++) expect((await store.get(k)).count).toBe(1);
+    expect((await store.increment(k, 60_000)).count).toBe(2);
+  });
+
+  it('keys count separately', async () => {
+    const a = key('a');
+    const b = key('b');
+    await store.increment(a, 60_000);
+    await store.increment(a, 60_000);
+    expect((await store.increment(b, 60_000)).count).toBe(1);
+    expect((await store.get(a)).count).toBe(2);
+  });
+
+  it('the window is fixed: later hits do not extend it, and once it ends counting starts again', async () => {
+    const k = key('expiry');
+    const WINDOW = 400;
+    const first = await store.increment(k, WINDOW);
+    await sleep(250);
+    const second = await store.increment(k, WINDOW);
+    expect(second.count).toBe(2);
+    // Still the first hit's window, not one that restarted 250 ms later.
+    expect(Math.abs(second.resetAt - first.resetAt)).toBeLessThanOrEqual(DRIFT);
+    await sleep(Math.max(0, first.resetAt - Date.now()) + 80);
+    expect(await store.get(k)).toEqual({ count: 0, resetAt: 0 });
+    const before = Date.now();
+    const restarted = await store.increment(k, WINDOW);
+    expect(restarted.count).toBe(1);
+    expect(restarted.resetAt).toBeGreaterThanOrEqual(before + WINDOW - DRIFT);
+  });
+
+  it('reset forgets the key; a new hit starts a new window; resetting an unknown key is fine', async () => {
+    const k = key('reset');
+    await store.increment(k, 60_000);
+    await store.increment(k, 60_000);
+    await store.reset(k);
+    expect(await store.get(k)).toEqual({ count: 0, resetAt: 0 });
+    const before = Date.now();
+    const fresh = await store.increment(k, 500);
+    expect(fresh.count).toBe(1);
+    // The new window has the new length, not what was left of the old one.
+    expect(fresh.resetAt).toBeLessThanOrEqual(before + 500 + DRIFT);
+    await expect(store.reset(key('never-counted'))).resolves.toBeUndefined();
+  });
+
+  it('drives the RateLimiter: the hit past the limit is a 429 with Retry-After', async () => {
+    const limiter = new RateLimiter(store);
+    const k = key('limiter');
+    for (let i = 0; i < 3; i++) await limiter.hit(k, 3, 60_000);
+    const error = await thrown(limiter.hit(k, 3, 60_000));
+    expect(error.status).toBe(429);
+    expect(error.code).toBe('RATE_LIMITED');
+    expect(Number(error.headers['retry-after'])).toBeGreaterThanOrEqual(59);
+    expect(Number(error.headers['retry-after'])).toBeLessThanOrEqual(60);
+
+    // check/record/clear: checking does not count, recording does, clearing forgets.
+    const f = key('failures');
+    await limiter.check(f, 2);
+    await limiter.record(f, 60_000);
+    await limiter.check(f, 2);
+    await limiter.record(f, 60_000);
+    expect((await thrown(limiter.check(f, 2))).status).toBe(429);
+    await limiter.clear(f);
+    await expect(limiter.check(f, 2)).resolves.toBeUndefined();
+  });
+});
+
+describe.skipIf(skip)('RedisCounterStore across connections', () => {
+  it('two stores on two connections see and add to the same counts', async () => {
+    const one = redisStore();
+    const two = redisStore();
+    const k = key('shared');
+    expect((await one.increment(k, 60_000)).count).toBe(1);
+    expect((await two.increment(k, 60_000)).count).toBe(2);
+    expect((await one.increment(k, 60_000)).count).toBe(3);
+    expect((await two.get(k)).count).toBe(3);
+    await two.reset(k);
+    expect((await one.get(k)).count).toBe(0);
+  });
+
+  it('hits racing on both connections are each counted exactly once', async () => {
+    const one = redisStore();
+    const two = redisStore();
+    const k = key('race');
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? one : two).increment(k, 60_000)));
+    expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect((await one.get(k)).count).toBe(40);
+  });
+
+  it('a limit holds across processes: hits alternating between two limiters get a 429 after the limit in total', async () => {
+    const a = new RateLimiter(redisStore());
+    const b = new RateLimiter(redisStore());
+    const k = key('login:fail');
+    for (let i = 0; i < 4; i++) {
+      await (i % 2 ? b : a).check(k, 4);
+      await (i % 2 ? b : a).record(k, 60_000);
+    }
+    expect((await thrown(a.check(k, 4))).status).toBe(429);
+    expect((await thrown(b.check(k, 4))).status).toBe(429);
+    expect((await thrown(b.hit(k, 4, 60_000))).code).toBe('RATE_LIMITED');
+  });
+
+  it('keeps each counter under its prefix with an expiry no longer than the window', async () => {
+    const store = redisStore();
+    const k = key('stored');
+    await store.increment(k, 5_000);
+    await store.increment(k, 5_000);
+    expect(await admin!.get(`${RUN}${k}`)).toBe('2');
+    const ttl = await admin!.pttl(`${RUN}${k}`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(5_000);
+    // Another prefix (another deployment on the same Redis) counts separately.
+    const other = redisStore(`${RUN}other:`);
+    expect((await other.get(k)).count).toBe(0);
+    expect((await other.increment(k, 5_000)).count).toBe(1);
+    expect((await store.get(k)).count).toBe(2);
+  });
+
+  it('a counter Redis cannot count is an error, never "no hits" (the limit must not switch off)', async () => {
+    const store = redisStore();
+    const limiter = new RateLimiter(store);
+    const text = key('corrupt-text');
+    await admin!.set(`${RUN}${text}`, 'not-a-number');
+    await expect(store.increment(text, 60_000)).rejects.toThrow();
+    await expect(store.get(text)).rejects.toThrow();
+    await expect(limiter.hit(text, 1, 60_000)).rejects.toThrow();
+    await expect(limiter.check(text, 1)).rejects.toThrow();
+    const hash = key('corrupt-hash');
+    await admin!.hset(`${RUN}${hash}`, 'field', '1');
+    await expect(store.get(hash)).rejects.toThrow(/WRONGTYPE/);
+    await expect(store.increment(hash, 60_000)).rejects.toThrow(/WRONGTYPE/);
+    // reset() clears it, and counting works again.
+    await store.reset(text);
+    expect((await store.increment(text, 60_000)).count).toBe(1);
+  });
+
+  it('close() quits its connection: it leaves the server, and the store is unusable afterwards', async () => {
+    const name = `dormboard-close-${randomBytes(4).toString('hex')}`;
+    const url = new URL(REDIS_URL);
+    url.searchParams.set('connectionName', name);
+    const store = new RedisCounterStore(url.toString(), RUN);
+    await store.increment(key('close'), 60_000);
+    const connections = async () =>
+      String(await admin!.client('LIST'))
+        .split('\n')
+        .filter((line: string) => line.includes(` name=${name} `)).length;
+    expect(await connections()).toBe(1);
+    await store.close();
+    // QUIT is answered before the server drops the client; give it a moment.
+    for (let i = 0; i < 20 && (await connections()) > 0; i++) await sleep(25);
+    expect(await connections()).toBe(0);
+    await expect(store.get(key('close'))).rejects.toThrow();
+  });
+});
