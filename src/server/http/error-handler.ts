@@ -15,6 +15,17 @@ function codeForStatus(status: number): ErrorCode {
   return 'BAD_REQUEST';
 }
 
+/**
+ * PostgreSQL refuses text it cannot store (a NUL byte, say) with SQLSTATE class 22 "data
+ * exception": that is bad input from the client, not a server fault.
+ */
+function isBadTextForDatabase(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '22021' || e.code === '22P05') return true;
+  }
+  return false;
+}
+
 /** One place maps every failure to HTTP; 5xx details stay in the log, never in the response. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -30,6 +41,7 @@ export function registerErrorHandler(app: FastifyInstance) {
         .join('; ');
       return reply.code(400).send(body('BAD_REQUEST', { detail }));
     }
+    if (isBadTextForDatabase(error)) return reply.code(400).send(body('BAD_REQUEST'));
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return reply.code(status).send(body(codeForStatus(status)));

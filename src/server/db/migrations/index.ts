@@ -1,6 +1,7 @@
 import accounts from './0001-accounts.js';
 import postsAndFollows from './0002-posts-and-follows.js';
 import search from './0003-search.js';
+import ginFastupdateOff from './0004-gin-fastupdate-off.js';
 
 /**
  * Every schema change, in order. Append only: a released migration is never edited, because
@@ -10,4 +11,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 1, name: 'accounts', sql: accounts },
   { version: 2, name: 'posts-and-follows', sql: postsAndFollows },
   { version: 3, name: 'search', sql: search },
+  { version: 4, name: 'gin-fastupdate-off', sql: ginFastupdateOff },
 ];
