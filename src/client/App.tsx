@@ -1,9 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Route, Routes, useParams } from 'react-router';
 import { RequireAuth } from './features/auth/RequireAuth';
 import { NotFoundPage } from './features/errors/NotFoundPage';
 import { HomePage } from './features/home/HomePage';
+import { queryClient } from './query-client';
 import { Spinner } from './ui/Spinner';
 
 /**
@@ -30,9 +31,6 @@ const AccountSettingsPage = page(() => import('./features/settings/AccountSettin
 const ProfilePage = page(() => import('./features/people/ProfilePage').then((m) => m.ProfilePage));
 const FollowListPage = page(() => import('./features/people/FollowListPage').then((m) => m.FollowListPage));
 
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
-});
 
 /** The profile routes are /@{username}...: a first segment without the '@' is not a page. */
 function Handle({ children }: { children: (username: string) => ReactNode }) {
