@@ -1,0 +1,67 @@
+import autocannon from 'autocannon';
+
+export interface LoadRequest {
+  method?: string;
+  path: string;
+  body?: Buffer | string;
+  headers?: Record<string, string>;
+}
+
+export interface LoadResult {
+  connections: number;
+  requests: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  errors: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/**
+ * Drives one scenario with autocannon and measures every response's latency itself
+ * (autocannon's summary has no p95). The requests cycle per connection.
+ */
+export async function load(options: {
+  baseUrl: string;
+  connections: number;
+  durationSeconds: number;
+  requests: LoadRequest[];
+  headers?: Record<string, string>;
+}): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: options.baseUrl,
+        connections: options.connections,
+        duration: options.durationSeconds,
+        timeout: 60,
+        headers: options.headers,
+        requests: options.requests.map((request) => ({
+          method: (request.method ?? 'GET') as 'GET',
+          path: request.path,
+          body: request.body,
+          headers: request.headers,
+        })),
+      },
+      (error, summary) => (error ? reject(error) : resolve(summary)),
+    );
+    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  });
+  latencies.sort((a, b) => a - b);
+  const round = (value: number) => Math.round(value * 100) / 100;
+  return {
+    connections: options.connections,
+    requests: latencies.length,
+    rps: round(latencies.length / options.durationSeconds),
+    p50: round(percentile(latencies, 50)),
+    p95: round(percentile(latencies, 95)),
+    p99: round(percentile(latencies, 99)),
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}

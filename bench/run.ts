@@ -1,0 +1,409 @@
+/**
+ * npm run bench [-- --check] [--quick] [--db pglite,postgres] [--duration 5]
+ *
+ * Runs the production build against seeded data (10k users, 100k posts, 200k follows by
+ * default; seeded once and reused) on PGlite and on PostgreSQL, and measures: API latency and
+ * throughput at 1/16/64 connections, the static-file ceiling, the image pipeline, the first view
+ * of / in Chromium (unthrottled and Slow 4G) and the JavaScript shipped. Prints a table, writes
+ * bench/results.json, and with --check exits 1 when a budget is missed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import zlib from 'node:zlib';
+import pg from 'pg';
+import sharp from 'sharp';
+import { processImage } from '../src/server/images/image-pipeline.js';
+import { checkBudgets, type BenchNumbers } from './budgets.js';
+import { load, type LoadRequest, type LoadResult } from './load.js';
+import { measureFirstView, SLOW_4G, type FirstView } from './page-weight.js';
+
+const { values } = parseArgs({
+  options: {
+    check: { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
+    db: { type: 'string', default: 'pglite,postgres' },
+    duration: { type: 'string' },
+    users: { type: 'string' },
+    posts: { type: 'string' },
+    follows: { type: 'string' },
+  },
+});
+const quick = values.quick;
+const scale = {
+  users: Number(values.users ?? (quick ? 1000 : 10_000)),
+  posts: Number(values.posts ?? (quick ? 10_000 : 100_000)),
+  follows: Number(values.follows ?? (quick ? 20_000 : 200_000)),
+};
+const durationSeconds = Number(values.duration ?? (quick ? 2 : 5));
+const CONNECTIONS = [1, 16, 64];
+const PASSWORD = 'benchmark-password';
+const ROOT = path.resolve('bench/.data');
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const dbs = values.db!.split(',').filter((db): db is 'pglite' | 'postgres' => db === 'pglite' || db === 'postgres');
+
+const log = (message: string) => console.error(`[bench] ${message}`);
+
+function run(command: string, args: string[], env: Record<string, string>) {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited ${code}`))));
+  });
+}
+
+// ---------------------------------------------------------------- data
+
+interface Setup {
+  db: 'pglite' | 'postgres';
+  env: Record<string, string>;
+  dataDir: string;
+}
+
+async function postgresDatabaseExists(name: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    return (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}
+
+async function recreatePostgresDatabase(name: string) {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Seeds once per scale and database; later runs reuse the data (seeding takes minutes). */
+async function prepare(db: 'pglite' | 'postgres'): Promise<Setup> {
+  const tag = `${scale.users}-${scale.posts}-${scale.follows}`;
+  const dataDir = path.join(ROOT, `${db}-${tag}`);
+  const marker = path.join(dataDir, 'bench-seed.json');
+  const env: Record<string, string> = { DATA_DIR: dataDir, DATABASE_URL: '' };
+  let fresh = fs.existsSync(marker);
+  if (db === 'postgres') {
+    const name = `dormboard_bench_${tag.replace(/-/g, '_')}`;
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${name}`;
+    env.DATABASE_URL = url.toString();
+    fresh = fresh && (await postgresDatabaseExists(name));
+    if (!fresh) await recreatePostgresDatabase(name);
+  }
+  if (!fresh) {
+    log(`seeding ${db}: ${JSON.stringify(scale)} (reused by later runs)`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.mkdirSync(dataDir, { recursive: true });
+    const started = Date.now();
+    await run(
+      process.execPath,
+      ['--import', 'tsx', 'bench/seed.ts', '--users', String(scale.users), '--posts', String(scale.posts), '--follows', String(scale.follows), '--password', PASSWORD],
+      env,
+    );
+    fs.writeFileSync(marker, JSON.stringify({ scale, seconds: (Date.now() - started) / 1000 }));
+  }
+  return { db, env, dataDir };
+}
+
+// ---------------------------------------------------------------- server
+
+interface Server {
+  base: string;
+  child: ChildProcess;
+}
+
+let nextPort = 3900;
+
+async function startServer(setup: Setup, clientDir: string): Promise<Server> {
+  const port = nextPort++;
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
+    env: {
+      ...process.env,
+      ...setup.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      CLIENT_DIR: clientDir,
+      RATE_LIMIT_LOGIN_PER_IP: '1000000',
+      RATE_LIMIT_REGISTER_PER_IP: '1000000',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 240; i++) {
+    try {
+      await fetch(`${base}/api/me`);
+      return { base, child };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error('server did not start');
+}
+
+function stopServer(server: Server) {
+  return new Promise<void>((resolve) => {
+    server.child.once('exit', () => resolve());
+    server.child.kill('SIGTERM');
+  });
+}
+
+// ---------------------------------------------------------------- scenarios
+
+async function json<T>(base: string, url: string, cookie = ''): Promise<T> {
+  const response = await fetch(`${base}${url}`, { headers: cookie ? { cookie } : {} });
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  return (await response.json()) as T;
+}
+
+interface Fixture {
+  viewer: string;
+  cookie: string;
+  popular: string;
+  followTarget: string;
+  postId: string;
+  searchWords: string[];
+  prefixes: string[];
+  feedUrls: string[];
+}
+
+type FeedPage = { posts: Array<{ id: string; description: string; image: { full: string } }> };
+
+/** Picks real data to ask for: a seeded viewer, a prolific author, words that occur in posts. */
+async function fixture(base: string): Promise<Fixture> {
+  const feed = await json<FeedPage>(base, '/api/posts');
+  const authors: string[] = [];
+  for (const post of feed.posts.slice(0, 20)) {
+    const detail = await json<{ post: { author: { username: string } } }>(base, `/api/posts/${post.id}`);
+    if (!authors.includes(detail.post.author.username)) authors.push(detail.post.author.username);
+  }
+  const viewer = authors[0]!;
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier: viewer, password: PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`bench sign-in failed: ${login.status}`);
+  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  const viewerFeed = await json<FeedPage>(base, '/api/posts', cookie);
+  const words = [...new Set(viewerFeed.posts.flatMap((post) => post.description.toLowerCase().match(/[a-z]{5,}/g) ?? []))];
+  return {
+    viewer,
+    cookie,
+    popular: authors[1] ?? viewer,
+    followTarget: authors[2] ?? authors[1]!,
+    postId: viewerFeed.posts[0]!.id,
+    searchWords: [words.slice(0, 1).join(' '), words.slice(1, 3).join(' '), words[3]!.slice(0, 4), words.slice(4, 6).join(' ')],
+    prefixes: authors.slice(0, 5).map((name) => name.slice(0, 3)),
+    feedUrls: viewerFeed.posts.map((post) => post.image.full),
+  };
+}
+
+/** A 3 MB photo-like JPEG for the create-post scenario, as a ready multipart body. */
+async function createPostBody(): Promise<{ body: Buffer; contentType: string }> {
+  const photo = await photoLikeJpeg(2600, 1950, 3_000_000);
+  const form = new FormData();
+  form.set('photo', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'bench.jpg');
+  form.set('description', 'Benchmark upload from the study room #bench #studentliving');
+  const request = new Request('http://bench/', { method: 'POST', body: form });
+  return { body: Buffer.from(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
+}
+
+/** Gradient plus blurred noise: compresses like a photo. Quality is lowered until it fits `maxBytes`. */
+async function photoLikeJpeg(width: number, height: number, maxBytes: number): Promise<Buffer> {
+  const noise = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 70 } } })
+    .blur(1.2)
+    .png()
+    .toBuffer();
+  const gradient = Buffer.from(
+    `<svg width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#e76f51" stop-opacity="0.6"/><stop offset="1" stop-color="#264653" stop-opacity="0.6"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`,
+  );
+  for (let quality = 92; ; quality -= 4) {
+    const jpeg = await sharp(noise).composite([{ input: gradient }]).jpeg({ quality }).toBuffer();
+    if (jpeg.length <= maxBytes || quality <= 40) return jpeg;
+  }
+}
+
+function scenarios(f: Fixture, upload: { body: Buffer; contentType: string }): Record<string, LoadRequest[]> {
+  return {
+    'home feed': [{ path: '/api/posts' }],
+    profile: [{ path: `/api/users/${f.popular}` }],
+    'profile posts': [{ path: `/api/users/${f.popular}/posts` }],
+    'post detail': [{ path: `/api/posts/${f.postId}` }],
+    'related posts': [{ path: `/api/posts/${f.postId}/related` }],
+    'search posts': f.searchWords.map((q) => ({ path: `/api/search/posts?q=${encodeURIComponent(q)}` })),
+    'search people': f.prefixes.map((q) => ({ path: `/api/search/users?q=${encodeURIComponent(q)}` })),
+    'follow/unfollow': [
+      { method: 'PUT', path: `/api/users/${f.followTarget}/follow` },
+      { method: 'DELETE', path: `/api/users/${f.followTarget}/follow` },
+    ],
+    'create post (3 MB photo)': [
+      { method: 'POST', path: '/api/posts', body: upload.body, headers: { 'content-type': upload.contentType } },
+    ],
+  };
+}
+
+// ---------------------------------------------------------------- measurements
+
+async function measurePipeline(): Promise<{ inputBytes: number; medianMs: number; runs: number[] }> {
+  const input = await photoLikeJpeg(4000, 3000, 3_000_000);
+  await processImage(input);
+  const runs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    await processImage(input);
+    runs.push(Math.round(performance.now() - started));
+  }
+  return { inputBytes: input.length, medianMs: [...runs].sort((a, b) => a - b)[2]!, runs };
+}
+
+function measureBundle(): { js: number; css: number; files: string[] } {
+  const html = fs.readFileSync('dist/client/index.html', 'utf8');
+  const files = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]!);
+  let js = 0;
+  let css = 0;
+  for (const file of files) {
+    const size = zlib.gzipSync(fs.readFileSync(path.join('dist/client', file)), { level: 9 }).length;
+    if (file.endsWith('.js')) js += size;
+    else css += size;
+  }
+  return { js, css, files };
+}
+
+async function fullSizeBytes(base: string, urls: string[]): Promise<number> {
+  let total = 0;
+  for (const url of urls) {
+    const response = await fetch(`${base}${url}`, { method: 'HEAD' });
+    total += Number(response.headers.get('content-length') ?? 0);
+  }
+  return total;
+}
+
+// ---------------------------------------------------------------- main
+
+const machine = {
+  cpus: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown'}`,
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${os.platform()} ${os.release()}`,
+};
+log(`machine: ${JSON.stringify(machine)}; scale ${JSON.stringify(scale)}; ${durationSeconds}s per measurement`);
+
+const api: Record<string, Record<string, LoadResult[]>> = {};
+const ceiling: Record<string, { feed: LoadResult; static: LoadResult; ratio: number; feedBytes: number }> = {};
+let page: { unthrottled: FirstView; slow4g: FirstView; fullSizeBytes: number; ratio: number } | undefined;
+const upload = await createPostBody();
+
+for (const db of dbs) {
+  const setup = await prepare(db);
+  // A private copy of the client, plus the feed's exact bytes as a static file: the ceiling.
+  const clientDir = path.join(ROOT, `client-${db}`);
+  fs.rmSync(clientDir, { recursive: true, force: true });
+  fs.cpSync('dist/client', clientDir, { recursive: true });
+  let server = await startServer(setup, clientDir);
+  const f = await fixture(server.base);
+  const feedBody = Buffer.from(await (await fetch(`${server.base}/api/posts`, { headers: { cookie: f.cookie } })).arrayBuffer());
+  fs.writeFileSync(path.join(clientDir, 'bench-feed.json'), feedBody);
+  await stopServer(server);
+  server = await startServer(setup, clientDir);
+  const login = await fetch(`${server.base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier: f.viewer, password: PASSWORD }),
+  });
+  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+
+  api[db] = {};
+  for (const [name, requests] of Object.entries(scenarios({ ...f, cookie }, upload))) {
+    api[db][name] = [];
+    for (const connections of CONNECTIONS) {
+      // Warm up (JIT, caches, connection pool), then measure.
+      await load({ baseUrl: server.base, connections, durationSeconds: 1, requests, headers: { cookie } });
+      const result = await load({ baseUrl: server.base, connections, durationSeconds, requests, headers: { cookie } });
+      api[db][name].push(result);
+      log(`${db} ${name} @${connections}: p50 ${result.p50} p95 ${result.p95} p99 ${result.p99} ms, ${result.rps} req/s${result.errors ? `, ${result.errors} errors` : ''}`);
+    }
+  }
+  const staticResult = await load({ baseUrl: server.base, connections: 16, durationSeconds, requests: [{ path: '/bench-feed.json' }] });
+  const feedAt16 = api[db]['home feed']![1]!;
+  ceiling[db] = { feed: feedAt16, static: staticResult, ratio: feedAt16.rps / staticResult.rps, feedBytes: feedBody.length };
+  log(`${db} static ceiling @16: ${staticResult.rps} req/s; feed is ${(ceiling[db].ratio * 100).toFixed(1)} % of it`);
+
+  if (!page) {
+    const identity = { baseUrl: server.base, identifier: f.viewer, password: PASSWORD };
+    const unthrottled = await measureFirstView(identity);
+    const slow4g = await measureFirstView({ ...identity, throttle: SLOW_4G });
+    const full = await fullSizeBytes(server.base, f.feedUrls);
+    page = { unthrottled, slow4g, fullSizeBytes: full, ratio: full / Math.max(1, slow4g.imageBytes) };
+    log(`first view: ${slow4g.bytes} bytes, ${slow4g.requests} requests, LCP ${slow4g.lcpMs} ms (Slow 4G), CLS ${slow4g.cls}`);
+  }
+  await stopServer(server);
+}
+
+const pipeline = await measurePipeline();
+const bundle = measureBundle();
+
+const at16 = (name: string) => Object.fromEntries(Object.entries(api).map(([db, rows]) => [db, rows[name]![1]!]));
+const numbers: BenchNumbers = {
+  feedP99At16: Object.fromEntries(Object.entries(at16('home feed')).map(([db, r]) => [db, r.p99])),
+  feedToCeilingAt16: Object.fromEntries(Object.entries(ceiling).map(([db, c]) => [db, c.ratio])),
+  searchPostsP95At16: Object.fromEntries(Object.entries(at16('search posts')).map(([db, r]) => [db, r.p95])),
+  profileP99At16: Object.fromEntries(
+    Object.entries(at16('profile')).map(([db, r]) => [db, Math.max(r.p99, api[db]!['profile posts']![1]!.p99)]),
+  ),
+  postDetailP99At16: Object.fromEntries(
+    Object.entries(at16('post detail')).map(([db, r]) => [db, Math.max(r.p99, api[db]!['related posts']![1]!.p99)]),
+  ),
+  firstViewBytes: page?.slow4g.bytes,
+  imageByteRatio: page?.ratio,
+  lcpSlow4gMs: page?.slow4g.lcpMs,
+  cls: page ? Math.max(page.slow4g.cls, page.unthrottled.cls) : undefined,
+  initialJsGzip: bundle.js,
+  pipeline12mpMs: pipeline.medianMs,
+};
+const budgets = checkBudgets(numbers);
+
+// ---------------------------------------------------------------- report
+
+const lines: string[] = [];
+lines.push(`| scenario | db | conns | p50 ms | p95 ms | p99 ms | req/s | errors |`, `|---|---|---:|---:|---:|---:|---:|---:|`);
+for (const [db, rows] of Object.entries(api)) {
+  for (const [name, results] of Object.entries(rows)) {
+    for (const r of results) lines.push(`| ${name} | ${db} | ${r.connections} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.rps} | ${r.errors} |`);
+  }
+}
+lines.push('', `| ceiling (same bytes as the feed, static file) @16 | req/s | feed req/s | feed / ceiling | feed bytes |`, `|---|---:|---:|---:|---:|`);
+for (const [db, c] of Object.entries(ceiling)) {
+  lines.push(`| ${db} | ${c.static.rps} | ${c.feed.rps} | ${(c.ratio * 100).toFixed(1)} % | ${c.feedBytes} |`);
+}
+if (page) {
+  lines.push('', `| first view of / (390×844, DPR 3, cold) | bytes | requests | image bytes | images | LCP ms | CLS |`, `|---|---:|---:|---:|---:|---:|---:|`);
+  for (const [name, v] of [['unthrottled', page.unthrottled], ['Slow 4G', page.slow4g]] as const) {
+    lines.push(`| ${name} | ${v.bytes} | ${v.requests} | ${v.imageBytes} | ${v.imageRequests} | ${v.lcpMs} | ${v.cls.toFixed(4)} |`);
+  }
+  lines.push(`| 100 cards at full size (the original's approach) | ${page.fullSizeBytes} | | | | | |`);
+  lines.push(`| full-size / actual image bytes | ${page.ratio.toFixed(0)}× | | | | | |`);
+}
+lines.push('', `| other | value |`, `|---|---:|`);
+lines.push(`| 12-MP JPEG (${pipeline.inputBytes} bytes) through the pipeline, median of 5 | ${pipeline.medianMs} ms |`);
+lines.push(`| initial JS (gzip) | ${bundle.js} bytes |`, `| initial CSS (gzip) | ${bundle.css} bytes |`);
+lines.push('', `| budget | limit | actual | |`, `|---|---|---|---|`);
+for (const b of budgets) lines.push(`| ${b.name} | ${b.limit} | ${b.actual} | ${b.ok ? 'ok' : 'MISSED'} |`);
+console.log(lines.join('\n'));
+
+fs.writeFileSync(
+  'bench/results.json',
+  `${JSON.stringify({ date: new Date().toISOString(), machine, scale, durationSeconds, api, ceiling, page, pipeline, bundle, budgets }, null, 2)}\n`,
+);
+log('wrote bench/results.json');
+if (values.check && budgets.some((b) => !b.ok)) {
+  log(`budgets missed: ${budgets.filter((b) => !b.ok).map((b) => b.name).join('; ')}`);
+  process.exit(1);
+}
