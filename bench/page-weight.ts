@@ -1,16 +1,5 @@
 import { chromium, type Page } from '@playwright/test';
-
-/** Chromium as the project runs it everywhere: Debian's build, no background traffic. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.js';
 
 /** Chrome DevTools' "Slow 4G" preset as the issue defines it. */
 export const SLOW_4G = { latency: 150, downloadBytesPerSecond: 1_600_000 / 8, uploadBytesPerSecond: 750_000 / 8 };
@@ -53,7 +42,7 @@ export async function measureFirstView(options: {
   throttle?: typeof SLOW_4G;
   deviceScaleFactor?: number;
 }): Promise<FirstView> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },

@@ -5,7 +5,7 @@ import { follows, posts, users } from '../db/schema.js';
 export type PostRow = typeof posts.$inferSelect;
 
 /** The columns a grid card needs, plus the exact sort key for the next page's cursor. */
-const cardColumns = {
+export const cardColumns = {
   id: posts.id,
   description: posts.description,
   imageKey: posts.imageKey,

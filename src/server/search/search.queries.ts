@@ -1,7 +1,7 @@
 import { and, desc, ne, sql } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { posts, users } from '../db/schema.js';
-import type { CardRow } from '../posts/post.queries.js';
+import { cardColumns, type CardRow } from '../posts/post.queries.js';
 
 /** LIKE treats '_' and '%' as wildcards, and usernames may contain '_'. */
 function escapeLike(value: string): string {
@@ -34,15 +34,7 @@ export async function postsByKeywords(db: AppDb, words: string[], limit: number)
   )}]::text[]`;
   const matched = sql<number>`(SELECT count(*) FROM unnest(${wordArray}) AS word WHERE word = ANY(${posts.keywords}))`;
   return db
-    .select({
-      id: posts.id,
-      description: posts.description,
-      imageKey: posts.imageKey,
-      width: posts.width,
-      height: posts.height,
-      placeholder: posts.placeholder,
-      sortTime: sql<string>`${posts.createdAt}::text`,
-    })
+    .select(cardColumns)
     .from(posts)
     .where(sql`${posts.keywords} && ${wordArray}`)
     .orderBy(desc(matched), desc(posts.createdAt), desc(posts.id))

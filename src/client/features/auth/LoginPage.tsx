@@ -8,7 +8,7 @@ import { ApiError } from '../../api/http';
 import { APP_NAME } from '../../app-name';
 import { paths } from '../../paths';
 import button from '../../ui/button.module.css';
-import field from '../../ui/field.module.css';
+import { TextField } from '../../ui/TextField';
 import { useCurrentUser } from './api/current-user';
 import { useSignIn } from './api/sign-in';
 import { useSignUp } from './api/sign-up';
@@ -76,58 +76,40 @@ export function LoginPage() {
 
       <form className={styles.card} onSubmit={submit} noValidate aria-label={mode === 'sign-in' ? 'Sign in' : 'Create account'}>
         {mode === 'sign-in' ? (
-          <>
-            <label className="visually-hidden" htmlFor="identifier">
-              {COPY.login.identifierPlaceholder}
-            </label>
-            <input
-              id="identifier"
-              className={field.input}
-              placeholder={COPY.login.identifierPlaceholder}
-              autoComplete="username"
-              autoCapitalize="none"
-              spellCheck={false}
-              value={identifier}
-              onChange={(e) => setIdentifier(e.target.value)}
-            />
-          </>
+          <TextField
+            id="identifier"
+            label={COPY.login.identifierPlaceholder}
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            value={identifier}
+            onChange={(e) => setIdentifier(e.target.value)}
+          />
         ) : (
           <>
-            <label className="visually-hidden" htmlFor="username">
-              {COPY.login.usernamePlaceholder}
-            </label>
-            <input
+            <TextField
               id="username"
-              className={field.input}
-              placeholder={COPY.login.usernamePlaceholder}
+              label={COPY.login.usernamePlaceholder}
               autoComplete="username"
               autoCapitalize="none"
               spellCheck={false}
               value={username}
               onChange={(e) => setUsername(e.target.value)}
             />
-            <label className="visually-hidden" htmlFor="email">
-              {COPY.login.emailPlaceholder}
-            </label>
-            <input
+            <TextField
               id="email"
               type="email"
-              className={field.input}
-              placeholder={COPY.login.emailPlaceholder}
+              label={COPY.login.emailPlaceholder}
               autoComplete="email"
               value={email}
               onChange={(e) => setEmail(e.target.value)}
             />
           </>
         )}
-        <label className="visually-hidden" htmlFor="password">
-          {COPY.login.passwordPlaceholder}
-        </label>
-        <input
+        <TextField
           id="password"
           type="password"
-          className={field.input}
-          placeholder={COPY.login.passwordPlaceholder}
+          label={COPY.login.passwordPlaceholder}
           autoComplete={mode === 'sign-in' ? 'current-password' : 'new-password'}
           value={password}
           onChange={(e) => setPassword(e.target.value)}

@@ -1,11 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { COPY } from '../../../shared/copy';
-import { ERRORS, type ErrorCode } from '../../../shared/errors';
 import { BIO_MAX_LENGTH, ICON_CONVERT_SIZE, ICON_MAX_BYTES, ICON_QUALITY } from '../../../shared/limits';
 import { isImageType } from '../../../shared/validation/post';
 import { validateBio } from '../../../shared/validation/profile';
-import { ApiError } from '../../api/http';
+import { errorMessage, Rejected } from '../../lib/rejected';
+import { usePreviewUrl } from '../../lib/use-preview-url';
 import { compressedName, compressImage } from '../../lib/compress-image';
 import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';
@@ -19,11 +19,6 @@ import { useUpdateProfile } from './api/update-profile';
 
 type Status = { step: 'editing' } | { step: 'saving' } | { step: 'done' } | { step: 'failed'; message: string };
 
-class Rejected extends Error {
-  constructor(code: ErrorCode) {
-    super(ERRORS[code]);
-  }
-}
 
 /** The spec's icon rules, then compressorjs at the icon settings (quality 0.4, 1,000,000 bytes). */
 async function prepareIcon(file: File): Promise<{ blob: Blob; name: string }> {
@@ -43,16 +38,10 @@ export function AccountSettingsPage() {
   const me = useCurrentUser();
   const update = useUpdateProfile();
   const [icon, setIcon] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
+  const preview = usePreviewUrl(icon);
   const [bio, setBio] = useState('');
   const [status, setStatus] = useState<Status>({ step: 'editing' });
 
-  useEffect(() => {
-    if (!icon) return;
-    const url = URL.createObjectURL(icon);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [icon]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -68,8 +57,7 @@ export function AccountSettingsPage() {
       setBio('');
       setStatus({ step: 'done' });
     } catch (error) {
-      const message = error instanceof Rejected || error instanceof ApiError ? error.message : ERRORS.GENERIC;
-      setStatus({ step: 'failed', message });
+      setStatus({ step: 'failed', message: errorMessage(error) });
     }
   }
 

@@ -1,7 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { COPY } from '../../../shared/copy';
-import { ERRORS, type ErrorCode } from '../../../shared/errors';
 import {
   DESCRIPTION_MAX_LENGTH,
   POST_IMAGE_CONVERT_SIZE,
@@ -9,7 +8,8 @@ import {
   POST_IMAGE_QUALITY,
 } from '../../../shared/limits';
 import { isImageType, validatePostText } from '../../../shared/validation/post';
-import { ApiError } from '../../api/http';
+import { errorMessage, Rejected } from '../../lib/rejected';
+import { usePreviewUrl } from '../../lib/use-preview-url';
 import { paths } from '../../paths';
 import button from '../../ui/button.module.css';
 import field from '../../ui/field.module.css';
@@ -22,11 +22,6 @@ import styles from './UploadPage.module.css';
 
 type Status = { step: 'editing' } | { step: 'uploading' } | { step: 'done' } | { step: 'failed'; message: string };
 
-class UploadRejected extends Error {
-  constructor(readonly code: ErrorCode) {
-    super(ERRORS[code]);
-  }
-}
 
 /** The example address shown in the link box: this site's own. */
 const exampleLink = `${window.location.protocol}//${window.location.host}`;
@@ -36,31 +31,25 @@ export function UploadPage() {
   const user = useCurrentUser();
   const createPost = useCreatePost();
   const [photo, setPhoto] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
+  const preview = usePreviewUrl(photo);
   const [description, setDescription] = useState('');
   const [link, setLink] = useState('');
   const [status, setStatus] = useState<Status>({ step: 'editing' });
 
-  useEffect(() => {
-    if (!photo) return;
-    const url = URL.createObjectURL(photo);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [photo]);
 
-  /** The spec's checks, in its order, then compression; throws UploadRejected with the code. */
+  /** The spec's checks, in its order, then compression; throws Rejected with the code. */
   async function prepare(file: File) {
-    if (!isImageType(file.type)) throw new UploadRejected('INVALID_FILETYPE');
+    if (!isImageType(file.type)) throw new Rejected('INVALID_FILETYPE');
     const textProblem = validatePostText({ description, link: link.trim() });
-    if (textProblem) throw new UploadRejected(textProblem);
+    if (textProblem) throw new Rejected(textProblem);
     let compressed: Blob;
     try {
       compressed = await compressImage(file, { quality: POST_IMAGE_QUALITY, convertSize: POST_IMAGE_CONVERT_SIZE });
     } catch {
-      throw new UploadRejected('IMAGE_PROCESSING_FAILED');
+      throw new Rejected('IMAGE_PROCESSING_FAILED');
     }
-    if (compressed.size > POST_IMAGE_MAX_BYTES) throw new UploadRejected('IMAGE_TOO_LARGE');
-    if (!user) throw new UploadRejected('USER_DATA_NOT_FOUND');
+    if (compressed.size > POST_IMAGE_MAX_BYTES) throw new Rejected('IMAGE_TOO_LARGE');
+    if (!user) throw new Rejected('USER_DATA_NOT_FOUND');
     return compressed;
   }
 
@@ -79,8 +68,7 @@ export function UploadPage() {
       });
       setStatus({ step: 'done' });
     } catch (error) {
-      const message = error instanceof UploadRejected || error instanceof ApiError ? error.message : ERRORS.GENERIC;
-      setStatus({ step: 'failed', message });
+      setStatus({ step: 'failed', message: errorMessage(error) });
     }
   }
 

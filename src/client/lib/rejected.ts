@@ -1,0 +1,14 @@
+import { ERRORS, type ErrorCode } from '../../shared/errors';
+import { ApiError } from '../api/http';
+
+/** A check the client ran before sending failed; carries the spec's error code and text. */
+export class Rejected extends Error {
+  constructor(readonly code: ErrorCode) {
+    super(ERRORS[code]);
+  }
+}
+
+/** What an error dialog shows: the spec's text for our own and the server's errors. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Rejected || error instanceof ApiError ? error.message : ERRORS.GENERIC;
+}

@@ -1,0 +1,13 @@
+import { useEffect, useState } from 'react';
+
+/** An object URL showing a chosen file, revoked when the file changes or the screen closes. */
+export function usePreviewUrl(file: Blob | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!file) return;
+    const objectUrl = URL.createObjectURL(file);
+    setUrl(objectUrl);
+    return () => URL.revokeObjectURL(objectUrl);
+  }, [file]);
+  return url;
+}
