@@ -29,6 +29,7 @@ const { values } = parseArgs({
     users: { type: 'string' },
     posts: { type: 'string' },
     follows: { type: 'string' },
+    photos: { type: 'string' },
   },
 });
 const quick = values.quick;
@@ -37,6 +38,7 @@ const scale = {
   posts: Number(values.posts ?? (quick ? 10_000 : 100_000)),
   follows: Number(values.follows ?? (quick ? 20_000 : 200_000)),
 };
+const photos = values.photos ?? (quick ? '20' : undefined);
 const durationSeconds = Number(values.duration ?? (quick ? 2 : 5));
 const CONNECTIONS = [1, 16, 64];
 const PASSWORD = 'benchmark-password';
@@ -104,7 +106,11 @@ async function prepare(db: 'pglite' | 'postgres'): Promise<Setup> {
     const started = Date.now();
     await run(
       process.execPath,
-      ['--import', 'tsx', 'bench/seed.ts', '--users', String(scale.users), '--posts', String(scale.posts), '--follows', String(scale.follows), '--password', PASSWORD],
+      [
+        ...['--import', 'tsx', 'bench/seed.ts', '--password', PASSWORD],
+        ...['--users', String(scale.users), '--posts', String(scale.posts), '--follows', String(scale.follows)],
+        ...(photos ? ['--photos', photos] : []),
+      ],
       env,
     );
     fs.writeFileSync(marker, JSON.stringify({ scale, seconds: (Date.now() - started) / 1000 }));

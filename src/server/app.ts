@@ -106,7 +106,7 @@ export async function buildApp({ config, database, counters, storage: givenStora
 
   // Deletions can be held while a backup copies files (see storage/pausable-deletes.ts).
   const files = new PausableDeletes(storage);
-  const posts = new PostService(database.orm, files, app.log);
+  const posts = new PostService(database.orm, files, app.log, config.feedCacheMs);
   const users = new UserService(database.orm, files, app.log);
   const follows = new FollowService(database.orm, users);
   const search = new SearchService(database.orm);

@@ -38,6 +38,8 @@ export interface Config {
   trustProxy: boolean;
   logLevel: string;
   rateLimits: RateLimitConfig;
+  /** How long the newest posts are held in memory for the home feed; 0 turns it off. */
+  feedCacheMs: number;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
@@ -74,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL || 'info',
+    feedCacheMs: integer(env.FEED_CACHE_MS, 1000, 'FEED_CACHE_MS'),
     rateLimits: {
       loginPerIp: integer(env.RATE_LIMIT_LOGIN_PER_IP, DEFAULT_RATE_LIMITS.loginPerIp, 'RATE_LIMIT_LOGIN_PER_IP'),
       loginFailuresPerAccount: integer(

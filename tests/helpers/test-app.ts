@@ -74,6 +74,8 @@ export async function createTestApp(
     dataDir,
     logLevel: 'silent',
     clientDir: '/nonexistent',
+    // Tests write rows behind the app's back; the cache has its own tests.
+    feedCacheMs: 0,
     rateLimits: { ...DEFAULT_RATE_LIMITS, loginPerIp: 10_000, registerPerIp: 10_000 },
     ...overrides,
   };

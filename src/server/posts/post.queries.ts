@@ -42,6 +42,15 @@ export async function feedPage(db: AppDb, options: { excludeUserId?: string; aft
     .limit(options.limit + 1);
 }
 
+/** The newest posts of everyone, with their authors (for the feed cache). */
+export async function newestPosts(db: AppDb, limit: number) {
+  return db
+    .select({ ...cardColumns, userId: posts.userId })
+    .from(posts)
+    .orderBy(desc(posts.createdAt), desc(posts.id))
+    .limit(limit);
+}
+
 export async function userPostsPage(db: AppDb, options: { userId: string; after?: PageKey; limit: number }): Promise<CardRow[]> {
   return db
     .select(cardColumns)

@@ -22,7 +22,12 @@ export const postRoutes =
           response: { 200: PostPage, 400: ErrorBody },
         },
       },
-      async (request) => posts.feed(request.user, request.query.cursor),
+      async (request, reply) => {
+        const json = await posts.feedJson(request.user, request.query.cursor);
+        // Already-serialized JSON (the cache serializes each card once); Fastify sends strings as
+        // they are, which the typed reply can't express.
+        return reply.type('application/json; charset=utf-8').send(json as never);
+      },
     );
 
     app.post(

@@ -18,6 +18,7 @@ import { newId } from '../ids.js';
 import { ImageRejected, processImage, type ProcessedImage } from '../images/image-pipeline.js';
 import type { Storage } from '../storage/storage.js';
 import { iconUrl } from '../users/icon-images.js';
+import { FeedCache } from './feed-cache.js';
 import { deleteImage, imageSet, newImageKey, storeImage } from './post-images.js';
 import * as queries from './post.queries.js';
 
@@ -38,11 +39,22 @@ const REJECTION: Record<ImageRejected['reason'], AppError> = {
 };
 
 export class PostService {
+  private readonly feedCache: FeedCache;
+
   constructor(
     private readonly db: AppDb,
     private readonly storage: Storage,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    feedCacheMs = 0,
+  ) {
+    this.feedCache = new FeedCache(
+      (limit) => queries.newestPosts(this.db, limit),
+      (row) => JSON.stringify(toCard(row)),
+      feedCacheMs,
+      // Room for a viewer's own recent posts to be left out and still fill a page.
+      HOME_FEED_PAGE_SIZE * 2,
+    );
+  }
 
   /**
    * Creates a post. Every rule is checked again here; then the image is decoded and re-encoded,
@@ -80,6 +92,7 @@ export class PostService {
         height: image.height,
         placeholder: image.placeholder,
       });
+      this.feedCache.invalidate();
     } catch (error) {
       const failed = await deleteImage(this.storage, imageKey);
       if (failed.length > 0) this.log.error({ keys: failed }, 'could not clean up files of a failed post');
@@ -103,7 +116,18 @@ export class PostService {
     };
   }
 
-  /** The home feed: everyone's posts newest first, without the viewer's own. */
+  /**
+   * The home feed as JSON: everyone's posts newest first, without the viewer's own. The first
+   * page usually comes from the feed cache; later pages and cache misses from the database.
+   */
+  async feedJson(viewer: UserRow | null, cursor: string | undefined): Promise<string> {
+    if (!cursor) {
+      const cached = await this.feedCache.firstPage(viewer?.id, HOME_FEED_PAGE_SIZE);
+      if (cached) return cached;
+    }
+    return JSON.stringify(await this.feed(viewer, cursor));
+  }
+
   async feed(viewer: UserRow | null, cursor: string | undefined): Promise<PostPage> {
     const rows = await queries.feedPage(this.db, {
       excludeUserId: viewer?.id,
@@ -135,6 +159,7 @@ export class PostService {
     const post = await queries.findPost(this.db, id);
     if (!post || post.userId !== viewer.id) throw new AppError(404, 'POST_NOT_FOUND');
     if (!(await queries.deletePost(this.db, id))) throw new AppError(404, 'POST_NOT_FOUND');
+    this.feedCache.invalidate();
     const failed = await deleteImage(this.storage, post.imageKey);
     // The post is gone for users either way; leftover files are only wasted space.
     if (failed.length > 0) this.log.warn({ keys: failed, post: id }, 'could not delete some image files');
