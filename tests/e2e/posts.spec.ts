@@ -30,8 +30,9 @@ test('upload, see it in another feed, open it, delete it', async ({ page }) => {
   const card = page.getByAltText(description);
   await expect(card).toBeVisible();
   // Grid cards use the small variants, never the full-size photo.
-  expect(await card.getAttribute('srcset')).toMatch(/-400\.webp 400w, .*-800\.webp 800w/);
+  await expect(card).toHaveAttribute('srcset', /-400\.webp 400w, .*-800\.webp 800w/);
   expect(await card.getAttribute('src')).not.toContain('-full');
+  expect(await card.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/-(400|800)\.webp$/);
   await card.click();
 
   await expect(page).toHaveURL(/\/post\//);

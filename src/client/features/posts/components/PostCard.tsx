@@ -3,14 +3,17 @@ import { Link } from 'react-router';
 import type { PostCard as PostCardData } from '../../../../shared/api/posts';
 import { paths } from '../../../paths';
 import { GRID_IMAGE_SIZES } from '../../../ui/use-column-count';
+import { useNearViewport } from '../../../ui/use-near-viewport';
 import styles from './PostGrid.module.css';
 
 /**
  * A grid card: the picture only, linking to the post. Grid variants only (never the full-size
- * photo), with width/height so nothing shifts, and the blurred placeholder until it loads.
+ * photo), with width/height so nothing shifts. Until the card nears the screen its image is the
+ * tiny blurred placeholder (no request); then the browser picks a variant from srcset.
  */
 export function PostCard({ post, eager = false }: { post: PostCardData; eager?: boolean }) {
   const { image } = post;
+  const [ref, near] = useNearViewport<HTMLImageElement>(eager);
   const style: CSSProperties = {
     aspectRatio: `${image.width} / ${image.height}`,
     backgroundImage: image.placeholder ? `url("${image.placeholder}")` : undefined,
@@ -18,14 +21,14 @@ export function PostCard({ post, eager = false }: { post: PostCardData; eager?: 
   return (
     <Link to={paths.post(post.id)} className={styles.card}>
       <img
+        ref={ref}
         className={styles.image}
-        src={image.variants[0]?.src}
-        srcSet={image.variants.map((variant) => `${variant.src} ${variant.width}w`).join(', ')}
-        sizes={GRID_IMAGE_SIZES}
+        src={near ? image.variants[0]?.src : image.placeholder}
+        srcSet={near ? image.variants.map((variant) => `${variant.src} ${variant.width}w`).join(', ') : undefined}
+        sizes={near ? GRID_IMAGE_SIZES : undefined}
         width={image.width}
         height={image.height}
         alt={post.description || 'Photo'}
-        loading={eager ? 'eager' : 'lazy'}
         fetchPriority={eager ? 'high' : undefined}
         decoding="async"
         style={style}
