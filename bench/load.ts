@@ -15,6 +15,8 @@ export interface LoadResult {
   p95: number;
   p99: number;
   errors: number;
+  /** Responses by status code, to see what the errors were. */
+  statuses: Record<string, number>;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -34,6 +36,7 @@ export async function load(options: {
   headers?: Record<string, string>;
 }): Promise<LoadResult> {
   const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -51,7 +54,10 @@ export async function load(options: {
       },
       (error, summary) => (error ? reject(error) : resolve(summary)),
     );
-    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+    instance.on('response', (_client, status, _bytes, responseTime) => {
+      latencies.push(responseTime);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    });
   });
   latencies.sort((a, b) => a - b);
   const round = (value: number) => Math.round(value * 100) / 100;
@@ -63,5 +69,6 @@ export async function load(options: {
     p95: round(percentile(latencies, 95)),
     p99: round(percentile(latencies, 99)),
     errors: result.non2xx + result.errors + result.timeouts,
+    statuses,
   };
 }

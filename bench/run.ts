@@ -336,7 +336,7 @@ for (const db of dbs) {
       await load({ baseUrl: server.base, connections, durationSeconds: 1, requests, headers: { cookie } });
       const result = await load({ baseUrl: server.base, connections, durationSeconds, requests, headers: { cookie } });
       api[db][name].push(result);
-      log(`${db} ${name} @${connections}: p50 ${result.p50} p95 ${result.p95} p99 ${result.p99} ms, ${result.rps} req/s${result.errors ? `, ${result.errors} errors` : ''}`);
+      log(`${db} ${name} @${connections}: p50 ${result.p50} p95 ${result.p95} p99 ${result.p99} ms, ${result.rps} req/s${result.errors ? `, ${result.errors} errors ${JSON.stringify(result.statuses)}` : ''}`);
     }
   }
   await load({ baseUrl: server.base, connections: 16, durationSeconds: 1, requests: [{ path: '/bench-feed.json' }] });

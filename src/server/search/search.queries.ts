@@ -32,7 +32,12 @@ export async function postsByKeywords(db: AppDb, words: string[], limit: number)
     words.map((word) => sql`${word}`),
     sql`, `,
   )}]::text[]`;
-  const matched = sql<number>`(SELECT count(*) FROM unnest(${wordArray}) AS word WHERE word = ANY(${posts.keywords}))`;
+  // One cheap array test per word (at most SEARCH_MAX_WORDS), instead of unnesting the words
+  // for every candidate row.
+  const matched = sql<number>`(${sql.join(
+    words.map((word) => sql`(${posts.keywords} @> ARRAY[${word}]::text[])::int`),
+    sql` + `,
+  )})`;
   return db
     .select(cardColumns)
     .from(posts)
