@@ -1,0 +1,276 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PASSWORD, EMAIL_DOMAIN, seed, SeedRefused, type SeedReport } from '../../bench/seed.js';
+import { buildApp } from '../../src/server/app.js';
+import { writeServerFile } from '../../src/server/backup/server-file.js';
+import { loadConfig } from '../../src/server/config.js';
+import type { Database } from '../../src/server/db/database.js';
+import { imageFileKeys } from '../../src/server/posts/post-images.js';
+import { DiskStorage } from '../../src/server/storage/disk-storage.js';
+import { API } from '../../src/shared/api/paths.js';
+import { deriveHashtags } from '../../src/shared/hashtags.js';
+import { deriveKeywords } from '../../src/shared/keywords.js';
+import { isHttpLink } from '../../src/shared/validation/post.js';
+import { createTestDatabase } from '../helpers/test-app.js';
+
+/**
+ * The benchmark seeder (bench/seed.ts), run for real on a small scale: PGlite by default,
+ * PostgreSQL with TEST_DATABASE_URL.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SMALL = { users: 50, posts: 300, follows: 400, photos: 3, photoWidth: 240 } as const;
+
+async function rows<Row>(database: Database, sql: string, params?: unknown[]): Promise<Row[]> {
+  return database.rawTransaction((tx) => tx.query<Row>(sql, params));
+}
+
+async function counts(database: Database) {
+  const [row] = await rows<{ users: number; posts: number; follows: number }>(
+    database,
+    `SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM posts) AS posts,
+            (SELECT count(*)::int FROM follows) AS follows`,
+  );
+  return row!;
+}
+
+/** Every index of the seeded tables as the catalog defines it. */
+function indexDefinitions(database: Database) {
+  return rows<{ indexname: string; indexdef: string }>(
+    database,
+    `SELECT indexname, indexdef FROM pg_indexes
+      WHERE schemaname = current_schema() AND tablename IN ('users', 'posts', 'follows') ORDER BY indexname`,
+  );
+}
+
+describe('seeder (bench/seed.ts)', () => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  let mediaDir: string;
+  let report: SeedReport;
+  let indexesBefore: Array<{ indexname: string; indexdef: string }>;
+
+  beforeAll(async () => {
+    ({ database, drop } = await createTestDatabase());
+    mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-seed-'));
+    indexesBefore = await indexDefinitions(database);
+    // rebuildIndexes: exercise the drop-and-re-create path the big runs take.
+    report = await seed({ database, storage: new DiskStorage(mediaDir), ...SMALL, rebuildIndexes: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await database?.close();
+    await drop?.();
+    if (mediaDir) fs.rmSync(mediaDir, { recursive: true, force: true });
+  });
+
+  it('inserts exactly what was asked for and says so', async () => {
+    expect(await counts(database)).toEqual({ users: SMALL.users, posts: SMALL.posts, follows: SMALL.follows });
+    expect(report.counts).toEqual({ users: SMALL.users, posts: SMALL.posts, follows: SMALL.follows, photos: SMALL.photos });
+    expect(report.database).toBe(database.kind);
+    expect(report.indexesRebuilt).toBe(true);
+    for (const phase of ['users', 'photos', 'posts', 'follows', 'analyze', 'total']) {
+      expect(report.timingsMs[phase], phase).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('leaves every index exactly as the migrations made it', async () => {
+    expect(await indexDefinitions(database)).toEqual(indexesBefore);
+  });
+
+  it('gives users valid, unique usernames, matching e-mails and a shared password hash', async () => {
+    const users = await rows<{ username: string; email: string; password_hash: string; bio: string }>(
+      database,
+      'SELECT username, email, password_hash, bio FROM users',
+    );
+    expect(new Set(users.map((user) => user.username)).size).toBe(users.length);
+    for (const user of users) {
+      expect(user.username).toMatch(/^[a-z0-9_.]{3,20}$/);
+      expect(user.email).toBe(`${user.username}@${EMAIL_DOMAIN}`);
+      expect(user.bio.length).toBeLessThanOrEqual(160);
+    }
+    expect(new Set(users.map((user) => user.password_hash)).size).toBe(1);
+    expect(users[0]!.password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('stores every post image through the real pipeline, shared round-robin', async () => {
+    const posts = await rows<{ image_key: string; width: number; height: number; placeholder: string }>(
+      database,
+      'SELECT image_key, width, height, placeholder FROM posts',
+    );
+    const images = new Map(posts.map((post) => [post.image_key, post]));
+    expect(images.size).toBe(SMALL.photos);
+    for (const [key, post] of images) {
+      expect(key).toMatch(/^images\/[A-Za-z0-9_-]{16}\/[0-9a-f]{8}$/);
+      for (const file of imageFileKeys(key)) expect(fs.existsSync(path.join(mediaDir, file)), file).toBe(true);
+      // The stored dimensions and placeholder are the processed image's own.
+      const full = await sharp(path.join(mediaDir, `${key}-full.jpg`)).metadata();
+      expect([full.width, full.height]).toEqual([post.width, post.height]);
+      expect(post.width).toBe(SMALL.photoWidth);
+      expect(post.placeholder).toMatch(/^data:image\/webp;base64,/);
+    }
+    // Each post that "owns" a photo (its key names the post) exists.
+    const ids = new Set((await rows<{ id: string }>(database, 'SELECT id FROM posts')).map((row) => row.id));
+    for (const key of images.keys()) expect(ids.has(key.split('/')[1]!)).toBe(true);
+  });
+
+  it('writes descriptions whose keywords and hashtags are the shared derivations', async () => {
+    const posts = await rows<{ description: string; link: string; keywords: string[]; hashtags: string[]; created_at: Date }>(
+      database,
+      'SELECT description, link, keywords, hashtags, created_at FROM posts',
+    );
+    for (const post of posts.slice(0, 60)) {
+      expect(post.keywords).toEqual(deriveKeywords(post.description));
+      expect(post.hashtags).toEqual(deriveHashtags(post.description));
+    }
+    for (const post of posts) {
+      expect(post.description.length).toBeGreaterThanOrEqual(20);
+      expect(post.description.length).toBeLessThanOrEqual(200);
+      if (post.link) expect(isHttpLink(post.link), post.link).toBe(true);
+      const age = Date.now() - new Date(post.created_at).getTime();
+      expect(age).toBeGreaterThanOrEqual(0);
+      expect(age).toBeLessThanOrEqual(366 * 24 * 3600 * 1000);
+    }
+    const tagged = posts.filter((post) => post.hashtags.length > 0).length;
+    expect(tagged).toBeGreaterThan(posts.length / 2);
+    expect(tagged).toBeLessThan(posts.length);
+    expect(Math.max(...posts.map((post) => post.hashtags.length))).toBeLessThanOrEqual(4);
+    const linked = posts.filter((post) => post.link).length;
+    expect(linked).toBeGreaterThan(posts.length * 0.1);
+    expect(linked).toBeLessThan(posts.length * 0.3);
+  });
+
+  it('builds a follow graph without self-follows or duplicates, with a popular account', async () => {
+    const [edges] = await rows<{ total: number; distinct: number; self: number }>(
+      database,
+      `SELECT count(*)::int AS total, count(DISTINCT (follower_id, target_id))::int AS distinct,
+              count(*) FILTER (WHERE follower_id = target_id)::int AS self FROM follows`,
+    );
+    expect(edges).toEqual({ total: SMALL.follows, distinct: SMALL.follows, self: 0 });
+    const [top] = await rows<{ username: string; followers: number }>(
+      database,
+      `SELECT u.username, count(*)::int AS followers FROM follows f JOIN users u ON u.id = f.target_id
+        GROUP BY u.username ORDER BY followers DESC, u.username LIMIT 1`,
+    );
+    expect(top!.followers).toBeGreaterThanOrEqual((3 * SMALL.follows) / SMALL.users);
+    expect(report.popular[0]!.followers).toBe(top!.followers);
+  });
+
+  it('lets a seeded user sign in through the API with the seed password', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-seed-app-'));
+    const app = await buildApp({
+      config: { ...loadConfig({}), dataDir, logLevel: 'silent', clientDir: '/nonexistent' },
+      database,
+      storage: new DiskStorage(mediaDir),
+    });
+    try {
+      const username = report.sampleUsernames[0]!;
+      for (const identifier of [username, `${username}@${EMAIL_DOMAIN}`]) {
+        const response = await app.inject({ method: 'POST', url: API.login, payload: { identifier, password: DEFAULT_PASSWORD } });
+        expect(response.statusCode, response.body).toBe(200);
+        expect(response.json().user.username).toBe(username);
+      }
+      const wrong = await app.inject({ method: 'POST', url: API.login, payload: { identifier: username, password: 'not-the-password' } });
+      expect(wrong.statusCode).toBe(401);
+      // The feed serves the seeded posts with their stored files.
+      const feed = await app.inject({ method: 'GET', url: API.posts });
+      const card = feed.json().posts[0];
+      const image = await app.inject({ method: 'GET', url: card.image.full });
+      expect(image.statusCode).toBe(200);
+      expect(image.headers['content-type']).toBe('image/jpeg');
+    } finally {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a database that already has users, and appends when asked', async () => {
+    const storage = new DiskStorage(mediaDir);
+    await expect(seed({ database, storage, users: 1, posts: 0, follows: 0, photos: 0 })).rejects.toBeInstanceOf(SeedRefused);
+    expect(await counts(database)).toEqual({ users: SMALL.users, posts: SMALL.posts, follows: SMALL.follows });
+
+    // Same PRNG seed as the first run: the names it would pick are taken and must be avoided.
+    const more = await seed({ database, storage, users: 10, posts: 5, follows: 8, photos: 1, photoWidth: 200, append: true });
+    expect(more.counts).toEqual({ users: 10, posts: 5, follows: 8, photos: 1 });
+    expect(await counts(database)).toEqual({ users: SMALL.users + 10, posts: SMALL.posts + 5, follows: SMALL.follows + 8 });
+    const [unique] = await rows<{ n: number }>(database, 'SELECT count(DISTINCT username)::int AS n FROM users');
+    expect(unique!.n).toBe(SMALL.users + 10);
+  }, 60_000);
+
+  it('refuses impossible requests before writing anything', async () => {
+    const storage = new DiskStorage(mediaDir);
+    const base = { database, storage, append: true, photos: 0 };
+    await expect(seed({ ...base, users: 3, posts: 0, follows: 7 })).rejects.toThrow(/at most 6 follows/);
+    await expect(seed({ ...base, users: 3, posts: 2, follows: 0 })).rejects.toThrow(/photo/);
+    await expect(seed({ ...base, users: -1, posts: 0, follows: 0 })).rejects.toThrow(/non-negative/);
+    expect((await counts(database)).users).toBe(SMALL.users + 10);
+  });
+});
+
+describe('seeder determinism', () => {
+  it('makes the same users and graph from the same PRNG seed', async () => {
+    const runs: Array<{ usernames: string[]; edges: string[] }> = [];
+    for (let run = 0; run < 2; run++) {
+      const { database, drop } = await createTestDatabase();
+      try {
+        const storage = new DiskStorage(path.join(os.tmpdir(), 'dormboard-seed-unused'));
+        await seed({ database, storage, users: 30, posts: 0, follows: 90, photos: 0, random: 42 });
+        runs.push({
+          usernames: (await rows<{ username: string }>(database, 'SELECT username FROM users ORDER BY username')).map((row) => row.username),
+          edges: (
+            await rows<{ edge: string }>(
+              database,
+              `SELECT a.username || '>' || b.username AS edge FROM follows f
+                 JOIN users a ON a.id = f.follower_id JOIN users b ON b.id = f.target_id ORDER BY edge`,
+            )
+          ).map((row) => row.edge),
+        });
+      } finally {
+        await database.close();
+        await drop();
+      }
+    }
+    expect(runs[0]!.usernames).toHaveLength(30);
+    expect(runs[1]).toEqual(runs[0]);
+  }, 60_000);
+});
+
+describe('seeder CLI', () => {
+  function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'bench/seed.ts', ...args], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: '', S3_BUCKET: '', ...env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('error', reject);
+      child.on('exit', (code) => resolve({ code, stderr }));
+    });
+  }
+
+  it('refuses an embedded database that a running app owns', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-seed-owned-'));
+    try {
+      // This test process stands in for the running app.
+      await writeServerFile(dataDir, { pid: process.pid, port: 1, token: 'x' });
+      const result = await cli(['--users', '1', '--posts', '0', '--follows', '0'], { DATA_DIR: dataDir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/app is running/);
+      expect(fs.existsSync(path.join(dataDir, 'pglite'))).toBe(false);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('explains its usage when a count is missing', async () => {
+    const result = await cli(['--users', '10'], { DATA_DIR: path.join(os.tmpdir(), 'dormboard-seed-never') });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--posts must be a non-negative integer/);
+  });
+});
