@@ -16,6 +16,7 @@ import { authRoutes } from './auth/auth.routes.js';
 import { backupRoutes } from './backup/backup.routes.js';
 import { AuthService } from './auth/auth.service.js';
 import { registerCurrentUser } from './auth/current-user.js';
+import { SessionCache } from './auth/session-cache.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { registerClientApp } from './http/client-app.js';
@@ -101,13 +102,15 @@ export async function buildApp({ config, database, counters, storage: givenStora
 
   const counterStore = counters ?? createCounterStore(config);
   const limiter = new RateLimiter(counterStore);
-  const auth = new AuthService(database.orm, limiter, config.rateLimits);
+  // Sound only where one process owns the database (embedded); see auth/session-cache.ts.
+  const sessions = new SessionCache(database.kind === 'pglite' ? config.sessionCacheMs : 0);
+  const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions);
   registerCurrentUser(app, auth);
 
   // Deletions can be held while a backup copies files (see storage/pausable-deletes.ts).
   const files = new PausableDeletes(storage);
   const posts = new PostService(database.orm, files, app.log, config.feedCacheMs);
-  const users = new UserService(database.orm, files, app.log);
+  const users = new UserService(database.orm, files, app.log, sessions);
   const follows = new FollowService(database.orm, users);
   const search = new SearchService(database.orm);
 

@@ -40,6 +40,8 @@ export interface Config {
   rateLimits: RateLimitConfig;
   /** How long the newest posts are held in memory for the home feed; 0 turns it off. */
   feedCacheMs: number;
+  /** How long a session's user is remembered (embedded database only); 0 turns it off. */
+  sessionCacheMs: number;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL || 'info',
     feedCacheMs: integer(env.FEED_CACHE_MS, 1000, 'FEED_CACHE_MS'),
+    sessionCacheMs: integer(env.SESSION_CACHE_MS, 60_000, 'SESSION_CACHE_MS'),
     rateLimits: {
       loginPerIp: integer(env.RATE_LIMIT_LOGIN_PER_IP, DEFAULT_RATE_LIMITS.loginPerIp, 'RATE_LIMIT_LOGIN_PER_IP'),
       loginFailuresPerAccount: integer(

@@ -74,8 +74,9 @@ export async function createTestApp(
     dataDir,
     logLevel: 'silent',
     clientDir: '/nonexistent',
-    // Tests write rows behind the app's back; the cache has its own tests.
+    // Tests write rows behind the app's back; the caches have their own tests.
     feedCacheMs: 0,
+    sessionCacheMs: 0,
     rateLimits: { ...DEFAULT_RATE_LIMITS, loginPerIp: 10_000, registerPerIp: 10_000 },
     ...overrides,
   };

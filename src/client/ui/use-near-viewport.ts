@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
  * 2500 px ahead, which on a slow phone network fetches three screens of photos before the
  * first one is done; one shared observer with a short margin loads what is about to be seen.
  */
-const MARGIN = '400px 0px';
+const MARGIN = '200px 0px';
 
 type Listener = (near: boolean) => void;
 const listeners = new Map<Element, Listener>();

@@ -36,14 +36,14 @@ export async function insertSession(db: AppDb, tokenHash: string, userId: string
 }
 
 /** The user a live session belongs to; expired sessions count as none. */
-export async function findSessionUser(db: AppDb, tokenHash: string): Promise<UserRow | undefined> {
+export async function findSessionUser(db: AppDb, tokenHash: string): Promise<{ user: UserRow; expiresAt: Date } | undefined> {
   const [row] = await db
-    .select({ user: users })
+    .select({ user: users, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, new Date())))
     .limit(1);
-  return row?.user;
+  return row;
 }
 
 export async function deleteSession(db: AppDb, tokenHash: string) {

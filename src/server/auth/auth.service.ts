@@ -10,6 +10,7 @@ import { newId } from '../ids.js';
 import * as queries from './auth.queries.js';
 import type { UserRow } from './auth.queries.js';
 import { hashPassword, verifyDecoy, verifyPassword } from './password.js';
+import type { SessionCache } from './session-cache.js';
 import { hashSessionToken, newSessionToken, SESSION_TTL_MS } from './session-token.js';
 
 export interface SignedIn {
@@ -31,6 +32,7 @@ export class AuthService {
     private readonly db: AppDb,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
+    private readonly sessions: SessionCache,
   ) {}
 
   async register(body: RegisterBody, ip: string): Promise<SignedIn> {
@@ -90,12 +92,20 @@ export class AuthService {
   }
 
   async logout(token: string | undefined): Promise<void> {
-    if (token) await queries.deleteSession(this.db, hashSessionToken(token));
+    if (!token) return;
+    const tokenHash = hashSessionToken(token);
+    this.sessions.forgetSession(tokenHash);
+    await queries.deleteSession(this.db, tokenHash);
   }
 
   async userForToken(token: string | undefined): Promise<UserRow | undefined> {
     if (!token) return undefined;
-    return queries.findSessionUser(this.db, hashSessionToken(token));
+    const tokenHash = hashSessionToken(token);
+    const cached = this.sessions.get(tokenHash);
+    if (cached) return cached;
+    const found = await queries.findSessionUser(this.db, tokenHash);
+    if (found) this.sessions.set(tokenHash, found.user, found.expiresAt);
+    return found?.user;
   }
 
   /** Every sign-in gets a fresh token, so a token planted before sign-in is worthless. */

@@ -82,7 +82,18 @@ export async function relatedPosts(
 export async function findPostWithAuthor(db: AppDb, id: string, viewerId: string | null) {
   const [row] = await db
     .select({
-      post: posts,
+      // Not the keywords: a few kilobytes per post that the page never shows.
+      post: {
+        id: posts.id,
+        description: posts.description,
+        link: posts.link,
+        hashtags: posts.hashtags,
+        imageKey: posts.imageKey,
+        width: posts.width,
+        height: posts.height,
+        placeholder: posts.placeholder,
+        createdAt: posts.createdAt,
+      },
       author: { id: users.id, username: users.username, iconKey: users.iconKey },
       followers: sql<number>`(SELECT count(*)::int FROM ${follows} WHERE ${follows.targetId} = ${users.id})`,
       followedByMe: viewerId

@@ -6,6 +6,7 @@ import { ICON_MAX_BYTES, PROFILE_POSTS_PAGE_SIZE } from '../../shared/limits.js'
 import { isImageType } from '../../shared/validation/post.js';
 import { validateBio } from '../../shared/validation/profile.js';
 import type { UserRow } from '../auth/auth.queries.js';
+import type { SessionCache } from '../auth/session-cache.js';
 import type { AppDb } from '../db/database.js';
 import { AppError } from '../http/app-error.js';
 import { decodeCursor, toPage } from '../http/cursor.js';
@@ -35,6 +36,7 @@ export class UserService {
     private readonly db: AppDb,
     private readonly storage: Storage,
     private readonly log: FastifyBaseLogger,
+    private readonly sessions: SessionCache,
   ) {}
 
   async profile(rawUsername: string, viewer: UserRow | null): Promise<Profile> {
@@ -89,6 +91,7 @@ export class UserService {
       if (iconKey) await this.removeIcon(iconKey);
       throw error;
     }
+    this.sessions.forgetUser(user.id);
     if (updated.replacedIconKey) await this.removeIcon(updated.replacedIconKey);
     return toMe(updated.user);
   }

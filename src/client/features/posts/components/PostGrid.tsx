@@ -5,7 +5,7 @@ import { useColumnCount } from '../../../ui/use-column-count';
 import { PostCard } from './PostCard';
 import styles from './PostGrid.module.css';
 
-/** How many cards load eagerly: roughly the first screen on a phone. */
+/** How many cards load at once, without waiting for the observer: the top of a phone screen. */
 const EAGER_CARDS = 4;
 
 /**

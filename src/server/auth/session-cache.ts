@@ -1,0 +1,49 @@
+import type { UserRow } from './auth.queries.js';
+
+interface Entry {
+  user: UserRow;
+  expiresAt: number;
+  cachedAt: number;
+}
+
+/**
+ * Who a session token belongs to, remembered so that a request need not ask the database. Only
+ * sound where this process sees every change: the embedded database belongs to exactly one
+ * process, so there it is on; with PostgreSQL (many processes) it is off (ttlMs 0). Sign-out
+ * and profile changes in this process drop the entries they touch.
+ */
+export class SessionCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get(tokenHash: string): UserRow | undefined {
+    const entry = this.entries.get(tokenHash);
+    if (!entry) return undefined;
+    const now = Date.now();
+    if (entry.expiresAt <= now || now - entry.cachedAt >= this.ttlMs) {
+      this.entries.delete(tokenHash);
+      return undefined;
+    }
+    return entry.user;
+  }
+
+  set(tokenHash: string, user: UserRow, expiresAt: Date) {
+    if (this.ttlMs <= 0) return;
+    // Map keeps insertion order: the oldest entry goes first when full.
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(tokenHash, { user, expiresAt: expiresAt.getTime(), cachedAt: Date.now() });
+  }
+
+  forgetSession(tokenHash: string) {
+    this.entries.delete(tokenHash);
+  }
+
+  /** After a profile change: every cached session of this user is re-read next time. */
+  forgetUser(userId: string) {
+    for (const [hash, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(hash);
+  }
+}

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newAccount, signUp } from '../helpers/accounts.js';
+import { patchMe, query } from '../helpers/people.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * On the embedded database the session's user is remembered between requests. What this
+ * process changes must show at once; the cache must never outlive the session itself.
+ */
+describe.skipIf(process.env.TEST_DATABASE_URL)('session cache (embedded database)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ sessionCacheMs: 60_000 });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
+
+  it('answers from memory: a change behind its back is not seen until it expires', async () => {
+    const alice = await signUp(t.app, newAccount('cache'));
+    expect((await me(alice.cookie)).statusCode).toBe(200);
+    await query(t.database, "UPDATE users SET bio = 'changed behind its back' WHERE id = $1", [alice.uid]);
+    // The remembered user is used (this is what saves a query per request)...
+    expect((await me(alice.cookie)).json().user.bio).toBe('');
+  });
+
+  it('signing out ends the session at once', async () => {
+    const bob = await signUp(t.app, newAccount('cache'));
+    expect((await me(bob.cookie)).statusCode).toBe(200);
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: bob.cookie } });
+    expect(out.statusCode).toBe(204);
+    expect((await me(bob.cookie)).statusCode).toBe(401);
+  });
+
+  it('a profile update shows at once on every session of that user', async () => {
+    const carol = await signUp(t.app, newAccount('cache'));
+    const second = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { identifier: carol.username, password: carol.password },
+    });
+    const otherCookie = `session=${second.cookies.find((c) => c.name === 'session')!.value}`;
+    expect((await me(otherCookie)).statusCode).toBe(200);
+    expect((await patchMe(t.app, carol.cookie, [['bio', 'fresh bio']])).statusCode).toBe(200);
+    expect((await me(otherCookie)).json().user.bio).toBe('fresh bio');
+  });
+
+  it('a remembered session still ends when it expires', async () => {
+    const dave = await signUp(t.app, newAccount('cache'));
+    expect((await me(dave.cookie)).statusCode).toBe(200);
+    // The cache holds the expiry it read; move it to now + a moment and wait past it.
+    const soon = new Date(Date.now() + 300);
+    await query(t.database, 'UPDATE sessions SET expires_at = $1 WHERE user_id = $2', [soon.toISOString(), dave.uid]);
+    // Forget and re-read so the cache holds the short expiry, as it would for an old session.
+    await patchMe(t.app, dave.cookie, [['bio', 'x']]);
+    expect((await me(dave.cookie)).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await me(dave.cookie)).statusCode).toBe(401);
+  });
+});
