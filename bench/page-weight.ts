@@ -81,9 +81,11 @@ export async function measureFirstView(options: {
       urls.set(event.requestId, event.response.url);
     });
     cdp.on('Network.loadingFinished', (event) => {
+      // Inline data: URLs (the blurred placeholders) cost no request and no transfer.
+      if (urls.get(event.requestId)?.startsWith('data:')) return;
       requests += 1;
       bytes += event.encodedDataLength;
-      if (types.get(event.requestId) === 'Image' && !urls.get(event.requestId)?.startsWith('data:')) {
+      if (types.get(event.requestId) === 'Image') {
         imageRequests += 1;
         imageBytes += event.encodedDataLength;
         imageUrls.push(urls.get(event.requestId)!);

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --check] [--quick] [--db pglite,postgres] [--duration 5]
+ * npm run bench [-- --check] [--quick] [--db pglite,postgres] [--duration 5] [--only "search posts,profile"]
  *
  * Runs the production build against seeded data (10k users, 100k posts, 200k follows by
  * default; seeded once and reused) on PGlite and on PostgreSQL, and measures: API latency and
@@ -15,6 +15,9 @@ import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import pg from 'pg';
 import sharp from 'sharp';
+import { sql } from 'drizzle-orm';
+import { openDatabase } from '../src/server/db/database.js';
+import { migrate } from '../src/server/db/migrate.js';
 import { processImage } from '../src/server/images/image-pipeline.js';
 import { checkBudgets, type BenchNumbers } from './budgets.js';
 import { load, type LoadRequest, type LoadResult } from './load.js';
@@ -30,8 +33,11 @@ const { values } = parseArgs({
     posts: { type: 'string' },
     follows: { type: 'string' },
     photos: { type: 'string' },
+    // A partial run of the named API scenarios, to iterate on one query: prints, writes nothing.
+    only: { type: 'string' },
   },
 });
+const only = values.only?.split(',').map((name) => name.trim());
 const quick = values.quick;
 const scale = {
   users: Number(values.users ?? (quick ? 1000 : 10_000)),
@@ -115,6 +121,13 @@ async function prepare(db: 'pglite' | 'postgres'): Promise<Setup> {
     );
     fs.writeFileSync(marker, JSON.stringify({ scale, seconds: (Date.now() - started) / 1000 }));
   }
+  // A settled database, as autovacuum (PostgreSQL) or the server's own hourly VACUUM and daily
+  // ANALYZE (PGlite) leave it: fresh statistics, dead rows of the last run reclaimed. (The
+  // PostgreSQL on our bench machine runs with autovacuum off.)
+  const database = await openDatabase(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir });
+  await migrate(database);
+  await database.orm.execute(sql.raw('VACUUM ANALYZE'));
+  await database.close();
   return { db, env, dataDir };
 }
 
@@ -139,6 +152,8 @@ async function startServer(setup: Setup, clientDir: string): Promise<Server> {
       CLIENT_DIR: clientDir,
       RATE_LIMIT_LOGIN_PER_IP: '1000000',
       RATE_LIMIT_REGISTER_PER_IP: '1000000',
+      // One account posts every upload of the load test.
+      RATE_LIMIT_POSTS_PER_USER: '1000000',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -172,12 +187,43 @@ async function json<T>(base: string, url: string, cookie = ''): Promise<T> {
 interface Fixture {
   viewer: string;
   cookie: string;
+  /** Posts the uploads, so the viewer's home feed stays everyone else's. */
+  uploaderCookie: string;
   popular: string;
   followTarget: string;
   postId: string;
   searchWords: string[];
   prefixes: string[];
   feedUrls: string[];
+}
+
+async function signIn(base: string, identifier: string): Promise<string> {
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier, password: PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`bench sign-in failed: ${login.status}`);
+  return login.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+const UPLOAD_DESCRIPTION = 'Benchmark upload from the study room #bench #studentliving';
+
+/** Removes the posts the upload scenario made, so every run starts from the seeded data. */
+async function deleteUploads(base: string, cookie: string) {
+  const me = await json<{ user: { username: string } }>(base, '/api/me', cookie);
+  const ids: string[] = [];
+  let cursor = '';
+  do {
+    const page = await json<FeedPage & { nextCursor: string | null }>(
+      base,
+      `/api/users/${me.user.username}/posts${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+    ids.push(...page.posts.filter((post) => post.description === UPLOAD_DESCRIPTION).map((post) => post.id));
+    cursor = page.nextCursor ?? '';
+  } while (cursor);
+  for (const id of ids) await fetch(`${base}/api/posts/${id}`, { method: 'DELETE', headers: { cookie } });
+  return ids.length;
 }
 
 type FeedPage = { posts: Array<{ id: string; description: string; image: { full: string } }> };
@@ -190,19 +236,16 @@ async function fixture(base: string): Promise<Fixture> {
     const detail = await json<{ post: { author: { username: string } } }>(base, `/api/posts/${post.id}`);
     if (!authors.includes(detail.post.author.username)) authors.push(detail.post.author.username);
   }
-  const viewer = authors[0]!;
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ identifier: viewer, password: PASSWORD }),
-  });
-  if (!login.ok) throw new Error(`bench sign-in failed: ${login.status}`);
-  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  // The viewer is not among the newest posters: their feed is everyone else's newest posts.
+  const viewer = authors[authors.length - 1]!;
+  const cookie = await signIn(base, viewer);
+  const uploaderCookie = await signIn(base, authors[0]!);
   const viewerFeed = await json<FeedPage>(base, '/api/posts', cookie);
   const words = [...new Set(viewerFeed.posts.flatMap((post) => post.description.toLowerCase().match(/[a-z]{5,}/g) ?? []))];
   return {
     viewer,
     cookie,
+    uploaderCookie,
     popular: authors[1] ?? viewer,
     followTarget: authors[2] ?? authors[1]!,
     postId: viewerFeed.posts[0]!.id,
@@ -217,7 +260,7 @@ async function createPostBody(): Promise<{ body: Buffer; contentType: string }> 
   const photo = await photoLikeJpeg(2600, 1950, 3_000_000);
   const form = new FormData();
   form.set('photo', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'bench.jpg');
-  form.set('description', 'Benchmark upload from the study room #bench #studentliving');
+  form.set('description', UPLOAD_DESCRIPTION);
   const request = new Request('http://bench/', { method: 'POST', body: form });
   return { body: Buffer.from(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
 }
@@ -316,20 +359,19 @@ for (const db of dbs) {
   fs.rmSync(clientDir, { recursive: true, force: true });
   fs.cpSync('dist/client', clientDir, { recursive: true });
   let server = await startServer(setup, clientDir);
-  const f = await fixture(server.base);
+  let f = await fixture(server.base);
+  // Leftovers of an interrupted run would skew the feed; then pick the fixture again.
+  if ((await deleteUploads(server.base, f.uploaderCookie)) > 0) f = await fixture(server.base);
   const feedBody = Buffer.from(await (await fetch(`${server.base}/api/posts`, { headers: { cookie: f.cookie } })).arrayBuffer());
   fs.writeFileSync(path.join(clientDir, 'bench-feed.json'), feedBody);
   await stopServer(server);
   server = await startServer(setup, clientDir);
-  const login = await fetch(`${server.base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ identifier: f.viewer, password: PASSWORD }),
-  });
-  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  // Sessions live in the database, so the fixture's survive the restart.
+  const { cookie, uploaderCookie } = f;
 
   api[db] = {};
   for (const [name, requests] of Object.entries(scenarios({ ...f, cookie }, upload))) {
+    if (only && !only.includes(name)) continue;
     api[db][name] = [];
     for (const connections of CONNECTIONS) {
       // Warm up (JIT, caches, connection pool), then measure.
@@ -338,6 +380,30 @@ for (const db of dbs) {
       api[db][name].push(result);
       log(`${db} ${name} @${connections}: p50 ${result.p50} p95 ${result.p95} p99 ${result.p99} ms, ${result.rps} req/s${result.errors ? `, ${result.errors} errors ${JSON.stringify(result.statuses)}` : ''}`);
     }
+  }
+  // The same reads with the server's caches off: what a request costs when nobody asked the
+  // same thing a moment ago (the scenarios above repeat one profile, one post, a few words).
+  const uncached = ['profile', 'post detail', 'related posts', 'search posts'].filter((name) => !only || only.includes(name));
+  if (uncached.length > 0) {
+    await stopServer(server);
+    server = await startServer({ ...setup, env: { ...setup.env, READ_CACHE_MS: '0', SEARCH_CACHE_MS: '0', FEED_CACHE_MS: '0' } }, clientDir);
+    const all = scenarios({ ...f, cookie }, upload);
+    for (const name of uncached) {
+      const label = `${name} (caches off)`;
+      api[db][label] = [];
+      for (const connections of CONNECTIONS) {
+        await load({ baseUrl: server.base, connections, durationSeconds: 1, requests: all[name]!, headers: { cookie } });
+        const result = await load({ baseUrl: server.base, connections, durationSeconds, requests: all[name]!, headers: { cookie } });
+        api[db][label].push(result);
+        log(`${db} ${label} @${connections}: p50 ${result.p50} p95 ${result.p95} p99 ${result.p99} ms, ${result.rps} req/s${result.errors ? `, ${result.errors} errors` : ''}`);
+      }
+    }
+    await stopServer(server);
+    server = await startServer(setup, clientDir);
+  }
+  if (only) {
+    await stopServer(server);
+    continue;
   }
   await load({ baseUrl: server.base, connections: 16, durationSeconds: 1, requests: [{ path: '/bench-feed.json' }] });
   const staticResult = await load({ baseUrl: server.base, connections: 16, durationSeconds, requests: [{ path: '/bench-feed.json' }] });
@@ -363,15 +429,17 @@ for (const db of dbs) {
       connections,
       durationSeconds: Math.max(10, durationSeconds * 2),
       requests: uploadScenario(upload),
-      headers: { cookie },
+      headers: { cookie: uploaderCookie },
     });
     api[db][name].push(result);
     log(`${db} ${name} @${connections}: p50 ${result.p50} p95 ${result.p95} p99 ${result.p99} ms, ${result.rps} req/s${result.errors ? `, ${result.errors} errors` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 5000));
   }
+  log(`${db}: removed ${await deleteUploads(server.base, uploaderCookie)} benchmark uploads`);
   await stopServer(server);
 }
 
+if (only) process.exit(0);
 const pipeline = await measurePipeline();
 const bundle = measureBundle();
 

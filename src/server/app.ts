@@ -20,9 +20,12 @@ import { SessionCache } from './auth/session-cache.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { registerClientApp } from './http/client-app.js';
-import { registerErrorHandler } from './http/error-handler.js';
+import { handleFrameworkError, registerErrorHandler } from './http/error-handler.js';
+import { registerPeriodicTask } from './periodic-task.js';
+import { registerEmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './http/rate-limiter.js';
 import { RedisCounterStore } from './http/redis-counter-store.js';
+import { registerSameOrigin } from './http/same-origin.js';
 import { followRoutes } from './follows/follow.routes.js';
 import { FollowService } from './follows/follow.service.js';
 import { postRoutes } from './posts/post.routes.js';
@@ -34,6 +37,7 @@ import { S3Storage } from './storage/s3-storage.js';
 import { mediaRoutes } from './storage/media.routes.js';
 import { PausableDeletes } from './storage/pausable-deletes.js';
 import type { Storage } from './storage/storage.js';
+import { TrackedFiles } from './storage/tracked-files.js';
 import { userRoutes } from './users/user.routes.js';
 import { UserService } from './users/user.service.js';
 
@@ -58,7 +62,18 @@ export async function buildApp({ config, database, counters, storage: givenStora
     logger: { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A slow client (a trickled upload, headers sent a byte at a time) is cut off with a 408
+    // instead of holding a connection and the upload's memory for ever.
+    requestTimeout: config.timeouts.requestMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    http: {
+      headersTimeout: Math.min(config.timeouts.headersMs, config.timeouts.requestMs || Infinity),
+      // Node looks for expired requests every 30 s by default, which would let a 30 s timeout
+      // run to a minute.
+      connectionsCheckingInterval: 1_000,
+    },
     return503OnClosing: true,
+    frameworkErrors: handleFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -83,7 +98,8 @@ export async function buildApp({ config, database, counters, storage: givenStora
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
+        // No <base> anywhere: an injected one could redirect every relative URL.
+        baseUri: ["'none'"],
         formAction: ["'self'"],
         upgradeInsecureRequests: null,
       },
@@ -91,6 +107,8 @@ export async function buildApp({ config, database, counters, storage: givenStora
     // Users follow "Visit Site" links to other sites; send them no path of ours.
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
+  // After helmet, so a refused request still carries the security headers.
+  registerSameOrigin(app);
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: `${config.appName} API`, version: '1.0.0' },
@@ -109,10 +127,32 @@ export async function buildApp({ config, database, counters, storage: givenStora
 
   // Deletions can be held while a backup copies files (see storage/pausable-deletes.ts).
   const files = new PausableDeletes(storage);
-  const posts = new PostService(database.orm, files, app.log, config.feedCacheMs);
-  const users = new UserService(database.orm, files, app.log, sessions);
+  const tracked = new TrackedFiles(database.orm, files, app.log);
+  // Files that an upload or deletion cut short by a crash left behind (storage/tracked-files.ts)
+  // are deleted before the server starts listening, then every ORPHAN_FILE_AGE_MS. The embedded
+  // database has exactly one process, so at start-up nothing can be in flight and every pending
+  // file is an orphan; processes sharing PostgreSQL leave young ones to the process that may
+  // still be writing them.
+  let orphanAgeMs = database.kind === 'pglite' ? 0 : config.orphanFileAgeMs;
+  registerPeriodicTask(app, {
+    name: 'orphaned-file sweep',
+    everyMs: config.orphanFileAgeMs,
+    atStart: true,
+    task: async () => {
+      const swept = await tracked.sweep(orphanAgeMs);
+      orphanAgeMs = config.orphanFileAgeMs;
+      if (swept > 0) app.log.info({ swept }, 'deleted orphaned files');
+    },
+  });
+  if (database.kind === 'pglite') registerEmbeddedMaintenance(app, database, config.embeddedMaintenance);
+  const search = new SearchService(database.orm, { cacheMs: config.searchCacheMs });
+  const users = new UserService(database.orm, tracked, sessions, limiter, config.rateLimits, config.readCacheMs);
+  const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, users, {
+    feedCacheMs: config.feedCacheMs,
+    readCacheMs: config.readCacheMs,
+    onPostsChanged: () => search.postsChanged(),
+  });
   const follows = new FollowService(database.orm, users);
-  const search = new SearchService(database.orm);
 
   await app.register(authRoutes(auth));
   await app.register(postRoutes(posts));

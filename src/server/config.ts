@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_APP_NAME } from '../shared/app-name.js';
+import type { MaintenanceConfig } from './db/embedded-maintenance.js';
 
 export interface RateLimitConfig {
   /** Sign-in attempts from one address, whatever the account, per window. */
@@ -9,6 +10,39 @@ export interface RateLimitConfig {
   /** New accounts from one address per window. */
   registerPerIp: number;
   windowMs: number;
+  /** Posts one user may create per upload window. */
+  postsPerUser: number;
+  /** Profile picture changes one user may make per upload window. */
+  iconChangesPerUser: number;
+  uploadWindowMs: number;
+}
+
+/**
+ * TRUST_PROXY: empty or 'false' believes no forwarded header; 'true' means one proxy in front
+ * (nginx), a number that many; anything else is a comma-separated list of proxy addresses or
+ * CIDRs. Never "every hop": a client can send its own X-Forwarded-For, and a proxy appends to it,
+ * so only the entries our own proxies added may be believed; the leftmost one is whatever the
+ * client chose, and trusting it would let anyone dodge the per-address sign-in limits.
+ */
+export function trustProxySetting(value: string | undefined): TrustProxy {
+  const setting = (value ?? '').trim();
+  if (setting === '' || setting === 'false' || setting === '0') return false;
+  const hops = setting === 'true' ? 1 : /^\d+$/.test(setting) ? Number(setting) : undefined;
+  // Fastify's own "number of hops", spelled as the function it stands for (its types omit numbers).
+  if (hops !== undefined) return (_address: string, hop: number) => hop < hops;
+  return setting;
+}
+
+export type TrustProxy = boolean | string | ((address: string, hop: number) => boolean);
+
+/** How long the server waits for slow clients; see app.ts. */
+export interface TimeoutConfig {
+  /** The whole request, headers and body: a client trickling an upload is cut off after this. */
+  requestMs: number;
+  /** Until the request headers are complete (at most requestMs). */
+  headersMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: number;
 }
 
 export interface S3Config {
@@ -35,13 +69,32 @@ export interface Config {
   /** Built client (index.html + assets); served when it exists. */
   clientDir: string;
   /** Set behind a reverse proxy so the client address and HTTPS are read from X-Forwarded-*. */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-* headers to believe: false, a number of proxy hops, or the proxies'
+   * addresses (see trustProxySetting).
+   */
+  trustProxy: TrustProxy;
   logLevel: string;
   rateLimits: RateLimitConfig;
   /** How long the newest posts are held in memory for the home feed; 0 turns it off. */
   feedCacheMs: number;
+  /** How long a post search's answer is reused; 0 turns it off. */
+  searchCacheMs: number;
+  /** How long post pages, public profiles and first pages of profile posts are shared; 0 turns it off. */
+  readCacheMs: number;
+  /** The embedded database's own VACUUM and ANALYZE (PGlite runs no autovacuum). */
+  embeddedMaintenance: MaintenanceConfig;
   /** How long a session's user is remembered (embedded database only); 0 turns it off. */
   sessionCacheMs: number;
+  timeouts: TimeoutConfig;
+  /** A new PostgreSQL connection that takes longer fails (503) instead of holding the request. */
+  databaseConnectTimeoutMs: number;
+  /**
+   * Files that no row has owned for this long (an upload or deletion cut short by a crash) are
+   * deleted, by a sweep at start-up and then at this interval; 0 = at start-up only, all of them
+   * (only sound when one process uses the database). See storage/tracked-files.ts.
+   */
+  orphanFileAgeMs: number;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
@@ -49,6 +102,16 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   loginFailuresPerAccount: 10,
   registerPerIp: 20,
   windowMs: 15 * 60 * 1000,
+  postsPerUser: 30,
+  iconChangesPerUser: 10,
+  uploadWindowMs: 60 * 60 * 1000,
+};
+
+export const DEFAULT_TIMEOUTS: TimeoutConfig = {
+  requestMs: 30_000,
+  headersMs: 10_000,
+  // Above the 60 s idle timeout of common load balancers, so they close first (Fastify's default).
+  keepAliveMs: 72_000,
 };
 
 function integer(value: string | undefined, fallback: number, name: string): number {
@@ -76,9 +139,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     appName: env.APP_NAME || DEFAULT_APP_NAME,
     clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),
-    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    trustProxy: trustProxySetting(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
     feedCacheMs: integer(env.FEED_CACHE_MS, 1000, 'FEED_CACHE_MS'),
+    searchCacheMs: integer(env.SEARCH_CACHE_MS, 5000, 'SEARCH_CACHE_MS'),
+    readCacheMs: integer(env.READ_CACHE_MS, 1000, 'READ_CACHE_MS'),
+    embeddedMaintenance: {
+      vacuumMs: integer(env.EMBEDDED_VACUUM_MS, 3_600_000, 'EMBEDDED_VACUUM_MS'),
+      analyzeMs: integer(env.EMBEDDED_ANALYZE_MS, 86_400_000, 'EMBEDDED_ANALYZE_MS'),
+    },
     sessionCacheMs: integer(env.SESSION_CACHE_MS, 60_000, 'SESSION_CACHE_MS'),
     rateLimits: {
       loginPerIp: integer(env.RATE_LIMIT_LOGIN_PER_IP, DEFAULT_RATE_LIMITS.loginPerIp, 'RATE_LIMIT_LOGIN_PER_IP'),
@@ -89,6 +158,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
       registerPerIp: integer(env.RATE_LIMIT_REGISTER_PER_IP, DEFAULT_RATE_LIMITS.registerPerIp, 'RATE_LIMIT_REGISTER_PER_IP'),
       windowMs: DEFAULT_RATE_LIMITS.windowMs,
+      postsPerUser: integer(env.RATE_LIMIT_POSTS_PER_USER, DEFAULT_RATE_LIMITS.postsPerUser, 'RATE_LIMIT_POSTS_PER_USER'),
+      iconChangesPerUser: integer(env.RATE_LIMIT_ICONS_PER_USER, DEFAULT_RATE_LIMITS.iconChangesPerUser, 'RATE_LIMIT_ICONS_PER_USER'),
+      uploadWindowMs: DEFAULT_RATE_LIMITS.uploadWindowMs,
     },
+    timeouts: {
+      requestMs: integer(env.REQUEST_TIMEOUT_MS, DEFAULT_TIMEOUTS.requestMs, 'REQUEST_TIMEOUT_MS'),
+      headersMs: integer(env.HEADERS_TIMEOUT_MS, DEFAULT_TIMEOUTS.headersMs, 'HEADERS_TIMEOUT_MS'),
+      keepAliveMs: integer(env.KEEP_ALIVE_TIMEOUT_MS, DEFAULT_TIMEOUTS.keepAliveMs, 'KEEP_ALIVE_TIMEOUT_MS'),
+    },
+    databaseConnectTimeoutMs: integer(env.DATABASE_CONNECT_TIMEOUT_MS, 5_000, 'DATABASE_CONNECT_TIMEOUT_MS'),
+    orphanFileAgeMs: integer(env.ORPHAN_FILE_AGE_MS, 60 * 60 * 1000, 'ORPHAN_FILE_AGE_MS'),
   };
 }

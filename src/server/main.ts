@@ -5,7 +5,11 @@ import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 
 const config = loadConfig();
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const database = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  connectTimeoutMs: config.databaseConnectTimeoutMs,
+});
 await migrate(database);
 const embedded = database.kind === 'pglite';
 const adminToken = embedded ? newAdminToken() : undefined;

@@ -98,5 +98,9 @@ export const COPY = {
     signOutTitle: "No don't leave us!",
     signOutMessage: (appName: string) => `Are you sure you want to log out of ${appName}?`,
     signOutFailed: 'Failed to sign out :(',
+    /** Not in the spec: ends every session of the account (OWASP ASVS V7). */
+    signOutEverywhere: 'Sign out everywhere',
+    signOutEverywhereTitle: 'Sign out everywhere?',
+    signOutEverywhereMessage: 'You will be signed out on every device, this one included.',
   },
 } as const;

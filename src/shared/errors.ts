@@ -31,6 +31,8 @@ export const ERRORS = {
   EMAIL_INVALID: 'Invalid email address.',
   PASSWORD_SPACES: 'Remove spaces or tabs in your password.',
   PASSWORD_LENGTH: 'Password must be 8-32 characters long.',
+  /** Not in the spec (OWASP ASVS): one of the 10,000 most common passwords, checked by the server. */
+  PASSWORD_TOO_COMMON: 'This password is too common.',
   EMAIL_TAKEN: 'Email already registered.',
   SIGN_UP_FAILED: 'Failed to create new user',
   // Sign-in
@@ -41,10 +43,17 @@ export const ERRORS = {
   GENERIC: 'Something went wrong. Please try again.',
   NOT_SIGNED_IN: 'You need to sign in first.',
   FORBIDDEN: 'You are not allowed to do that.',
+  /** A write sent by another site's page (CSRF); see server/http/same-origin.ts. */
+  CROSS_SITE_REQUEST: 'Cross-site requests are not allowed.',
   NOT_FOUND: 'Not found :(',
   BAD_REQUEST: 'That request was not valid.',
   PAYLOAD_TOO_LARGE: 'That request was too large.',
   RATE_LIMITED: 'Too many attempts. Please wait a few minutes and try again.',
+  /** Per-user upload limits (server config RATE_LIMIT_POSTS_PER_USER / RATE_LIMIT_ICONS_PER_USER). */
+  POSTING_TOO_FAST: 'You are posting too fast. Try again later.',
+  ICON_CHANGES_TOO_FAST: 'You have changed your picture too often. Try again later.',
+  /** The database (or another service the server needs) cannot be reached right now. */
+  SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Try again in a moment.',
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

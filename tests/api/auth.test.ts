@@ -4,7 +4,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../src/shared/api/paths.js';
 import { ERRORS, type ErrorCode } from '../../src/shared/errors.js';
-import { DEFAULT_RATE_LIMITS } from '../../src/server/config.js';
+import { DEFAULT_RATE_LIMITS, trustProxySetting } from '../../src/server/config.js';
 import type { Database } from '../../src/server/db/database.js';
 import { sessions, users } from '../../src/server/db/schema.js';
 import { newAccount, sessionCookie, signUp } from '../helpers/accounts.js';
@@ -79,7 +79,18 @@ const SIGNUP_MESSAGES = [
   ERRORS.EMAIL_INVALID,
   ERRORS.PASSWORD_SPACES,
   ERRORS.PASSWORD_LENGTH,
+  ERRORS.PASSWORD_TOO_COMMON,
 ];
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Makes every session of the user look last used `ms` ago: its expiry is 30 days after that use. */
+async function lastUsedAgo(database: Database, userId: string, ms: number) {
+  await database.orm
+    .update(sessions)
+    .set({ expiresAt: new Date(Date.now() - ms + 30 * DAY_MS) })
+    .where(eq(sessions.userId, userId));
+}
 
 let ipCounter = 0;
 /** A client address no other test uses. */
@@ -132,10 +143,12 @@ describe('POST /api/auth/register', () => {
     expect(header).not.toMatch(/;\s*Secure/i);
     const cookie = response.cookies.find((c) => c.name === 'session')!;
     expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 bits, base64url
-    // Lasts about 30 days.
+    // Lasts about 30 days, and Max-Age says the same as Expires.
     const days = (new Date(cookie.expires!).getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThanOrEqual(30);
+    expect(cookie.maxAge).toBeGreaterThan(30 * 86_400 - 5);
+    expect(cookie.maxAge).toBeLessThanOrEqual(30 * 86_400);
   });
 
   it('does not believe X-Forwarded-Proto unless the app trusts a proxy', async () => {
@@ -198,6 +211,10 @@ describe('POST /api/auth/register', () => {
         ],
       ],
       ['empty field and others', (a) => ({ username: '', email: 'bad', password: a.password }), ['Fill in all the fields.', 'Invalid email address.']],
+      ['a common password, in any case', (a) => ({ ...a, password: 'Password1' }), ['This password is too common.']],
+      ['another common password', (a) => ({ ...a, password: 'qwertyuiop' }), ['This password is too common.']],
+      ['a common password after the other rules', (a) => ({ ...a, email: 'bad', password: 'iloveyou' }), ['Invalid email address.', 'This password is too common.']],
+      ['a common password under 8 characters (only the length rule)', (a) => ({ ...a, password: 'qwerty' }), ['Password must be 8-32 characters long.']],
     ];
 
     it.each(cases)('%s', async (_, make, expected) => {
@@ -210,6 +227,11 @@ describe('POST /api/auth/register', () => {
       expect(order).toEqual([...order].sort((x, y) => x - y));
       expect(response.cookies).toHaveLength(0);
       expect(await countRows(t.database, users)).toBe(before);
+    });
+
+    it('a strong password is not refused as common', async () => {
+      const response = await post(t.app, API.register, { ...newAccount(), password: 'Tr4mpoline-Dormitory' });
+      expect(response.statusCode, response.body).toBe(201);
     });
 
     it('accepts the boundary lengths 3/20 username and 8/32 password', async () => {
@@ -262,6 +284,8 @@ describe('POST /api/auth/register', () => {
         'Password must be 8-32 characters long.',
         'Email already registered.',
       ]);
+      const common = await post(t.app, API.register, { ...newAccount(), email: alice.email, password: 'PASSWORD1' });
+      expectError(common, 400, 'PASSWORD_TOO_COMMON', ['This password is too common.', 'Email already registered.']);
     });
 
     it('a refused sign-up writes nothing and leaves the first account working', async () => {
@@ -533,6 +557,16 @@ describe('POST /api/auth/logout and GET /api/me', () => {
     expectError(await me(t.app, account.cookie), 401, 'NOT_SIGNED_IN');
   });
 
+  it('expired sessions are swept at the next sign-in, whoever signs in', async () => {
+    const gone = await signUp(t.app, newAccount());
+    const kept = await signUp(t.app, newAccount());
+    await lastUsedAgo(t.database, gone.uid, 31 * DAY_MS);
+    const someone = await signUp(t.app, newAccount());
+    expect((await post(t.app, API.login, { identifier: someone.username, password: someone.password })).statusCode).toBe(200);
+    expect(await sessionRows(t.database, gone.uid)).toEqual([]);
+    expect(await sessionRows(t.database, kept.uid)).toHaveLength(1);
+  });
+
   it('expired sessions are swept at the next sign-in', async () => {
     const account = await signUp(t.app, newAccount());
     await t.database.rawTransaction((tx) =>
@@ -551,6 +585,138 @@ describe('POST /api/auth/logout and GET /api/me', () => {
     expect(response.json()).toEqual({
       user: { uid: account.uid, username: account.username, email: account.email, bio: '', icon: null },
     });
+  });
+});
+
+// ---------------------------------------------------------------- sign out everywhere
+
+describe('POST /api/auth/logout-all', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const logoutAll = (cookie?: string) => post(t.app, API.logoutAll, undefined, { headers: cookie ? { cookie } : {} });
+  const signInAgain = async (account: { username: string; password: string }) =>
+    sessionCookie(await post(t.app, API.login, { identifier: account.username, password: account.password }));
+
+  it('ends every session of the user, clears the cookie and answers 204', async () => {
+    const account = await signUp(t.app, newAccount('all'));
+    const second = await signInAgain(account);
+    expect((await me(t.app, account.cookie)).statusCode).toBe(200);
+    expect((await me(t.app, second)).statusCode).toBe(200);
+
+    const response = await logoutAll(second);
+    expect(response.statusCode, response.body).toBe(204);
+    const cleared = response.cookies.find((c) => c.name === 'session');
+    expect(cleared?.value).toBe('');
+    expect(sessionSetCookie(response)).toMatch(/;\s*Path=\/(;|$)/);
+    expect(sessionSetCookie(response)).toMatch(/;\s*HttpOnly/i);
+
+    expectError(await me(t.app, account.cookie), 401, 'NOT_SIGNED_IN');
+    expectError(await me(t.app, second), 401, 'NOT_SIGNED_IN');
+    expect(await sessionRows(t.database, account.uid)).toEqual([]);
+  });
+
+  it("leaves other users' sessions alone", async () => {
+    const account = await signUp(t.app, newAccount('all'));
+    const bystander = await signUp(t.app, newAccount('by'));
+    const bystanderSecond = await signInAgain(bystander);
+    expect((await logoutAll(account.cookie)).statusCode).toBe(204);
+    expect((await me(t.app, bystander.cookie)).statusCode).toBe(200);
+    expect((await me(t.app, bystanderSecond)).statusCode).toBe(200);
+    expect(await sessionRows(t.database, bystander.uid)).toHaveLength(2);
+  });
+
+  it('is 401 NOT_SIGNED_IN when signed out, with a garbage cookie or an ended session', async () => {
+    const account = await signUp(t.app, newAccount('all'));
+    expectError(await logoutAll(), 401, 'NOT_SIGNED_IN');
+    expectError(await logoutAll('session=garbage'), 401, 'NOT_SIGNED_IN');
+    expect((await logoutAll(account.cookie)).statusCode).toBe(204);
+    expectError(await logoutAll(account.cookie), 401, 'NOT_SIGNED_IN');
+  });
+
+  it('signing in again afterwards works', async () => {
+    const account = await signUp(t.app, newAccount('all'));
+    expect((await logoutAll(account.cookie)).statusCode).toBe(204);
+    const fresh = await signInAgain(account);
+    expect((await me(t.app, fresh)).json().user.uid).toBe(account.uid);
+  });
+});
+
+// ---------------------------------------------------------------- sliding expiry
+
+describe('sessions expire after 30 days unused', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const expiryOf = async (userId: string) => (await sessionRows(t.database, userId))[0]!.expiresAt.getTime();
+
+  it('a session unused for 31 days is refused and deleted', async () => {
+    const account = await signUp(t.app, newAccount('exp'));
+    await lastUsedAgo(t.database, account.uid, 31 * DAY_MS);
+    const response = await me(t.app, account.cookie);
+    expectError(response, 401, 'NOT_SIGNED_IN');
+    expect(response.cookies).toHaveLength(0);
+    expect(await sessionRows(t.database, account.uid)).toEqual([]);
+  });
+
+  it('a session last used 29 days ago still works, and the use gives it 30 days more (cookie too)', async () => {
+    const account = await signUp(t.app, newAccount('exp'));
+    await lastUsedAgo(t.database, account.uid, 29 * DAY_MS);
+    const before = Date.now();
+    const response = await me(t.app, account.cookie);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().user.uid).toBe(account.uid);
+
+    const expiry = await expiryOf(account.uid);
+    expect(expiry).toBeGreaterThanOrEqual(before + 30 * DAY_MS - 1000);
+    expect(expiry).toBeLessThanOrEqual(Date.now() + 30 * DAY_MS);
+    // The browser keeps the same token for as long as the server now does.
+    const cookie = response.cookies.find((c) => c.name === 'session')!;
+    expect(`session=${cookie.value}`).toBe(account.cookie);
+    expect(cookie.maxAge).toBeGreaterThan(30 * 86_400 - 5);
+    expect(cookie.maxAge).toBeLessThanOrEqual(30 * 86_400);
+    expect(Math.abs(new Date(cookie.expires!).getTime() - expiry)).toBeLessThan(1000);
+    expect(sessionSetCookie(response)).toMatch(/;\s*HttpOnly/i);
+    expect(sessionSetCookie(response)).toMatch(/;\s*SameSite=Lax/i);
+  });
+
+  it('a use within the hour does not write: no new expiry, no Set-Cookie', async () => {
+    const account = await signUp(t.app, newAccount('exp'));
+    await lastUsedAgo(t.database, account.uid, 30 * 60 * 1000);
+    const expiry = await expiryOf(account.uid);
+    const response = await me(t.app, account.cookie);
+    expect(response.statusCode).toBe(200);
+    expect(response.cookies).toHaveLength(0);
+    expect(await expiryOf(account.uid)).toBe(expiry);
+  });
+
+  it('a use after more than an hour extends it', async () => {
+    const account = await signUp(t.app, newAccount('exp'));
+    await lastUsedAgo(t.database, account.uid, 2 * 60 * 60 * 1000);
+    const expiry = await expiryOf(account.uid);
+    const response = await me(t.app, account.cookie);
+    expect(response.statusCode).toBe(200);
+    expect(response.cookies.map((c) => c.name)).toEqual(['session']);
+    expect(await expiryOf(account.uid)).toBeGreaterThan(expiry + 60 * 60 * 1000);
+  });
+
+  it('signing out of an extended session still clears the cookie', async () => {
+    const account = await signUp(t.app, newAccount('exp'));
+    await lastUsedAgo(t.database, account.uid, 2 * DAY_MS);
+    const response = await post(t.app, API.logout, undefined, { headers: { cookie: account.cookie } });
+    expect(response.statusCode).toBe(204);
+    expect(setCookieHeaders(response).filter((h) => h.startsWith('session='))).toEqual([expect.stringMatching(/^session=;/)]);
+    expectError(await me(t.app, account.cookie), 401, 'NOT_SIGNED_IN');
   });
 });
 
@@ -659,6 +825,42 @@ describe('rate limits', () => {
     expectLimited(limited);
     expect(await countRows(t.database, users)).toBe(before);
     expect((await post(t.app, API.register, newAccount('rl'), { remoteAddress: freshIp() })).statusCode).toBe(201);
+  });
+});
+
+describe('behind a proxy (TRUST_PROXY)', () => {
+  it('reads the setting: off, one proxy for "true", a number of hops, or the proxies\' addresses', () => {
+    expect(trustProxySetting(undefined)).toBe(false);
+    expect(trustProxySetting('')).toBe(false);
+    expect(trustProxySetting('false')).toBe(false);
+    const one = trustProxySetting('true') as (address: string, hop: number) => boolean;
+    expect([one('127.0.0.1', 0), one('203.0.113.9', 1)]).toEqual([true, false]);
+    const two = trustProxySetting('2') as (address: string, hop: number) => boolean;
+    expect([two('a', 0), two('b', 1), two('c', 2)]).toEqual([true, true, false]);
+    expect(trustProxySetting('10.0.0.0/8, 127.0.0.1')).toBe('10.0.0.0/8, 127.0.0.1');
+  });
+
+  it('with TRUST_PROXY=true a client cannot dodge the sign-in limit by forging X-Forwarded-For', async () => {
+    const t = await createTestApp({
+      trustProxy: trustProxySetting('true'),
+      rateLimits: { ...DEFAULT_RATE_LIMITS, loginFailuresPerAccount: 3, loginPerIp: 1000, windowMs: 60_000 },
+    });
+    try {
+      const account = await signUp(t.app, newAccount('px'));
+      // nginx appends the address it saw; everything before it is whatever the client sent.
+      const login = (password: string, forged: string) =>
+        post(t.app, API.login, { identifier: account.username, password }, { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': `${forged}, 198.51.100.7` } });
+      for (let i = 0; i < 3; i++) expectError(await login('wrong password', `203.0.113.${i}`), 401, 'INCORRECT_LOGIN');
+      expectError(await login(account.password, '203.0.113.99'), 429, 'RATE_LIMITED');
+      // The student's real address, as the proxy reports it, is what counts: another one is free.
+      const elsewhere = await post(t.app, API.login, { identifier: account.username, password: account.password }, {
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': '198.51.100.8' },
+      });
+      expect(elsewhere.statusCode, elsewhere.body).toBe(200);
+    } finally {
+      await t.close();
+    }
   });
 });
 
@@ -831,7 +1033,7 @@ describe('unknown API paths and the OpenAPI document', () => {
     expectError(response, 404, 'NOT_FOUND');
   });
 
-  it('serves the OpenAPI 3 document with the four account routes', async () => {
+  it('serves the OpenAPI 3 document with the five account routes', async () => {
     const response = await t.app.inject({ method: 'GET', url: API.openapi });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
@@ -840,6 +1042,7 @@ describe('unknown API paths and the OpenAPI document', () => {
     expect(doc.paths[API.register]?.post).toBeDefined();
     expect(doc.paths[API.login]?.post).toBeDefined();
     expect(doc.paths[API.logout]?.post).toBeDefined();
+    expect(doc.paths[API.logoutAll]?.post).toBeDefined();
     expect(doc.paths[API.me]?.get).toBeDefined();
     // The request bodies are described from the shared schemas.
     const registerSchema = JSON.stringify(doc.paths[API.register].post.requestBody ?? {});

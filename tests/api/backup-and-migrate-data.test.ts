@@ -116,7 +116,7 @@ describe('npm run migrate-data', () => {
     try {
       const run = await runTool('migrate-data', ['--to', target.url, '--media-to-dir', mediaDir], { DATA_DIR: dataDir });
       expect(run.code, run.stderr).toBe(0);
-      expect(JSON.parse(run.stdout)).toEqual({ rows: { users: 2, sessions: 2, posts: 2, follows: 1 }, mediaFiles: 6 });
+      expect(JSON.parse(run.stdout)).toEqual({ rows: { users: 2, sessions: 2, posts: 2, follows: 1, pending_files: 0 }, mediaFiles: 6 });
       // A second run refuses: the target is no longer empty.
       expect((await runTool('migrate-data', ['--to', target.url], { DATA_DIR: dataDir })).code).not.toBe(0);
 

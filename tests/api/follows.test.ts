@@ -336,3 +336,60 @@ describe('GET /api/users/:username/followers and /following', () => {
     }
   });
 });
+
+describe('follower and following counts (kept on the user row by triggers)', () => {
+  /** Every user's stored counts next to the counts of their edges. */
+  async function mismatches() {
+    return query<{ id: string }>(
+      t.database,
+      `SELECT u.id FROM users u
+       WHERE u.follower_count <> (SELECT count(*) FROM follows WHERE target_id = u.id)
+          OR u.following_count <> (SELECT count(*) FROM follows WHERE follower_id = u.id)`,
+    );
+  }
+
+  it('match the edges after racing follows, unfollows and follow-backs among six people', async () => {
+    const group = await people(6);
+    const calls = [];
+    for (let round = 0; round < 3; round++) {
+      for (const a of group) {
+        for (const b of group) {
+          if (a === b) continue;
+          calls.push((round + a.username.length + b.username.length) % 3 === 0 ? unfollow(t.app, b.username, a.cookie) : follow(t.app, b.username, a.cookie));
+        }
+      }
+    }
+    const responses = await Promise.all(calls);
+    expect(responses.every((response) => response.statusCode === 200)).toBe(true);
+    expect(await mismatches()).toEqual([]);
+    for (const person of group) {
+      const shown = await profile(person.username);
+      const [edges] = await query<{ followers: number; following: number }>(
+        t.database,
+        `SELECT (SELECT count(*)::int FROM follows WHERE target_id = $1) AS followers,
+                (SELECT count(*)::int FROM follows WHERE follower_id = $1) AS following`,
+        [person.uid],
+      );
+      expect({ followers: shown.followers, following: shown.following }).toEqual(edges);
+    }
+  });
+
+  it('match after a bulk insert, a bulk delete and a deleted account', async () => {
+    const bulk = await insertUsers(t.database, 40, 'cnt');
+    const edges: Edge[] = bulk.flatMap((a, i) => bulk.filter((_, j) => j !== i && (i * 7 + j) % 5 === 0).map((b) => ({ follower: a.id, target: b.id, at: at(i) })));
+    await insertFollows(t.database, edges);
+    expect(await mismatches()).toEqual([]);
+    await query(t.database, `DELETE FROM follows WHERE follower_id = ANY ($1::text[])`, [bulk.slice(0, 10).map((user) => user.id)]);
+    expect(await mismatches()).toEqual([]);
+    // Deleting an account cascades to its edges; everyone else's counts follow.
+    await query(t.database, `DELETE FROM users WHERE id = $1`, [bulk[20]!.id]);
+    expect(await mismatches()).toEqual([]);
+    const [total] = await query<{ followers: number; edges: number }>(
+      t.database,
+      `SELECT (SELECT sum(follower_count)::int FROM users WHERE id LIKE 'cnt%') AS followers,
+              (SELECT count(*)::int FROM follows WHERE target_id LIKE 'cnt%') AS edges`,
+    );
+    expect(total!.followers).toBe(total!.edges);
+    expect(total!.edges).toBeGreaterThan(0);
+  });
+});

@@ -34,6 +34,23 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('session cache (embedded database
     expect((await me(bob.cookie)).statusCode).toBe(401);
   });
 
+  it('signing out everywhere ends every remembered session of that user at once', async () => {
+    const erin = await signUp(t.app, newAccount('cache'));
+    const frank = await signUp(t.app, newAccount('cache'));
+    const second = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { identifier: erin.username, password: erin.password },
+    });
+    const otherCookie = `session=${second.cookies.find((c) => c.name === 'session')!.value}`;
+    for (const cookie of [erin.cookie, otherCookie, frank.cookie]) expect((await me(cookie)).statusCode).toBe(200);
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout-all', headers: { cookie: erin.cookie } });
+    expect(out.statusCode).toBe(204);
+    expect((await me(erin.cookie)).statusCode).toBe(401);
+    expect((await me(otherCookie)).statusCode).toBe(401);
+    expect((await me(frank.cookie)).statusCode).toBe(200);
+  });
+
   it('a profile update shows at once on every session of that user', async () => {
     const carol = await signUp(t.app, newAccount('cache'));
     const second = await t.app.inject({
@@ -47,16 +64,29 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('session cache (embedded database
     expect((await me(otherCookie)).json().user.bio).toBe('fresh bio');
   });
 
-  it('a remembered session still ends when it expires', async () => {
+  it('a session read near its end is extended, and memory holds the new end', async () => {
     const dave = await signUp(t.app, newAccount('cache'));
     expect((await me(dave.cookie)).statusCode).toBe(200);
-    // The cache holds the expiry it read; move it to now + a moment and wait past it.
+    // Move the end to a moment from now, then forget and re-read, as for a long-unused session.
     const soon = new Date(Date.now() + 300);
     await query(t.database, 'UPDATE sessions SET expires_at = $1 WHERE user_id = $2', [soon.toISOString(), dave.uid]);
-    // Forget and re-read so the cache holds the short expiry, as it would for an old session.
     await patchMe(t.app, dave.cookie, [['bio', 'x']]);
-    expect((await me(dave.cookie)).statusCode).toBe(200);
+    const renewed = await me(dave.cookie);
+    expect(renewed.statusCode).toBe(200);
+    expect(renewed.cookies.map((c) => c.name)).toEqual(['session']);
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect((await me(dave.cookie)).statusCode).toBe(401);
+    // Past the old end: the session lives on (from memory or not), because it was used.
+    expect((await me(dave.cookie)).statusCode).toBe(200);
+    const [row] = await query<{ expires_at: Date }>(t.database, 'SELECT expires_at FROM sessions WHERE user_id = $1', [dave.uid]);
+    expect(new Date(row!.expires_at).getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 60 * 60 * 1000);
+  });
+
+  it('a session unused past its end is refused, even one this process read before', async () => {
+    const erin = await signUp(t.app, newAccount('cache'));
+    expect((await me(erin.cookie)).statusCode).toBe(200);
+    await query(t.database, "UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1", [erin.uid]);
+    // Profile changes make the process re-read the session; the re-read finds it expired.
+    await patchMe(t.app, erin.cookie, [['bio', 'y']]);
+    expect((await me(erin.cookie)).statusCode).toBe(401);
   });
 });

@@ -78,6 +78,37 @@ test('taken usernames and e-mails are reported by the server', async ({ page }) 
   await expect(loginErrors(page)).toBeHidden();
 });
 
+test('a common password is refused by the server, with its message on screen', async ({ page }) => {
+  const account = newAccount();
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'New Account' }).click();
+  await page.getByPlaceholder('Username').fill(account.username);
+  await page.getByPlaceholder('Email').fill(account.email);
+  await page.getByPlaceholder('Password').fill('Password1');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(loginErrors(page)).toHaveText('This password is too common.');
+  await expect(page).toHaveURL('/login');
+});
+
+test('sign out everywhere ends the sessions of every browser', async ({ page, browser, baseURL }) => {
+  const account = await signUp(page);
+  const other = await browser.newContext({ baseURL });
+  const otherPage = await other.newPage();
+  await signIn(otherPage, account.username, account.password);
+  await expect(otherPage).toHaveURL('/');
+
+  await page.goto('/settings');
+  await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('You will be signed out on every device, this one included.');
+  await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(page).toHaveURL('/login');
+
+  // The other browser's session is gone too: its cookie no longer signs it in.
+  expect((await otherPage.request.get('/api/me')).status()).toBe(401);
+  await other.close();
+});
+
 test('sign-in messages', async ({ page }) => {
   const account = await signUp(page);
   await signOut(page);
@@ -99,7 +130,7 @@ test('sign-in messages', async ({ page }) => {
 test('the sign-out confirmation is a dialog that Cancel and Escape dismiss', async ({ page }) => {
   await signUp(page);
   await page.goto('/settings');
-  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('Are you sure you want to log out of dormboard?');
   await expect(dialog.getByRole('button', { name: 'Sign Out' })).toBeFocused();
@@ -108,7 +139,7 @@ test('the sign-out confirmation is a dialog that Cancel and Escape dismiss', asy
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
-  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByRole('dialog')).toBeHidden();
   await expect(page).toHaveURL('/settings');

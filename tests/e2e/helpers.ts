@@ -29,7 +29,8 @@ export async function signIn(page: Page, identifier: string, password: string) {
 
 export async function signOut(page: Page) {
   await page.goto('/settings');
-  await page.getByRole('button', { name: 'Sign Out' }).click();
+  // exact: 'Sign out everywhere' would match too.
+  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText("No don't leave us!");
   await dialog.getByRole('button', { name: 'Sign Out' }).click();

@@ -76,8 +76,10 @@ export async function createTestApp(
     clientDir: '/nonexistent',
     // Tests write rows behind the app's back; the caches have their own tests.
     feedCacheMs: 0,
+    searchCacheMs: 0,
+    readCacheMs: 0,
     sessionCacheMs: 0,
-    rateLimits: { ...DEFAULT_RATE_LIMITS, loginPerIp: 10_000, registerPerIp: 10_000 },
+    rateLimits: { ...DEFAULT_RATE_LIMITS, loginPerIp: 10_000, registerPerIp: 10_000, postsPerUser: 10_000, iconChangesPerUser: 10_000 },
     ...overrides,
   };
   const app = await buildApp({ config, database, storage: deps.storage });

@@ -280,18 +280,38 @@ describe('normalizeSignUp', () => {
   });
 });
 
-describe('validateSignUp: what only the database knows', () => {
+describe('validateSignUp: what only the server knows', () => {
   it('a taken username follows the username rules; a taken e-mail comes last', () => {
-    expect(validateSignUp({ ...VALID, email: 'nope' }, { username: true })).toEqual([
+    expect(validateSignUp({ ...VALID, email: 'nope' }, { usernameTaken: true })).toEqual([
       'Username has already been registered.',
       'Invalid email address.',
     ]);
-    expect(validateSignUp({ ...VALID, password: 'short' }, { username: true, email: true })).toEqual([
+    expect(validateSignUp({ ...VALID, password: 'short' }, { usernameTaken: true, emailTaken: true })).toEqual([
       'Username has already been registered.',
       'Password must be 8-32 characters long.',
       'Email already registered.',
     ]);
     expect(validateSignUp(VALID, {})).toEqual([]);
+  });
+
+  it('a common password comes right after the password rules, before a taken e-mail', () => {
+    expect(validateSignUp({ ...VALID, email: 'nope' }, { commonPassword: true, emailTaken: true, usernameTaken: true })).toEqual([
+      'Username has already been registered.',
+      'Invalid email address.',
+      'This password is too common.',
+      'Email already registered.',
+    ]);
+    expect(validateSignUp(VALID, { commonPassword: true })).toEqual(['This password is too common.']);
+  });
+
+  it('only a password that passes the 8-32 rule is reported as common', () => {
+    expect(validateSignUp({ ...VALID, password: 'qwerty' }, { commonPassword: true })).toEqual([
+      'Password must be 8-32 characters long.',
+    ]);
+    expect(validateSignUp({ ...VALID, password: 'p'.repeat(33) }, { commonPassword: true })).toEqual([
+      'Password must be 8-32 characters long.',
+    ]);
+    expect(validateSignUp({ ...VALID, password: '' }, { commonPassword: true })).toEqual(['Fill in all the fields.']);
   });
 
   it('password length counts characters, not UTF-16 units', () => {

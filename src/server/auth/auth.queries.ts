@@ -1,4 +1,4 @@
-import { and, eq, gt, lte, or } from 'drizzle-orm';
+import { eq, lte, or } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { sessions, users } from '../db/schema.js';
 
@@ -21,8 +21,8 @@ export async function findTaken(db: AppDb, username: string, email: string) {
     .from(users)
     .where(or(eq(users.username, username), eq(users.email, email)));
   return {
-    username: rows.some((row) => row.username === username),
-    email: rows.some((row) => row.email === email),
+    usernameTaken: rows.some((row) => row.username === username),
+    emailTaken: rows.some((row) => row.email === email),
   };
 }
 
@@ -35,21 +35,36 @@ export async function insertSession(db: AppDb, tokenHash: string, userId: string
   await db.insert(sessions).values({ tokenHash, userId, expiresAt });
 }
 
-/** The user a live session belongs to; expired sessions count as none. */
-export async function findSessionUser(db: AppDb, tokenHash: string): Promise<{ user: UserRow; expiresAt: Date } | undefined> {
+/** A session and its user, expired or not (the service decides, and deletes what has expired). */
+export async function findSession(db: AppDb, tokenHash: string): Promise<{ user: UserRow; expiresAt: Date } | undefined> {
   const [row] = await db
     .select({ user: users, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, new Date())))
+    .where(eq(sessions.tokenHash, tokenHash))
     .limit(1);
   return row;
+}
+
+/** Moves a session's expiry; false when the session is gone (ended by another request). */
+export async function renewSession(db: AppDb, tokenHash: string, expiresAt: Date): Promise<boolean> {
+  const rows = await db
+    .update(sessions)
+    .set({ expiresAt })
+    .where(eq(sessions.tokenHash, tokenHash))
+    .returning({ tokenHash: sessions.tokenHash });
+  return rows.length > 0;
 }
 
 export async function deleteSession(db: AppDb, tokenHash: string) {
   await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
 }
 
-export async function deleteExpiredSessions(db: AppDb, userId: string) {
-  await db.delete(sessions).where(and(eq(sessions.userId, userId), lte(sessions.expiresAt, new Date())));
+export async function deleteUserSessions(db: AppDb, userId: string) {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+/** Every user's expired sessions (sessions_expires_at_idx finds them). */
+export async function deleteExpiredSessions(db: AppDb) {
+  await db.delete(sessions).where(lte(sessions.expiresAt, new Date()));
 }

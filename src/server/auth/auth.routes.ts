@@ -1,27 +1,13 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LoginBody, MeResponse, RegisterBody } from '../../shared/api/auth.js';
 import { ErrorBody } from '../../shared/api/common.js';
 import { API } from '../../shared/api/paths.js';
 import { toMe } from '../users/user.mapper.js';
-import type { AuthService, SignedIn } from './auth.service.js';
+import type { AuthService } from './auth.service.js';
 import { requireUser } from './current-user.js';
+import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 import { SESSION_COOKIE } from './session-token.js';
-
-function cookieOptions(request: FastifyRequest) {
-  return {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    // request.protocol honours X-Forwarded-Proto when TRUST_PROXY is set.
-    secure: request.protocol === 'https',
-  };
-}
-
-function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: SignedIn) {
-  reply.setCookie(SESSION_COOKIE, session.token, { ...cookieOptions(request), expires: session.expiresAt });
-}
 
 export const authRoutes =
   (auth: AuthService): FastifyPluginAsyncZod =>
@@ -38,7 +24,7 @@ export const authRoutes =
       },
       async (request, reply) => {
         const session = await auth.register(request.body, request.ip);
-        setSessionCookie(request, reply, session);
+        setSessionCookie(request, reply, session.token, session.expiresAt);
         return reply.code(201).send({ user: toMe(session.user) });
       },
     );
@@ -55,7 +41,7 @@ export const authRoutes =
       },
       async (request, reply) => {
         const session = await auth.login(request.body, request.ip);
-        setSessionCookie(request, reply, session);
+        setSessionCookie(request, reply, session.token, session.expiresAt);
         return { user: toMe(session.user) };
       },
     );
@@ -65,7 +51,23 @@ export const authRoutes =
       { schema: { tags: ['accounts'], summary: 'Sign out this browser', response: { 204: z.null() } } },
       async (request, reply) => {
         await auth.logout(request.cookies[SESSION_COOKIE]);
-        reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+        clearSessionCookie(request, reply);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.post(
+      API.logoutAll,
+      {
+        schema: {
+          tags: ['accounts'],
+          summary: 'Sign out everywhere: end every session of the signed-in user',
+          response: { 204: z.null(), 401: ErrorBody },
+        },
+      },
+      async (request, reply) => {
+        await auth.logoutEverywhere(requireUser(request));
+        clearSessionCookie(request, reply);
         return reply.code(204).send(null);
       },
     );

@@ -9,14 +9,21 @@ import type { RateLimiter } from '../http/rate-limiter.js';
 import { newId } from '../ids.js';
 import * as queries from './auth.queries.js';
 import type { UserRow } from './auth.queries.js';
+import { isCommonPassword } from './common-passwords.js';
 import { hashPassword, verifyDecoy, verifyPassword } from './password.js';
 import type { SessionCache } from './session-cache.js';
-import { hashSessionToken, newSessionToken, SESSION_TTL_MS } from './session-token.js';
+import { hashSessionToken, needsRenewal, newSessionToken, SESSION_TTL_MS } from './session-token.js';
 
 export interface SignedIn {
   user: UserRow;
   token: string;
   expiresAt: Date;
+}
+
+/** The user a session cookie belongs to, and the session's new expiry if this use extended it. */
+export interface CurrentSession {
+  user: UserRow;
+  renewedUntil?: Date;
 }
 
 /** Whether a failed insert hit a unique constraint, on either driver (drizzle wraps the error). */
@@ -38,11 +45,12 @@ export class AuthService {
   async register(body: RegisterBody, ip: string): Promise<SignedIn> {
     await this.limiter.hit(`register:ip:${ip}`, this.limits.registerPerIp, this.limits.windowMs);
     const input = normalizeSignUp(body);
-    // Taken names join the format messages, in the spec's order, so the user sees every
-    // problem at once. The unique constraints below are the real guarantee.
+    // Taken names and a common password join the format messages, in the spec's order, so the
+    // user sees every problem at once. The unique constraints below are the real guarantee.
     const canLookUp = input.username !== '' || input.email !== '';
     const taken = canLookUp ? await queries.findTaken(this.db, input.username, input.email) : {};
-    const messages = validateSignUp(input, taken);
+    const commonPassword = isCommonPassword(input.password);
+    const messages = validateSignUp(input, { ...taken, commonPassword });
     if (messages.length > 0) throw signUpError(messages);
 
     const passwordHash = await hashPassword(input.password);
@@ -53,7 +61,7 @@ export class AuthService {
       if (!isUniqueViolation(error)) throw error;
       // Someone else registered the same name or address a moment ago: report what is taken now.
       const nowTaken = await queries.findTaken(this.db, input.username, input.email);
-      const lost = validateSignUp(input, nowTaken);
+      const lost = validateSignUp(input, { ...nowTaken, commonPassword });
       throw lost.length > 0 ? signUpError(lost) : new AppError(409, 'SIGN_UP_FAILED');
     }
     return this.startSession(user);
@@ -87,29 +95,57 @@ export class AuthService {
       throw new AppError(401, 'INCORRECT_LOGIN');
     }
     await this.limiter.clear(failuresKey);
-    await queries.deleteExpiredSessions(this.db, user.id);
     return this.startSession(user);
   }
 
+  /** Forget after the delete: a read in between would otherwise re-cache the session. */
   async logout(token: string | undefined): Promise<void> {
     if (!token) return;
     const tokenHash = hashSessionToken(token);
-    this.sessions.forgetSession(tokenHash);
     await queries.deleteSession(this.db, tokenHash);
+    this.sessions.forgetSession(tokenHash);
   }
 
-  async userForToken(token: string | undefined): Promise<UserRow | undefined> {
+  /** Ends every session of the user, in every browser (this one included). */
+  async logoutEverywhere(user: UserRow): Promise<void> {
+    await queries.deleteUserSessions(this.db, user.id);
+    this.sessions.forgetUser(user.id);
+  }
+
+  /**
+   * A sliding session: each use pushes the expiry back to 30 days from now (at most once an
+   * hour, see SESSION_RENEW_AFTER_MS); one unused for 30 days is refused and deleted.
+   */
+  async sessionForToken(token: string | undefined): Promise<CurrentSession | undefined> {
     if (!token) return undefined;
     const tokenHash = hashSessionToken(token);
     const cached = this.sessions.get(tokenHash);
-    if (cached) return cached;
-    const found = await queries.findSessionUser(this.db, tokenHash);
-    if (found) this.sessions.set(tokenHash, found.user, found.expiresAt);
-    return found?.user;
+    if (cached) return { user: cached };
+
+    const generation = this.sessions.generation;
+    const found = await queries.findSession(this.db, tokenHash);
+    if (!found) return undefined;
+    const now = Date.now();
+    if (found.expiresAt.getTime() <= now) {
+      await queries.deleteSession(this.db, tokenHash);
+      return undefined;
+    }
+    if (!needsRenewal(found.expiresAt, now)) {
+      this.sessions.set(tokenHash, found.user, found.expiresAt, generation);
+      return { user: found.user };
+    }
+    const renewedUntil = new Date(now + SESSION_TTL_MS);
+    if (!(await queries.renewSession(this.db, tokenHash, renewedUntil))) return undefined;
+    this.sessions.set(tokenHash, found.user, renewedUntil, generation);
+    return { user: found.user, renewedUntil };
   }
 
-  /** Every sign-in gets a fresh token, so a token planted before sign-in is worthless. */
+  /**
+   * Every sign-in gets a fresh token, so a token planted before sign-in is worthless. Sessions
+   * that ran out are swept here, for every user: sign-ins are rare and slow (argon2) already.
+   */
   private async startSession(user: UserRow): Promise<SignedIn> {
+    await queries.deleteExpiredSessions(this.db);
     const token = newSessionToken();
     const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
     await queries.insertSession(this.db, hashSessionToken(token), user.id, expiresAt);

@@ -3,6 +3,7 @@ import type { ErrorCode } from '../../shared/errors.js';
 import { AppError } from '../http/app-error.js';
 import type { UserRow } from './auth.queries.js';
 import type { AuthService } from './auth.service.js';
+import { setSessionCookie } from './session-cookie.js';
 import { SESSION_COOKIE } from './session-token.js';
 
 declare module 'fastify' {
@@ -12,12 +13,18 @@ declare module 'fastify' {
   }
 }
 
-/** Loads the session's user for every API request (one indexed lookup). */
+/**
+ * Loads the session's user for every API request (one indexed lookup). When the use extended
+ * the session, the browser's cookie is extended with it.
+ */
 export function registerCurrentUser(app: FastifyInstance, auth: AuthService) {
   app.decorateRequest('user', null);
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
-    request.user = (await auth.userForToken(request.cookies[SESSION_COOKIE])) ?? null;
+    const token = request.cookies[SESSION_COOKIE];
+    const session = await auth.sessionForToken(token);
+    request.user = session?.user ?? null;
+    if (token && session?.renewedUntil) setSessionCookie(request, reply, token, session.renewedUntil);
   });
 }
 

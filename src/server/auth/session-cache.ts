@@ -10,10 +10,15 @@ interface Entry {
  * Who a session token belongs to, remembered so that a request need not ask the database. Only
  * sound where this process sees every change: the embedded database belongs to exactly one
  * process, so there it is on; with PostgreSQL (many processes) it is off (ttlMs 0). Sign-out
- * and profile changes in this process drop the entries they touch.
+ * and profile changes in this process drop the entries they touch, after their write.
+ *
+ * WARNING: a read can overlap such a change (read the row, the change writes and forgets, the
+ * read stores what it saw). So a reader takes `generation` before asking the database and hands
+ * it to set(), which stores nothing if anything was forgotten since.
  */
 export class SessionCache {
   private readonly entries = new Map<string, Entry>();
+  private forgets = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -31,19 +36,26 @@ export class SessionCache {
     return entry.user;
   }
 
-  set(tokenHash: string, user: UserRow, expiresAt: Date) {
-    if (this.ttlMs <= 0) return;
+  /** Take before reading a session from the database; pass to set(). */
+  get generation(): number {
+    return this.forgets;
+  }
+
+  set(tokenHash: string, user: UserRow, expiresAt: Date, generation: number) {
+    if (this.ttlMs <= 0 || generation !== this.forgets) return;
     // Map keeps insertion order: the oldest entry goes first when full.
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(tokenHash, { user, expiresAt: expiresAt.getTime(), cachedAt: Date.now() });
   }
 
   forgetSession(tokenHash: string) {
+    this.forgets += 1;
     this.entries.delete(tokenHash);
   }
 
-  /** After a profile change: every cached session of this user is re-read next time. */
+  /** After a profile change or signing out everywhere: every session of this user is re-read. */
   forgetUser(userId: string) {
+    this.forgets += 1;
     for (const [hash, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(hash);
   }
 }

@@ -4,17 +4,23 @@ import { asc, count, type AnyColumn } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
-import { follows, posts, sessions, users } from '../db/schema.js';
+import { follows, pendingFiles, posts, sessions, users } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 
 const BATCH = 1000;
 
-/** Parents before children, so foreign keys hold at every step. */
-const TABLES: Array<{ name: string; table: PgTable; order: AnyColumn[] }> = [
-  { name: 'users', table: users, order: [users.id] },
+/**
+ * Parents before children, so foreign keys hold at every step. `copy` adjusts a row on its way:
+ * the follow counters start at zero because the triggers on follows count each edge as it
+ * arrives.
+ */
+const TABLES: Array<{ name: string; table: PgTable; order: AnyColumn[]; copy?: (row: Record<string, unknown>) => Record<string, unknown> }> = [
+  { name: 'users', table: users, order: [users.id], copy: (row) => ({ ...row, followerCount: 0, followingCount: 0 }) },
   { name: 'sessions', table: sessions, order: [sessions.tokenHash] },
   { name: 'posts', table: posts, order: [posts.id] },
   { name: 'follows', table: follows, order: [follows.followerId, follows.targetId] },
+  // Every media file is copied, so the files no row owns must stay marked for the sweep.
+  { name: 'pending_files', table: pendingFiles, order: [pendingFiles.key] },
 ];
 
 const CONTENT_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.webp': 'image/webp', '.png': 'image/png' };
@@ -41,7 +47,7 @@ export async function copyData(options: {
 
   const rows: Record<string, number> = {};
   await options.target.orm.transaction(async (tx) => {
-    for (const { name, table, order } of TABLES) {
+    for (const { name, table, order, copy } of TABLES) {
       rows[name] = 0;
       for (let offset = 0; ; offset += BATCH) {
         const batch = await options.source.orm
@@ -51,7 +57,7 @@ export async function copyData(options: {
           .limit(BATCH)
           .offset(offset);
         if (batch.length === 0) break;
-        await tx.insert(table).values(batch);
+        await tx.insert(table).values(copy ? batch.map(copy) : batch);
         rows[name] += batch.length;
       }
     }

@@ -37,10 +37,12 @@ export interface DatabaseOptions {
   loadDump?: Blob;
   /** An already open PGlite (tests clone one migrated template). */
   pglite?: PGlite;
+  /** PostgreSQL: a new connection taking longer than this fails instead of waiting for ever. */
+  connectTimeoutMs?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.connectTimeoutMs ?? 5_000);
   let client: PGlite | undefined = options.pglite;
   if (!client) {
     let dir: string | undefined;
@@ -51,6 +53,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     client = new PGlite(dir, options.loadDump ? { loadDataDir: options.loadDump } : {});
   }
   await client.waitReady;
+  // Durability: on a directory PGlite uses Emscripten's NODEFS, whose every write() is a
+  // synchronous fs.writeSync. With synchronous_commit on, a COMMIT returns only after its WAL
+  // record was written, so it is in the operating system's hands and survives the process being
+  // killed (SIGKILL, OOM): the next open replays it. PGlite's default today, pinned here because
+  // with it off an acknowledged sign-up is lost at the first kill (tests/api/crash-safety.test.ts).
+  // `relaxedDurability` only skips waiting for IndexedDB flushes in browsers; never set it.
+  // WARNING: PGlite runs postgres with fsync off (-F) and NODEFS has no fsync, so a power loss or
+  // kernel crash can still lose the last commits; use PostgreSQL where that matters.
+  await client.exec('SET synchronous_commit = on');
   return wrapPglite(client);
 }
 
@@ -70,8 +81,19 @@ function wrapPglite(client: PGlite): Database {
   };
 }
 
-function openPostgres(connectionString: string): Database {
-  const pool = new pg.Pool({ connectionString, max: Number(process.env.DATABASE_POOL_SIZE) || 10 });
+function openPostgres(connectionString: string, connectTimeoutMs: number): Database {
+  const pool = new pg.Pool({
+    connectionString,
+    max: Number(process.env.DATABASE_POOL_SIZE) || 10,
+    // Without it a request waits for ever for a database that does not answer.
+    connectionTimeoutMillis: connectTimeoutMs,
+    // Notices a peer that vanished without closing the connection (a cut network).
+    keepAlive: true,
+  });
+  // An idle connection that dies (database restart, network cut) is dropped by the pool and the
+  // next query opens a new one; without a listener the 'error' event would crash the process.
+  // Requests that fail because of the outage are logged by the error handler.
+  pool.on('error', () => undefined);
   return {
     kind: 'postgres',
     orm: drizzlePg({ client: pool, schema }) as unknown as AppDb,

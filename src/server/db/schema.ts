@@ -9,6 +9,9 @@ export const users = pgTable('users', {
   bio: text('bio').notNull().default(''),
   iconKey: text('icon_key'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Kept by triggers on follows (migration 5): never written by the app. */
+  followerCount: integer('follower_count').notNull().default(0),
+  followingCount: integer('following_count').notNull().default(0),
 });
 
 export const sessions = pgTable(
@@ -54,4 +57,10 @@ export const follows = pgTable(
   (table) => [primaryKey({ columns: [table.followerId, table.targetId] })],
 );
 
-export const schema = { users, sessions, posts, follows };
+/** Storage keys whose files no committed row owns yet (or any more); see storage/tracked-files.ts. */
+export const pendingFiles = pgTable('pending_files', {
+  key: text('key').primaryKey(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const schema = { users, sessions, posts, follows, pendingFiles };

@@ -12,11 +12,17 @@ export async function deleteFollow(db: AppDb, followerId: string, targetId: stri
   await db.delete(follows).where(and(eq(follows.followerId, followerId), eq(follows.targetId, targetId)));
 }
 
+/** Ids of everyone the user follows (the primary key's index alone). */
+export async function followedIds(db: AppDb, followerId: string): Promise<string[]> {
+  const rows = await db.select({ id: follows.targetId }).from(follows).where(eq(follows.followerId, followerId));
+  return rows.map((row) => row.id);
+}
+
 export async function followState(db: AppDb, followerId: string, targetId: string) {
   const [row] = await db
     .select({
       following: sql<boolean>`EXISTS (SELECT 1 FROM ${follows} WHERE ${follows.followerId} = ${followerId} AND ${follows.targetId} = ${targetId})`,
-      followers: sql<number>`(SELECT count(*)::int FROM ${follows} WHERE ${follows.targetId} = ${targetId})`,
+      followers: sql<number>`(SELECT ${users.followerCount} FROM ${users} WHERE ${users.id} = ${targetId})`,
     })
     .from(sql`(SELECT 1) AS one`);
   return row!;
@@ -42,7 +48,7 @@ export async function followList(
       id: users.id,
       username: users.username,
       iconKey: users.iconKey,
-      followers: sql<number>`(SELECT count(*)::int FROM ${follows} AS f2 WHERE f2.target_id = ${users.id})`,
+      followers: users.followerCount,
       sortTime: sql<string>`${follows.createdAt}::text`,
     })
     .from(follows)

@@ -4,6 +4,7 @@ import type { UserRow } from '../auth/auth.queries.js';
 import type { AppDb } from '../db/database.js';
 import { decodeCursor, toPage } from '../http/cursor.js';
 import { iconUrl } from '../users/icon-images.js';
+import type { PublicUserRow } from '../users/user.queries.js';
 import type { UserService } from '../users/user.service.js';
 import * as queries from './follow.queries.js';
 
@@ -19,15 +20,23 @@ export class FollowService {
   ) {}
 
   async follow(viewer: UserRow, username: string): Promise<FollowState> {
-    const targetId = await this.users.idOf(username);
-    if (targetId !== viewer.id) await queries.insertFollow(this.db, viewer.id, targetId);
-    return queries.followState(this.db, viewer.id, targetId);
+    const target = await this.users.publicUser(username);
+    if (target.id !== viewer.id) await queries.insertFollow(this.db, viewer.id, target.id);
+    return this.stateAfterChange(viewer, target);
   }
 
   async unfollow(viewer: UserRow, username: string): Promise<FollowState> {
-    const targetId = await this.users.idOf(username);
-    await queries.deleteFollow(this.db, viewer.id, targetId);
-    return queries.followState(this.db, viewer.id, targetId);
+    const target = await this.users.publicUser(username);
+    await queries.deleteFollow(this.db, viewer.id, target.id);
+    return this.stateAfterChange(viewer, target);
+  }
+
+  /** Both users' counts may have moved: forget their public rows, then read the state. */
+  private stateAfterChange(viewer: UserRow, target: PublicUserRow): Promise<FollowState> {
+    this.users.changed(viewer.username);
+    this.users.changed(target.username);
+    this.users.followsChanged(viewer.id);
+    return queries.followState(this.db, viewer.id, target.id);
   }
 
   async list(username: string, side: 'followers' | 'following', cursor: string | undefined): Promise<UserPage> {

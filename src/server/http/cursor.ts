@@ -9,15 +9,28 @@ export function encodeCursor(key: { sortTime: string; id: string }): string {
 }
 
 /** PostgreSQL's text form of a timestamptz, e.g. "2026-11-22 01:45:00.123456+00". */
-const PG_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?([+-]\d{2}(?::\d{2})?)$/;
+const PG_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?[+-](\d{2})(?::(\d{2}))?$/;
 
-/** Only real calendar times pass: the database would refuse "Feb 30" with an error, not a 400. */
+/**
+ * Only real calendar times pass: the database would refuse "Feb 30", or a UTC offset of 16 hours
+ * or more, with an error, not a 400.
+ */
 function isPgTimestamp(value: string): boolean {
   const match = PG_TIMESTAMP.exec(value);
   if (!match) return false;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second, offsetHours] = match.slice(1, 8).map(Number) as [number, number, number, number, number, number, number];
+  const offsetMinutes = Number(match[8] ?? 0);
   const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60 &&
+    offsetHours < 16 &&
+    offsetMinutes < 60
+  );
 }
 
 export function decodeCursor(cursor: string | undefined): { sortTime: string; id: string } | undefined {

@@ -1,6 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERRORS, type ApiErrorBody, type ErrorCode } from '../../shared/errors.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError } from './app-error.js';
 
 function body(code: ErrorCode, extra: Partial<ApiErrorBody> = {}): ApiErrorBody {
@@ -26,6 +27,18 @@ function isBadTextForDatabase(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Errors the router raises before any route or hook runs (a malformed %-escape in the path, a
+ * path parameter over the router's length limit). Fastify's own body for them is not in the
+ * catalogue; this is Fastify's `frameworkErrors` option.
+ */
+export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return reply.code(status).send(body(codeForStatus(status)));
+  request.log.error({ err: error }, 'request failed');
+  return reply.code(500).send(body('GENERIC'));
+}
+
 /** One place maps every failure to HTTP; 5xx details stay in the log, never in the response. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -42,6 +55,11 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.code(400).send(body('BAD_REQUEST', { detail }));
     }
     if (isBadTextForDatabase(error)) return reply.code(400).send(body('BAD_REQUEST'));
+    if (isDatabaseUnavailable(error)) {
+      // An outage, not a bug: the client may retry, and the pool reconnects once it is over.
+      request.log.error({ err: error }, 'database unavailable');
+      return reply.code(503).header('retry-after', '5').send(body('SERVICE_UNAVAILABLE'));
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return reply.code(status).send(body(codeForStatus(status)));

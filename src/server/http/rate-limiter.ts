@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../../shared/errors.js';
 import { AppError } from './app-error.js';
 
 /**
@@ -46,18 +47,18 @@ export class MemoryCounterStore implements CounterStore {
   }
 }
 
-export function tooManyRequests(resetAt: number): AppError {
+export function tooManyRequests(resetAt: number, code: ErrorCode = 'RATE_LIMITED'): AppError {
   const seconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
-  return new AppError(429, 'RATE_LIMITED', undefined, { 'retry-after': String(seconds) });
+  return new AppError(429, code, undefined, { 'retry-after': String(seconds) });
 }
 
 export class RateLimiter {
   constructor(private readonly store: CounterStore) {}
 
-  /** Counts a hit; throws 429 once the key has used up its window. */
-  async hit(key: string, limit: number, windowMs: number): Promise<void> {
+  /** Counts a hit; throws 429 (with the given code) once the key has used up its window. */
+  async hit(key: string, limit: number, windowMs: number, code?: ErrorCode): Promise<void> {
     const { count, resetAt } = await this.store.increment(key, windowMs);
-    if (count > limit) throw tooManyRequests(resetAt);
+    if (count > limit) throw tooManyRequests(resetAt, code);
   }
 
   /** Throws 429 when the key has already used up its window, without counting. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ImageSet } from '../../shared/api/posts.js';
 import type { ProcessedImage } from '../images/image-pipeline.js';
 import { GRID_WIDTHS } from '../images/image-pipeline.js';
-import { deleteAll, putAll } from '../storage/batch.js';
+import { putAll, type FileToStore } from '../storage/batch.js';
 import type { Storage } from '../storage/storage.js';
 
 /**
@@ -20,17 +20,17 @@ export function imageFileKeys(base: string): string[] {
   return [fullKey(base), ...GRID_WIDTHS.map((width) => variantKey(base, width))];
 }
 
-/** Writes every file of an image, or none. */
-export function storeImage(storage: Storage, base: string, image: ProcessedImage): Promise<void> {
-  return putAll(storage, [
+/** The files of a processed image, under one base key. */
+export function imageFiles(base: string, image: ProcessedImage): FileToStore[] {
+  return [
     { key: fullKey(base), body: image.full, contentType: 'image/jpeg' },
     ...image.variants.map((variant) => ({ key: variantKey(base, variant.width), body: variant.body, contentType: 'image/webp' })),
-  ]);
+  ];
 }
 
-/** Removes every file of an image; returns the keys it could not remove. */
-export function deleteImage(storage: Storage, base: string): Promise<string[]> {
-  return deleteAll(storage, imageFileKeys(base));
+/** Writes every file of an image, or none (the seeder; the app goes through TrackedFiles). */
+export function storeImage(storage: Storage, base: string, image: ProcessedImage): Promise<void> {
+  return putAll(storage, imageFiles(base, image));
 }
 
 export function imageSet(row: { imageKey: string; width: number; height: number; placeholder: string }): ImageSet {

@@ -78,27 +78,24 @@ export async function relatedPosts(
     .limit(options.limit);
 }
 
-/** A post with its author, the author's follower count and whether the viewer follows them: one query. */
-export async function findPostWithAuthor(db: AppDb, id: string, viewerId: string | null) {
+/**
+ * A post for its page, with its author's username: neither ever changes, so the answer can be
+ * shared until the post is deleted. The author's icon and counts come from their own row.
+ */
+export async function findPostDetail(db: AppDb, id: string) {
   const [row] = await db
     .select({
       // Not the keywords: a few kilobytes per post that the page never shows.
-      post: {
-        id: posts.id,
-        description: posts.description,
-        link: posts.link,
-        hashtags: posts.hashtags,
-        imageKey: posts.imageKey,
-        width: posts.width,
-        height: posts.height,
-        placeholder: posts.placeholder,
-        createdAt: posts.createdAt,
-      },
-      author: { id: users.id, username: users.username, iconKey: users.iconKey },
-      followers: sql<number>`(SELECT count(*)::int FROM ${follows} WHERE ${follows.targetId} = ${users.id})`,
-      followedByMe: viewerId
-        ? sql<boolean>`EXISTS (SELECT 1 FROM ${follows} WHERE ${follows.followerId} = ${viewerId} AND ${follows.targetId} = ${users.id})`
-        : sql<boolean>`false`,
+      id: posts.id,
+      description: posts.description,
+      link: posts.link,
+      hashtags: posts.hashtags,
+      imageKey: posts.imageKey,
+      width: posts.width,
+      height: posts.height,
+      placeholder: posts.placeholder,
+      createdAt: posts.createdAt,
+      authorUsername: users.username,
     })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.userId))

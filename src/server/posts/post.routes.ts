@@ -78,7 +78,11 @@ export const postRoutes =
           response: { 200: RelatedResponse, 404: ErrorBody },
         },
       },
-      async (request) => ({ posts: await posts.related(request.params.id) }),
+      async (request, reply) => {
+        const json = await posts.relatedJson(request.params.id);
+        // Already-serialized JSON (shared answers are serialized once); see the feed route.
+        return reply.type('application/json; charset=utf-8').send(json as never);
+      },
     );
 
     app.delete(

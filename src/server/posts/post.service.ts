@@ -1,5 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { PostCard, PostDetail, PostPage } from '../../shared/api/posts.js';
+import type { PostCard, PostDetail, PostPage, RelatedResponse } from '../../shared/api/posts.js';
 import { deriveHashtags } from '../../shared/hashtags.js';
 import { deriveKeywords } from '../../shared/keywords.js';
 import {
@@ -11,15 +10,19 @@ import {
 } from '../../shared/limits.js';
 import { isImageType, validatePostText } from '../../shared/validation/post.js';
 import type { UserRow } from '../auth/auth.queries.js';
+import type { RateLimitConfig } from '../config.js';
+import { MemoCache } from '../cache/memo-cache.js';
 import type { AppDb } from '../db/database.js';
 import { AppError } from '../http/app-error.js';
 import { decodeCursor, toPage } from '../http/cursor.js';
+import type { RateLimiter } from '../http/rate-limiter.js';
 import { newId } from '../ids.js';
 import { ImageRejected, processImage, type ProcessedImage } from '../images/image-pipeline.js';
-import type { Storage } from '../storage/storage.js';
+import type { TrackedFiles } from '../storage/tracked-files.js';
 import { iconUrl } from '../users/icon-images.js';
+import type { UserService } from '../users/user.service.js';
 import { FeedCache } from './feed-cache.js';
-import { deleteImage, imageSet, newImageKey, storeImage } from './post-images.js';
+import { imageFileKeys, imageFiles, imageSet, newImageKey } from './post-images.js';
 import * as queries from './post.queries.js';
 
 export interface NewPost {
@@ -38,15 +41,36 @@ const REJECTION: Record<ImageRejected['reason'], AppError> = {
   corrupt: new AppError(422, 'IMAGE_PROCESSING_FAILED'),
 };
 
+export interface PostCaches {
+  /** How long the newest posts are held for the home feed (FEED_CACHE_MS). */
+  feedCacheMs?: number;
+  /** How long a post's page is shared (READ_CACHE_MS); a deleted post is forgotten at once. */
+  readCacheMs?: number;
+  /** Told when a post is created or deleted, for other caches of posts (search). */
+  onPostsChanged?: () => void;
+}
+
+type PostDetailRow = NonNullable<Awaited<ReturnType<typeof queries.findPostDetail>>>;
+
 export class PostService {
   private readonly feedCache: FeedCache;
+  /** Posts never change, only disappear: their pages are shared, by id. */
+  private readonly details: MemoCache<PostDetailRow>;
+  /** Related posts as JSON, by post id: any new or deleted post may change them. */
+  private readonly related: MemoCache<string>;
+  private readonly onPostsChanged: () => void;
 
   constructor(
     private readonly db: AppDb,
-    private readonly storage: Storage,
-    private readonly log: FastifyBaseLogger,
-    feedCacheMs = 0,
+    private readonly files: TrackedFiles,
+    private readonly limiter: RateLimiter,
+    private readonly limits: RateLimitConfig,
+    private readonly users: UserService,
+    { feedCacheMs = 0, readCacheMs = 0, onPostsChanged = () => undefined }: PostCaches = {},
   ) {
+    this.details = new MemoCache(readCacheMs, 10_000);
+    this.related = new MemoCache(readCacheMs);
+    this.onPostsChanged = onPostsChanged;
     this.feedCache = new FeedCache(
       (limit) => queries.newestPosts(this.db, limit),
       (row) => JSON.stringify(toCard(row)),
@@ -56,10 +80,17 @@ export class PostService {
     );
   }
 
+  private postsChanged(author: UserRow) {
+    this.feedCache.invalidate();
+    this.related.clear();
+    this.users.postsChanged(author.username);
+    this.onPostsChanged();
+  }
+
   /**
    * Creates a post. Every rule is checked again here; then the image is decoded and re-encoded,
    * its files written, and only then the record inserted, so a post is never visible without
-   * its image. Any failure removes whatever was already written.
+   * its image. Any failure, or a crash, removes whatever was already written (TrackedFiles).
    */
   async create(author: UserRow, input: NewPost): Promise<PostDetail> {
     const problem = validatePostText(input);
@@ -67,6 +98,8 @@ export class PostService {
     const { photo } = input;
     if (!photo || !isImageType(photo.mimetype)) throw new AppError(415, 'INVALID_FILETYPE');
     if (photo.bytes.length > POST_IMAGE_MAX_BYTES) throw new AppError(413, 'IMAGE_TOO_LARGE');
+    // Counted before the costly part; refused uploads count too, so hammering gains nothing.
+    await this.limiter.hit(`posts:user:${author.id}`, this.limits.postsPerUser, this.limits.uploadWindowMs, 'POSTING_TOO_FAST');
 
     let image: ProcessedImage;
     try {
@@ -78,9 +111,8 @@ export class PostService {
 
     const id = newId();
     const imageKey = newImageKey(id);
-    await storeImage(this.storage, imageKey, image);
-    try {
-      await queries.insertPost(this.db, {
+    await this.files.store(imageFiles(imageKey, image), async (tx) => ({
+      result: await queries.insertPost(tx, {
         id,
         userId: author.id,
         description: input.description,
@@ -91,20 +123,20 @@ export class PostService {
         width: image.width,
         height: image.height,
         placeholder: image.placeholder,
-      });
-      this.feedCache.invalidate();
-    } catch (error) {
-      const failed = await deleteImage(this.storage, imageKey);
-      if (failed.length > 0) this.log.error({ keys: failed }, 'could not clean up files of a failed post');
-      throw error;
-    }
+      }),
+    }));
+    this.postsChanged(author);
     return this.get(id, author);
   }
 
+  /** A post with its author's current icon and follower count, and whether the viewer follows them. */
   async get(id: string, viewer: UserRow | null): Promise<PostDetail> {
-    const row = await queries.findPostWithAuthor(this.db, id, viewer?.id ?? null);
-    if (!row) throw new AppError(404, 'POST_NOT_FOUND');
-    const { post, author, followers, followedByMe } = row;
+    const post = await this.details.get(id, async () => {
+      const row = await queries.findPostDetail(this.db, id);
+      if (!row) throw new AppError(404, 'POST_NOT_FOUND');
+      return row;
+    });
+    const author = await this.users.publicUser(post.authorUsername);
     return {
       id: post.id,
       description: post.description,
@@ -112,7 +144,13 @@ export class PostService {
       hashtags: post.hashtags,
       createdAt: post.createdAt.toISOString(),
       image: imageSet(post),
-      author: { uid: author.id, username: author.username, icon: iconUrl(author.iconKey), followers, followedByMe },
+      author: {
+        uid: author.id,
+        username: author.username,
+        icon: iconUrl(author.iconKey),
+        followers: author.followers,
+        followedByMe: await this.users.isFollowedBy(author.id, viewer),
+      },
     };
   }
 
@@ -138,30 +176,38 @@ export class PostService {
     return { posts: page.rows.map(toCard), nextCursor: page.nextCursor };
   }
 
-  /** Posts sharing one of the first 10 hashtags or one of the first 20 keywords. */
-  async related(id: string): Promise<PostCard[]> {
-    const post = await queries.findPost(this.db, id);
-    if (!post) throw new AppError(404, 'POST_NOT_FOUND');
-    const rows = await queries.relatedPosts(this.db, {
-      postId: post.id,
-      hashtags: post.hashtags.slice(0, RELATED_HASHTAGS_USED),
-      keywords: post.keywords.slice(0, RELATED_KEYWORDS_USED),
-      limit: RELATED_MAX_POSTS,
+  /**
+   * Posts sharing one of the first 10 hashtags or one of the first 20 keywords, as
+   * `{ posts }` JSON: everyone opening the same post within a moment shares one answer.
+   */
+  async relatedJson(id: string): Promise<string> {
+    return this.related.get(id, async () => {
+      const post = await queries.findPost(this.db, id);
+      if (!post) throw new AppError(404, 'POST_NOT_FOUND');
+      const rows = await queries.relatedPosts(this.db, {
+        postId: post.id,
+        hashtags: post.hashtags.slice(0, RELATED_HASHTAGS_USED),
+        keywords: post.keywords.slice(0, RELATED_KEYWORDS_USED),
+        limit: RELATED_MAX_POSTS,
+      });
+      const response: RelatedResponse = { posts: rows.map(toCard) };
+      return JSON.stringify(response);
     });
-    return rows.map(toCard);
   }
 
   /**
    * Only the author may delete; to anyone else the post looks missing (404), so strangers learn
-   * nothing. The record goes first (the post disappears at once), then its files.
+   * nothing. The record goes first (the post disappears at once), then its files; files storage
+   * can't delete now are deleted by a later sweep, so the post is gone for users either way.
    */
   async delete(viewer: UserRow, id: string): Promise<void> {
     const post = await queries.findPost(this.db, id);
     if (!post || post.userId !== viewer.id) throw new AppError(404, 'POST_NOT_FOUND');
-    if (!(await queries.deletePost(this.db, id))) throw new AppError(404, 'POST_NOT_FOUND');
-    this.feedCache.invalidate();
-    const failed = await deleteImage(this.storage, post.imageKey);
-    // The post is gone for users either way; leftover files are only wasted space.
-    if (failed.length > 0) this.log.warn({ keys: failed, post: id }, 'could not delete some image files');
+    await this.files.release(async (tx) => {
+      if (!(await queries.deletePost(tx, id))) throw new AppError(404, 'POST_NOT_FOUND');
+      return { result: undefined, released: imageFileKeys(post.imageKey) };
+    });
+    this.details.delete(id);
+    this.postsChanged(viewer);
   }
 }

@@ -1,4 +1,5 @@
-import { and, desc, ne, sql } from 'drizzle-orm';
+import { and, arrayContains, desc, eq, ne, sql } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import type { AppDb } from '../db/database.js';
 import { posts, users } from '../db/schema.js';
 import { cardColumns, type CardRow } from '../posts/post.queries.js';
@@ -19,29 +20,84 @@ export async function usersByPrefix(db: AppDb, prefix: string, excludeUserId: st
         excludeUserId ? ne(users.id, excludeUserId) : undefined,
       ),
     )
-    .orderBy(users.username)
+    // Byte order, which no index on username provides: otherwise, under a database collation
+    // like en_US, PostgreSQL walks the whole UNIQUE index in its order to find the first ten
+    // matches of a common prefix (6,000 rows for "ma" here) instead of reading the prefix
+    // range. Usernames are a-z, 0-9, '_' and '.', so byte order is also the natural one.
+    .orderBy(sql`${users.username} COLLATE "C"`)
     .limit(limit);
 }
 
+export type RankedCard = CardRow & { matched: number };
+
+/** Which posts a ranking looks at: those created at or after `since`, or strictly before `before`. */
+export interface TimeRange {
+  since?: string;
+  before?: string;
+}
+
+function inRange(range: TimeRange) {
+  return and(
+    range.since ? sql`${posts.createdAt} >= ${range.since}::timestamptz` : undefined,
+    range.before ? sql`${posts.createdAt} < ${range.before}::timestamptz` : undefined,
+  );
+}
+
 /**
- * Posts whose keywords contain any of the words (GIN index on keywords), best first: the most
- * words matched, then newest.
+ * Cards of the posts in the range whose keywords contain any of the words, best first: the
+ * most words matched, then newest.
+ *
+ * WARNING: a post's keywords are every substring of its words, a kilobyte or more of array, so
+ * anything that reads the column for each match (`keywords @> ...` in an ORDER BY) costs a
+ * detoast per match: seconds for a word in a fifth of all posts. With several words, each is
+ * one GIN lookup returning only (id, created_at), matches are counted per post, and the card
+ * columns are read for the winners alone. One word needs no counting, and the planner may then
+ * walk the newest posts and stop at the limit.
  */
-export async function postsByKeywords(db: AppDb, words: string[], limit: number): Promise<CardRow[]> {
-  const wordArray = sql`ARRAY[${sql.join(
-    words.map((word) => sql`${word}`),
-    sql`, `,
-  )}]::text[]`;
-  // One cheap array test per word (at most SEARCH_MAX_WORDS), instead of unnesting the words
-  // for every candidate row.
-  const matched = sql<number>`(${sql.join(
-    words.map((word) => sql`(${posts.keywords} @> ARRAY[${word}]::text[])::int`),
-    sql` + `,
-  )})`;
+export async function rankedPosts(db: AppDb, words: string[], limit: number, range: TimeRange = {}): Promise<RankedCard[]> {
+  if (words.length === 1) {
+    const rows = await postsWithAllWords(db, words, limit, range);
+    return rows.map((row) => ({ ...row, matched: 1 }));
+  }
+  const [first, ...rest] = words.map((word) =>
+    db
+      .select({ id: posts.id, createdAt: posts.createdAt })
+      .from(posts)
+      .where(and(arrayContains(posts.keywords, [word]), inRange(range))),
+  );
+  const hits = unionAll(first!, ...(rest as [NonNullable<typeof first>])).as('hits');
+  const matched = sql<number>`count(*)::int`.as('matched');
+  const ranked = db
+    .select({ id: hits.id, createdAt: hits.createdAt, matched })
+    .from(hits)
+    .groupBy(hits.id, hits.createdAt)
+    .orderBy(desc(matched), desc(hits.createdAt), desc(hits.id))
+    .limit(limit)
+    .as('ranked');
+  return db
+    .select({ ...cardColumns, matched: ranked.matched })
+    .from(ranked)
+    .innerJoin(posts, eq(posts.id, ranked.id))
+    .orderBy(desc(ranked.matched), desc(ranked.createdAt), desc(ranked.id));
+}
+
+/** Cards of the newest posts in the range containing every one of the words (one GIN lookup). */
+export async function postsWithAllWords(db: AppDb, words: string[], limit: number, range: TimeRange): Promise<CardRow[]> {
   return db
     .select(cardColumns)
     .from(posts)
-    .where(sql`${posts.keywords} && ${wordArray}`)
-    .orderBy(desc(matched), desc(posts.createdAt), desc(posts.id))
+    .where(and(arrayContains(posts.keywords, words), inRange(range)))
+    .orderBy(desc(posts.createdAt), desc(posts.id))
     .limit(limit);
+}
+
+/** The creation time of the nth newest post, or undefined when there are fewer posts. */
+export async function nthNewestPostTime(db: AppDb, n: number): Promise<string | undefined> {
+  const [row] = await db
+    .select({ createdAt: sql<string>`${posts.createdAt}::text` })
+    .from(posts)
+    .orderBy(desc(posts.createdAt))
+    .offset(n - 1)
+    .limit(1);
+  return row?.createdAt;
 }

@@ -30,6 +30,10 @@ export const searchRoutes =
           response: { 200: PostSearchResponse, 400: ErrorBody },
         },
       },
-      async (request) => ({ posts: await search.posts(request.query.q) }),
+      async (request, reply) => {
+        const json = await search.postsJson(request.query.q);
+        // Already-serialized JSON (cached answers are serialized once); see the feed route.
+        return reply.type('application/json; charset=utf-8').send(json as never);
+      },
     );
   };

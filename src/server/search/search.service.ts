@@ -1,5 +1,4 @@
-import type { PostCard } from '../../shared/api/posts.js';
-import type { SearchUser } from '../../shared/api/search.js';
+import type { PostSearchResponse, SearchUser } from '../../shared/api/search.js';
 import { SEARCH_MAX_POSTS, SEARCH_MAX_USERS, SEARCH_QUERY_MAX_LENGTH } from '../../shared/limits.js';
 import { peopleSearchPrefix, postSearchWords } from '../../shared/search.js';
 import type { UserRow } from '../auth/auth.queries.js';
@@ -7,6 +6,8 @@ import type { AppDb } from '../db/database.js';
 import { AppError } from '../http/app-error.js';
 import { toCard } from '../posts/post.service.js';
 import { iconUrl } from '../users/icon-images.js';
+import { PostSearch, type PostSearchOptions } from './post-search.js';
+import { MemoCache } from '../cache/memo-cache.js';
 import * as queries from './search.queries.js';
 
 function checkLength(query: string) {
@@ -14,7 +15,22 @@ function checkLength(query: string) {
 }
 
 export class SearchService {
-  constructor(private readonly db: AppDb) {}
+  private readonly postSearch: PostSearch;
+  /** Answers as JSON, by the query's cleaned words. */
+  private readonly cache: MemoCache<string>;
+
+  constructor(
+    private readonly db: AppDb,
+    options: { cacheMs?: number; postSearch?: Partial<PostSearchOptions> } = {},
+  ) {
+    this.postSearch = new PostSearch(db, options.postSearch);
+    this.cache = new MemoCache(options.cacheMs ?? 0);
+  }
+
+  /** Posts were created or deleted: answers remembered before may be wrong now. */
+  postsChanged() {
+    this.cache.clear();
+  }
 
   /** Up to 10 people whose username starts with the query; never the viewer. */
   async users(query: string, viewer: UserRow | null): Promise<SearchUser[]> {
@@ -25,12 +41,18 @@ export class SearchService {
     return rows.map((row) => ({ uid: row.id, username: row.username, icon: iconUrl(row.iconKey) }));
   }
 
-  /** Up to 100 posts matching any query word, most words matched first, then newest. */
-  async posts(query: string): Promise<PostCard[]> {
+  /**
+   * Up to 100 posts matching any query word, most words matched first, then newest, as
+   * `{ posts }` JSON: everyone asking the same words within a moment shares one search.
+   */
+  async postsJson(query: string): Promise<string> {
     checkLength(query);
     const words = postSearchWords(query);
-    if (words.length === 0) return [];
-    const rows = await queries.postsByKeywords(this.db, words, SEARCH_MAX_POSTS);
-    return rows.map(toCard);
+    // Queries that clean to the same words ("Dorm!" and "dorm") share one entry.
+    return this.cache.get(words.join(' '), async () => {
+      const rows = words.length > 0 ? await this.postSearch.cards(words, SEARCH_MAX_POSTS) : [];
+      const response: PostSearchResponse = { posts: rows.map(toCard) };
+      return JSON.stringify(response);
+    });
   }
 }

@@ -4,24 +4,24 @@ import { follows, users } from '../db/schema.js';
 import type { UserRow } from '../auth/auth.queries.js';
 
 /** A profile with its counts and whether the viewer follows it, in one query. */
-export async function findProfile(db: AppDb, username: string, viewerId: string | null) {
+/** What anyone may see of a user, by username. */
+export async function findPublicUser(db: AppDb, username: string) {
   const [row] = await db
     .select({
       id: users.id,
       username: users.username,
       iconKey: users.iconKey,
       bio: users.bio,
-      followers: sql<number>`(SELECT count(*)::int FROM ${follows} WHERE ${follows.targetId} = ${users.id})`,
-      following: sql<number>`(SELECT count(*)::int FROM ${follows} WHERE ${follows.followerId} = ${users.id})`,
-      followedByMe: viewerId
-        ? sql<boolean>`EXISTS (SELECT 1 FROM ${follows} WHERE ${follows.followerId} = ${viewerId} AND ${follows.targetId} = ${users.id})`
-        : sql<boolean>`false`,
+      followers: users.followerCount,
+      following: users.followingCount,
     })
     .from(users)
     .where(eq(users.username, username))
     .limit(1);
   return row;
 }
+
+export type PublicUserRow = NonNullable<Awaited<ReturnType<typeof findPublicUser>>>;
 
 export async function findUserIdByUsername(db: AppDb, username: string): Promise<string | undefined> {
   const [row] = await db.select({ id: users.id }).from(users).where(eq(users.username, username)).limit(1);

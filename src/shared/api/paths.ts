@@ -3,6 +3,7 @@ export const API = {
   register: '/api/auth/register',
   login: '/api/auth/login',
   logout: '/api/auth/logout',
+  logoutAll: '/api/auth/logout-all',
   me: '/api/me',
   openapi: '/api/openapi.json',
   posts: '/api/posts',

@@ -34,19 +34,24 @@ const hasOuterWhitespace = (value: string) => value !== value.trim();
 /** Length in characters (code points), so an emoji counts as one, not two. */
 const lengthOf = (value: string) => Array.from(value).length;
 
-/** What only the database knows: which of the username and e-mail are registered already. */
-export interface Taken {
-  username?: boolean;
-  email?: boolean;
+/**
+ * What only the server knows: which of the username and e-mail are registered already, and
+ * whether the password is one of the most common ones (a list too big for the client's bundle).
+ */
+export interface ServerFindings {
+  usernameTaken?: boolean;
+  emailTaken?: boolean;
+  commonPassword?: boolean;
 }
 
 /**
  * The sign-up rules of spec section 5, in the spec's order. Every failing rule adds its
  * message; a field left empty gets "Fill in all the fields." and its own rules are skipped
- * (an empty box is not also "too short"). Uniqueness needs the database: the server passes
- * `taken`, and its messages join the others in the spec's order. Takes normalized input.
+ * (an empty box is not also "too short"). Uniqueness and common passwords need the server: it
+ * passes `found`, and those messages join the others in the spec's order (a common password
+ * right after the spec's password rules). Takes normalized input.
  */
-export function validateSignUp({ username, email, password }: SignUpInput, taken: Taken = {}): string[] {
+export function validateSignUp({ username, email, password }: SignUpInput, found: ServerFindings = {}): string[] {
   const messages: string[] = [];
   if (!username || !email || !password) messages.push(ERRORS.FILL_IN_ALL_FIELDS);
 
@@ -56,7 +61,7 @@ export function validateSignUp({ username, email, password }: SignUpInput, taken
       messages.push(ERRORS.USERNAME_LENGTH);
     }
     if (!USERNAME_PATTERN.test(username)) messages.push(ERRORS.USERNAME_INVALID);
-    if (taken.username) messages.push(ERRORS.USERNAME_TAKEN);
+    if (found.usernameTaken) messages.push(ERRORS.USERNAME_TAKEN);
   }
 
   if (email && !looksLikeEmail(email)) messages.push(ERRORS.EMAIL_INVALID);
@@ -65,8 +70,9 @@ export function validateSignUp({ username, email, password }: SignUpInput, taken
     if (hasOuterWhitespace(password)) messages.push(ERRORS.PASSWORD_SPACES);
     const length = lengthOf(password);
     if (length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH) messages.push(ERRORS.PASSWORD_LENGTH);
+    else if (found.commonPassword) messages.push(ERRORS.PASSWORD_TOO_COMMON);
   }
   // The auth service reports a taken e-mail after the form itself passed (spec section 8).
-  if (email && taken.email) messages.push(ERRORS.EMAIL_TAKEN);
+  if (email && found.emailTaken) messages.push(ERRORS.EMAIL_TAKEN);
   return messages;
 }

@@ -9,18 +9,23 @@ import { PopUp } from '../../ui/PopUp';
 import { useSignOut } from '../auth/api/sign-out';
 import styles from './SettingsPage.module.css';
 
+type Confirming = 'sign-out' | 'everywhere' | null;
+
 export function SettingsPage() {
   const navigate = useNavigate();
   const signOut = useSignOut();
-  const [confirming, setConfirming] = useState(false);
+  const signOutEverywhere = useSignOut({ everywhere: true });
+  const [confirming, setConfirming] = useState<Confirming>(null);
 
-  const confirmSignOut = () => {
-    setConfirming(false);
-    signOut.mutate(undefined, {
+  const confirm = () => {
+    const mutation = confirming === 'everywhere' ? signOutEverywhere : signOut;
+    setConfirming(null);
+    mutation.mutate(undefined, {
       onSuccess: () => navigate(paths.login, { replace: true }),
       onError: () => navigate(paths.notFound(COPY.settings.signOutFailed)),
     });
   };
+  const cancel = () => setConfirming(null);
 
   return (
     <Page title={COPY.settings.title} back>
@@ -36,21 +41,37 @@ export function SettingsPage() {
             </Link>
           </li>
           <li>
-            <button type="button" className={`${styles.row} ${styles.danger}`} onClick={() => setConfirming(true)}>
+            <button type="button" className={`${styles.row} ${styles.danger}`} onClick={() => setConfirming('sign-out')}>
               {COPY.settings.signOut}
+            </button>
+          </li>
+          <li>
+            <button type="button" className={`${styles.row} ${styles.danger}`} onClick={() => setConfirming('everywhere')}>
+              {COPY.settings.signOutEverywhere}
             </button>
           </li>
         </ul>
       </section>
-      {confirming && (
+      {confirming === 'sign-out' && (
         <PopUp
           title={COPY.settings.signOutTitle}
           message={COPY.settings.signOutMessage(APP_NAME)}
           buttons={[
-            { label: COPY.settings.signOut, onClick: confirmSignOut, variant: 'danger' },
-            { label: COPY.cancel, onClick: () => setConfirming(false), variant: 'secondary' },
+            { label: COPY.settings.signOut, onClick: confirm, variant: 'danger' },
+            { label: COPY.cancel, onClick: cancel, variant: 'secondary' },
           ]}
-          onCancel={() => setConfirming(false)}
+          onCancel={cancel}
+        />
+      )}
+      {confirming === 'everywhere' && (
+        <PopUp
+          title={COPY.settings.signOutEverywhereTitle}
+          message={COPY.settings.signOutEverywhereMessage}
+          buttons={[
+            { label: COPY.settings.signOutEverywhere, onClick: confirm, variant: 'danger' },
+            { label: COPY.cancel, onClick: cancel, variant: 'secondary' },
+          ]}
+          onCancel={cancel}
         />
       )}
     </Page>

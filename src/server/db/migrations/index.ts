@@ -2,6 +2,8 @@ import accounts from './0001-accounts.js';
 import postsAndFollows from './0002-posts-and-follows.js';
 import search from './0003-search.js';
 import ginFastupdateOff from './0004-gin-fastupdate-off.js';
+import followCounts from './0005-follow-counts.js';
+import pendingFiles from './0006-pending-files.js';
 
 /**
  * Every schema change, in order. Append only: a released migration is never edited, because
@@ -12,4 +14,6 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 2, name: 'posts-and-follows', sql: postsAndFollows },
   { version: 3, name: 'search', sql: search },
   { version: 4, name: 'gin-fastupdate-off', sql: ginFastupdateOff },
+  { version: 5, name: 'follow-counts', sql: followCounts },
+  { version: 6, name: 'pending-files', sql: pendingFiles },
 ];

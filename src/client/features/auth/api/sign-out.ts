@@ -3,10 +3,11 @@ import { API } from '../../../../shared/api/paths';
 import { api } from '../../../api/http';
 import { setCurrentUser } from './current-user';
 
-export function useSignOut() {
+/** Ends this browser's session, or with `everywhere` every session of the signed-in user. */
+export function useSignOut({ everywhere = false } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<void>('POST', API.logout),
+    mutationFn: () => api<void>('POST', everywhere ? API.logoutAll : API.logout),
     onSuccess: () => {
       // Nothing of the previous user's may linger for whoever signs in next on this browser.
       queryClient.clear();

@@ -1,0 +1,526 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app.js';
+import { API } from '../../src/shared/api/paths.js';
+import type { PostDetail } from '../../src/shared/api/posts.js';
+import type { ErrorCode } from '../../src/shared/errors.js';
+import { newAccount, signUp } from '../helpers/accounts.js';
+import { jpeg } from '../helpers/images.js';
+import { edgesOf, expectError, follow, get, patchMe, query } from '../helpers/people.js';
+import { createPost } from '../helpers/posts.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * Who may change what (OWASP ASVS V8): every state-changing route, tried by someone signed
+ * out, by another signed-in user and by the owner, with the status each must get and the
+ * database rows that must (not) change. Plus: no response ever carries another user's e-mail,
+ * a password hash or a session token.
+ */
+
+type Account = Awaited<ReturnType<typeof signUp>>;
+type Actor = 'signed out' | 'another user' | 'owner';
+const ACTORS: Actor[] = ['signed out', 'another user', 'owner'];
+
+/** A fresh owner and another user for each cell, so no cell sees another cell's changes. */
+interface Scene {
+  t: TestApp;
+  owner: Account;
+  other: Account;
+  /** Filled in by a row's setup when the route needs one. */
+  post?: PostDetail;
+  bystander?: Account;
+}
+
+interface Cell {
+  status: number;
+  /** The error code, for refusals. */
+  code?: ErrorCode;
+  /** What the database (or the media) must look like afterwards. */
+  then(scene: Scene, response: LightMyRequestResponse): Promise<void>;
+}
+
+interface Row {
+  /** "METHOD /path" exactly as the route is declared. */
+  route: string;
+  /** What is being tried, and who "owner" is for this route. */
+  what: string;
+  setup?(scene: Scene): Promise<void>;
+  send(scene: Scene, cookie: string | undefined): Promise<LightMyRequestResponse>;
+  cells: Record<Actor, Cell>;
+}
+
+function cookieOf(scene: Scene, actor: Actor): string | undefined {
+  if (actor === 'signed out') return undefined;
+  return actor === 'owner' ? scene.owner.cookie : scene.other.cookie;
+}
+
+function need<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('the row setup did not prepare this');
+  return value;
+}
+
+const withCookie = (cookie: string | undefined) => (cookie ? { cookie } : {});
+
+// Database state, read with plain SQL (the same on PGlite and PostgreSQL).
+
+async function sessionCount(t: TestApp, uid: string): Promise<number> {
+  return (await query(t.database, 'SELECT 1 FROM sessions WHERE user_id = $1', [uid])).length;
+}
+
+async function userRow(t: TestApp, uid: string) {
+  const rows = await query<{ email: string; bio: string; icon_key: string | null }>(
+    t.database,
+    'SELECT email, bio, icon_key FROM users WHERE id = $1',
+    [uid],
+  );
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
+}
+
+async function usersNamed(t: TestApp, username: string): Promise<string[]> {
+  const rows = await query<{ id: string }>(t.database, 'SELECT id FROM users WHERE username = $1', [username.toLowerCase()]);
+  return rows.map((row) => row.id);
+}
+
+async function postAuthors(t: TestApp, ...uids: string[]): Promise<string[]> {
+  const rows = await query<{ user_id: string }>(t.database, 'SELECT user_id FROM posts WHERE user_id = ANY($1::text[])', [uids]);
+  return rows.map((row) => row.user_id);
+}
+
+async function postExists(t: TestApp, id: string): Promise<boolean> {
+  return (await query(t.database, 'SELECT 1 FROM posts WHERE id = $1', [id])).length === 1;
+}
+
+const login = (t: TestApp, name: string, password: string, cookie?: string) =>
+  t.app.inject({ method: 'POST', url: API.login, payload: { identifier: name, password }, headers: withCookie(cookie) });
+
+/** The same outcome whoever asks. */
+const forEveryone = (cell: Cell): Record<Actor, Cell> => ({ 'signed out': cell, 'another user': cell, owner: cell });
+
+const sessionsAre = (owner: number, other: number) => async (s: Scene) => {
+  expect(await sessionCount(s.t, s.owner.uid)).toBe(owner);
+  expect(await sessionCount(s.t, s.other.uid)).toBe(other);
+};
+
+const ROWS: Row[] = [
+  {
+    route: `POST ${API.register}`,
+    what: 'create a new account (anyone may; being signed in changes nothing)',
+    send: (s, cookie) => s.t.app.inject({ method: 'POST', url: API.register, payload: newAccount('fresh'), headers: withCookie(cookie) }),
+    cells: forEveryone({
+      status: 201,
+      async then(s, response) {
+        const created = response.json<{ user: { uid: string; username: string } }>().user;
+        expect(await usersNamed(s.t, created.username)).toEqual([created.uid]);
+        expect([s.owner.uid, s.other.uid]).not.toContain(created.uid);
+      },
+    }),
+  },
+  {
+    route: `POST ${API.register}`,
+    what: "register over the owner's username: the account is not taken over",
+    send: (s, cookie) =>
+      s.t.app.inject({
+        method: 'POST',
+        url: API.register,
+        payload: { username: s.owner.username, email: newAccount('thief').email, password: 'hijacked pass 9' },
+        headers: withCookie(cookie),
+      }),
+    cells: forEveryone({
+      status: 409,
+      code: 'USERNAME_TAKEN',
+      async then(s) {
+        expect(await usersNamed(s.t, s.owner.username)).toEqual([s.owner.uid]);
+        expect((await userRow(s.t, s.owner.uid)).email).toBe(s.owner.email);
+        expect((await login(s.t, s.owner.username, 'hijacked pass 9')).statusCode).toBe(401);
+      },
+    }),
+  },
+  {
+    route: `POST ${API.login}`,
+    what: "sign in with the owner's password: a new session for the owner, whoever asked",
+    send: (s, cookie) => login(s.t, s.owner.username, s.owner.password, cookie),
+    cells: forEveryone({
+      status: 200,
+      async then(s, response) {
+        expect(response.json().user.uid).toBe(s.owner.uid);
+        await sessionsAre(2, 1)(s);
+      },
+    }),
+  },
+  {
+    route: `POST ${API.login}`,
+    what: "sign in with a wrong password for the owner: no session, whoever asked",
+    send: (s, cookie) => login(s.t, s.owner.username, 'not the password 1', cookie),
+    cells: forEveryone({ status: 401, code: 'INCORRECT_LOGIN', then: sessionsAre(1, 1) }),
+  },
+  {
+    route: `POST ${API.logout}`,
+    what: 'sign out: ends only the session of the cookie sent',
+    send: (s, cookie) => s.t.app.inject({ method: 'POST', url: API.logout, headers: withCookie(cookie) }),
+    cells: {
+      'signed out': { status: 204, then: sessionsAre(1, 1) },
+      'another user': { status: 204, then: sessionsAre(1, 0) },
+      owner: {
+        status: 204,
+        async then(s) {
+          await sessionsAre(0, 1)(s);
+          expectError(await get(s.t.app, API.me, s.owner.cookie), 401, 'NOT_SIGNED_IN');
+        },
+      },
+    },
+  },
+  {
+    // Sign out everywhere: the owner has two sessions (two browsers).
+    route: 'POST /api/auth/logout-all',
+    what: "sign out everywhere: ends every session of the caller, never someone else's",
+    setup: async (s) => {
+      expect((await login(s.t, s.owner.username, s.owner.password)).statusCode).toBe(200);
+    },
+    send: (s, cookie) => s.t.app.inject({ method: 'POST', url: '/api/auth/logout-all', headers: withCookie(cookie) }),
+    cells: {
+      'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: sessionsAre(2, 1) },
+      'another user': { status: 204, then: sessionsAre(2, 0) },
+      owner: { status: 204, then: sessionsAre(0, 1) },
+    },
+  },
+  {
+    route: `PATCH ${API.me}`,
+    what: "change the owner's bio and icon: the route only ever edits the caller",
+    send: async (s, cookie) => patchMe(s.t.app, cookie, [['bio', 'written by the caller'], ['icon', { bytes: await jpeg(64, 64), field: 'icon' }]]),
+    cells: {
+      'signed out': {
+        status: 401,
+        code: 'USER_DATA_NOT_FOUND',
+        async then(s) {
+          for (const uid of [s.owner.uid, s.other.uid]) {
+            expect(await userRow(s.t, uid)).toMatchObject({ bio: '', icon_key: null });
+          }
+        },
+      },
+      'another user': {
+        status: 200,
+        async then(s, response) {
+          expect(response.json().user.uid).toBe(s.other.uid);
+          expect(await userRow(s.t, s.owner.uid)).toMatchObject({ bio: '', icon_key: null });
+        },
+      },
+      owner: {
+        status: 200,
+        async then(s) {
+          const row = await userRow(s.t, s.owner.uid);
+          expect(row.bio).toBe('written by the caller');
+          expect(row.icon_key).not.toBeNull();
+        },
+      },
+    },
+  },
+  {
+    route: `POST ${API.posts}`,
+    what: 'create a post: always authored by the caller',
+    send: async (s, cookie) => createPost(s.t.app, cookie, { bytes: await jpeg(64, 48), description: 'mine #authz' }),
+    cells: {
+      'signed out': {
+        status: 401,
+        code: 'USER_DATA_NOT_FOUND',
+        async then(s) {
+          expect(await postAuthors(s.t, s.owner.uid, s.other.uid)).toEqual([]);
+        },
+      },
+      'another user': {
+        status: 201,
+        async then(s) {
+          expect(await postAuthors(s.t, s.owner.uid, s.other.uid)).toEqual([s.other.uid]);
+        },
+      },
+      owner: {
+        status: 201,
+        async then(s) {
+          expect(await postAuthors(s.t, s.owner.uid, s.other.uid)).toEqual([s.owner.uid]);
+        },
+      },
+    },
+  },
+  {
+    route: 'DELETE /api/posts/:id',
+    what: "delete the owner's post: only its author may; to others it looks missing",
+    setup: async (s) => {
+      const response = await createPost(s.t.app, s.owner.cookie, { bytes: await jpeg(64, 48), description: 'keep me' });
+      expect(response.statusCode, response.body).toBe(201);
+      s.post = response.json().post;
+    },
+    send: (s, cookie) => s.t.app.inject({ method: 'DELETE', url: API.post(need(s.post).id), headers: withCookie(cookie) }),
+    cells: {
+      'signed out': {
+        status: 401,
+        code: 'NOT_SIGNED_IN',
+        async then(s) {
+          expect(await postExists(s.t, need(s.post).id)).toBe(true);
+          expect((await get(s.t.app, need(s.post).image.full)).statusCode).toBe(200);
+        },
+      },
+      'another user': {
+        status: 404,
+        code: 'POST_NOT_FOUND',
+        async then(s, response) {
+          expect(await postExists(s.t, need(s.post).id)).toBe(true);
+          expect((await get(s.t.app, need(s.post).image.full)).statusCode).toBe(200);
+          // Exactly what a post that never existed gets, so strangers learn nothing.
+          const missing = await s.t.app.inject({ method: 'DELETE', url: API.post('nosuchpost'), headers: { cookie: s.other.cookie } });
+          expect([response.statusCode, response.body]).toEqual([missing.statusCode, missing.body]);
+        },
+      },
+      owner: {
+        status: 204,
+        async then(s) {
+          expect(await postExists(s.t, need(s.post).id)).toBe(false);
+          expect((await get(s.t.app, need(s.post).image.full)).statusCode).toBe(404);
+        },
+      },
+    },
+  },
+  {
+    route: 'PUT /api/users/:username/follow',
+    what: 'follow the owner: adds only the caller\'s own edge; following yourself does nothing',
+    send: (s, cookie) => follow(s.t.app, s.owner.username, cookie),
+    cells: {
+      'signed out': {
+        status: 401,
+        code: 'NOT_SIGNED_IN',
+        async then(s) {
+          expect(await edgesOf(s.t.database, s.owner.uid, s.other.uid)).toEqual([]);
+        },
+      },
+      'another user': {
+        status: 200,
+        async then(s, response) {
+          expect(response.json()).toEqual({ following: true, followers: 1 });
+          expect(await edgesOf(s.t.database, s.owner.uid, s.other.uid)).toEqual([`${s.other.uid}>${s.owner.uid}`]);
+        },
+      },
+      owner: {
+        status: 200,
+        async then(s, response) {
+          expect(response.json()).toEqual({ following: false, followers: 0 });
+          expect(await edgesOf(s.t.database, s.owner.uid, s.other.uid)).toEqual([]);
+        },
+      },
+    },
+  },
+  {
+    route: 'DELETE /api/users/:username/follow',
+    what: "unfollow the owner, who is followed by the other user and a bystander: removes only the caller's edge",
+    setup: async (s) => {
+      s.bystander = await signUp(s.t.app, newAccount('by'));
+      for (const fan of [s.other, s.bystander]) expect((await follow(s.t.app, s.owner.username, fan.cookie)).statusCode).toBe(200);
+    },
+    send: (s, cookie) => s.t.app.inject({ method: 'DELETE', url: API.follow(s.owner.username), headers: withCookie(cookie) }),
+    cells: {
+      'signed out': {
+        status: 401,
+        code: 'NOT_SIGNED_IN',
+        async then(s) {
+          expect(await edgesOf(s.t.database, s.owner.uid)).toEqual(
+            [`${need(s.bystander).uid}>${s.owner.uid}`, `${s.other.uid}>${s.owner.uid}`].sort(),
+          );
+        },
+      },
+      'another user': {
+        status: 200,
+        async then(s, response) {
+          expect(response.json()).toEqual({ following: false, followers: 1 });
+          expect(await edgesOf(s.t.database, s.owner.uid)).toEqual([`${need(s.bystander).uid}>${s.owner.uid}`]);
+        },
+      },
+      owner: {
+        status: 200,
+        async then(s) {
+          expect(await edgesOf(s.t.database, s.owner.uid)).toEqual(
+            [`${need(s.bystander).uid}>${s.owner.uid}`, `${s.other.uid}>${s.owner.uid}`].sort(),
+          );
+        },
+      },
+    },
+  },
+];
+
+/** Every "METHOD /path" that is not a read, from Fastify's own route tree. */
+function stateChangingRouteCount(app: FastifyInstance): number {
+  const methods = [...app.printRoutes({ commonPrefix: false }).matchAll(/\(([A-Z, -]+)\)$/gm)].flatMap((m) => m[1]!.split(', '));
+  return methods.filter((method) => !['GET', 'HEAD', 'OPTIONS', '-'].includes(method)).length;
+}
+
+describe('authorization matrix: every state-changing route × signed out / another user / owner', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('covers every state-changing route the app declares (the backup route has its own test below)', () => {
+    const routes = new Set(ROWS.map((row) => row.route));
+    for (const route of routes) {
+      const [method, url] = route.split(' ') as ['POST', string];
+      expect(t.app.hasRoute({ method, url }), route).toBe(true);
+    }
+    expect(stateChangingRouteCount(t.app)).toBe(routes.size);
+  });
+
+  describe.each(ROWS)('$route: $what', (row) => {
+    it.each(ACTORS)('as %s', async (actor) => {
+      const scene: Scene = { t, owner: await signUp(t.app, newAccount('own')), other: await signUp(t.app, newAccount('oth')) };
+      await row.setup?.(scene);
+      const cell = row.cells[actor];
+      const response = await row.send(scene, cookieOf(scene, actor));
+      if (cell.code) expectError(response, cell.status, cell.code);
+      else expect(response.statusCode, response.body).toBe(cell.status);
+      await cell.then(scene, response);
+    });
+  });
+});
+
+describe.skipIf(process.env.TEST_DATABASE_URL)('POST /api/admin/backup (embedded setup only): only the admin token on loopback', () => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let other: Account;
+  const backups = () => path.join(t.config.dataDir, 'backups');
+  const backup = (headers: Record<string, string>) =>
+    app.inject({ method: 'POST', url: '/api/admin/backup', payload: {}, headers, remoteAddress: '127.0.0.1' });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    app = await buildApp({ config: t.config, database: t.database, adminToken: 'admin-token-for-tests' });
+    other = await signUp(app);
+  });
+  afterAll(async () => {
+    await app.close();
+    await t.close();
+  });
+
+  it('the route is declared and is the one extra state-changing route', () => {
+    expect(app.hasRoute({ method: 'POST', url: '/api/admin/backup' })).toBe(true);
+    expect(stateChangingRouteCount(app)).toBe(stateChangingRouteCount(t.app) + 1);
+  });
+
+  it('signed out: 404 as if it did not exist, and no backup is written', async () => {
+    expectError(await backup({}), 404, 'NOT_FOUND');
+    expect(fs.existsSync(backups())).toBe(false);
+  });
+
+  it('a signed-in user (session cookie, no token): 404, and no backup is written', async () => {
+    expectError(await backup({ cookie: other.cookie }), 404, 'NOT_FOUND');
+    expect(fs.existsSync(backups())).toBe(false);
+  });
+
+  it('the admin token holder: 200, and the backup is on disk', async () => {
+    const response = await backup({ authorization: 'Bearer admin-token-for-tests' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(fs.existsSync(path.join(response.json().outDir, 'pglite.tar.gz'))).toBe(true);
+  });
+});
+
+describe('no response carries secrets', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("never another user's e-mail, a password hash or a session token, in a whole realistic session", async () => {
+    /** Every response of the walk, with the e-mail of whoever it answered (their own may show). */
+    const seen: Array<{ label: string; response: LightMyRequestResponse; requester?: string }> = [];
+    const call = async (requester: string | undefined, method: string, url: string, cookie?: string, payload?: object) => {
+      const response = await t.app.inject({ method: method as 'GET', url, headers: withCookie(cookie), payload });
+      seen.push({ label: `${method} ${url}`, response, requester });
+      return response;
+    };
+    const register = async () => {
+      const body = newAccount('leak');
+      const response = await call(body.email, 'POST', API.register, undefined, body);
+      expect(response.statusCode, response.body).toBe(201);
+      const cookie = response.cookies.find((c) => c.name === 'session');
+      return { ...body, cookie: `session=${cookie?.value}` };
+    };
+
+    const alice = await register();
+    const bob = await register();
+    // A second session each, by username and by e-mail.
+    expect((await call(alice.email, 'POST', API.login, undefined, { identifier: alice.username, password: alice.password })).statusCode).toBe(200);
+    expect((await call(bob.email, 'POST', API.login, undefined, { identifier: bob.email, password: bob.password })).statusCode).toBe(200);
+    // Failed attempts, as a stranger would make them.
+    await call(undefined, 'POST', API.login, undefined, { identifier: alice.email, password: 'wrong password 1' });
+    await call(bob.email, 'POST', API.register, bob.cookie, { username: 'someoneelse', email: alice.email, password: 'another pass 77' });
+
+    const alicePost = await createPost(t.app, alice.cookie, { bytes: await jpeg(80, 60), description: 'Dorm life #leaktest', link: 'https://example.org' });
+    seen.push({ label: 'POST /api/posts (alice)', response: alicePost, requester: alice.email });
+    const bobPost = await createPost(t.app, bob.cookie, { bytes: await jpeg(60, 80), description: 'Dorm kitchen #leaktest' });
+    seen.push({ label: 'POST /api/posts (bob)', response: bobPost, requester: bob.email });
+    const iconUpdate = await patchMe(t.app, alice.cookie, [['bio', 'hi'], ['icon', { bytes: await jpeg(64, 64), field: 'icon' }]]);
+    seen.push({ label: 'PATCH /api/me (alice)', response: iconUpdate, requester: alice.email });
+    await call(bob.email, 'PUT', API.follow(alice.username), bob.cookie);
+    await call(alice.email, 'PUT', API.follow(bob.username), alice.cookie);
+
+    const [alicePostId, bobPostId]: string[] = [alicePost.json().post.id, bobPost.json().post.id];
+    const postIds = [alicePostId!, bobPostId!];
+    const media = [alicePost.json().post.image.full as string, iconUpdate.json().user.icon as string];
+    for (const [requester, cookie] of [[undefined, undefined], [alice.email, alice.cookie], [bob.email, bob.cookie]]) {
+      const urls = [
+        API.me,
+        API.posts,
+        API.openapi,
+        ...postIds.flatMap((id) => [API.post(id), API.related(id)]),
+        ...[alice.username, bob.username].flatMap((name) => [API.user(name), API.userPosts(name), API.followers(name), API.following(name)]),
+        API.searchUsers(alice.username),
+        API.searchUsers('example.com'),
+        API.searchUsers(alice.email),
+        API.searchPosts('dorm'),
+        API.post('nosuchpost'),
+        ...media,
+      ];
+      for (const url of urls) {
+        const response = await call(requester, 'GET', url, cookie);
+        // Real answers, not a wall of refusals that would trivially carry nothing.
+        const expected = url === API.post('nosuchpost') ? 404 : url === API.me && !cookie ? 401 : 200;
+        expect(response.statusCode, url).toBe(expected);
+      }
+    }
+    expect((await call(bob.email, 'DELETE', API.post(alicePostId!), bob.cookie)).statusCode).toBe(404);
+    expect((await call(bob.email, 'POST', API.logout, bob.cookie)).statusCode).toBe(204);
+
+    // The secrets, as stored: every e-mail, password hash and session-token hash; and every raw
+    // token the walk handed out, with whom it belongs to.
+    const users = await query<{ email: string; password_hash: string }>(t.database, 'SELECT email, password_hash FROM users');
+    const storedTokenHashes = (await query<{ token_hash: string }>(t.database, 'SELECT token_hash FROM sessions')).map((r) => r.token_hash);
+    const tokens = seen.flatMap(({ response, requester }) =>
+      response.cookies.filter((c) => c.name === 'session' && c.value !== '').map((c) => ({ token: c.value, owner: requester })),
+    );
+    expect(users.length).toBe(2);
+    expect(tokens.length).toBeGreaterThanOrEqual(4);
+    const tokenHashes = new Set([...storedTokenHashes, ...tokens.map(({ token }) => createHash('sha256').update(token).digest('hex'))]);
+    const always = ['$argon2', ...users.map((u) => u.password_hash), ...tokenHashes];
+
+    for (const { label, response, requester } of seen) {
+      const headers = { ...response.headers };
+      const setCookie = JSON.stringify(headers['set-cookie'] ?? '');
+      delete headers['set-cookie'];
+      const text = `${response.rawPayload.toString('latin1')}\n${JSON.stringify(headers)}`.toLowerCase();
+      const otherEmails = users.map((u) => u.email).filter((email) => email !== requester);
+      for (const secret of [...always, ...otherEmails, ...tokens.map(({ token }) => token)]) {
+        expect(text.includes(secret.toLowerCase()), `${label} carries ${secret}`).toBe(false);
+      }
+      // A Set-Cookie may only hand the caller their own session.
+      for (const secret of [...always, ...tokens.filter(({ owner }) => owner !== requester).map(({ token }) => token)]) {
+        expect(setCookie.includes(secret), `${label} sets ${secret}`).toBe(false);
+      }
+    }
+    // The walk really did show each user their own address (so the check above could fail).
+    expect(seen.some(({ label, response }) => label === `GET ${API.me}` && response.body.includes(alice.email))).toBe(true);
+  });
+});

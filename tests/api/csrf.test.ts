@@ -1,0 +1,231 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../src/shared/api/paths.js';
+import { newAccount, signUp } from '../helpers/accounts.js';
+import { jpeg } from '../helpers/images.js';
+import { edgesOf, expectError, follow, get, query } from '../helpers/people.js';
+import { createPost, multipart } from '../helpers/posts.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * Cross-site request forgery (OWASP ASVS V3): a page on another site must not be able to make
+ * a signed-in browser change anything, even where SameSite=Lax lets the cookie through (a
+ * sibling subdomain). The browser says where a request comes from (Sec-Fetch-Site, or Origin
+ * in older browsers); requests without either (curl, scripts) are not from a page and pass.
+ */
+
+type Headers = Record<string, string>;
+
+/** The site the app is served as in these tests. */
+const HOST = 'dorm.example';
+
+/** One state-changing request, ready to send, and whether it took effect. */
+interface Attempt {
+  send(headers: Headers): Promise<LightMyRequestResponse>;
+  changed(): Promise<boolean>;
+}
+
+interface Write {
+  name: string;
+  success: number;
+  prepare(t: TestApp): Promise<Attempt>;
+}
+
+async function sessionCount(t: TestApp, uid: string): Promise<number> {
+  return (await query(t.database, 'SELECT 1 FROM sessions WHERE user_id = $1', [uid])).length;
+}
+
+const inject = (t: TestApp, method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, headers: Headers, payload?: object | Buffer) =>
+  t.app.inject({ method, url, headers: { host: HOST, ...headers }, payload });
+
+const WRITES: Write[] = [
+  {
+    name: 'POST register',
+    success: 201,
+    async prepare(t) {
+      const account = newAccount('csrf');
+      return {
+        send: (headers) => inject(t, 'POST', API.register, headers, account),
+        changed: async () => (await query(t.database, 'SELECT 1 FROM users WHERE username = $1', [account.username])).length > 0,
+      };
+    },
+  },
+  {
+    name: 'POST login',
+    success: 200,
+    async prepare(t) {
+      const user = await signUp(t.app);
+      return {
+        send: (headers) => inject(t, 'POST', API.login, headers, { identifier: user.username, password: user.password }),
+        changed: async () => (await sessionCount(t, user.uid)) > 1,
+      };
+    },
+  },
+  {
+    name: 'POST logout',
+    success: 204,
+    async prepare(t) {
+      const user = await signUp(t.app);
+      return {
+        send: (headers) => inject(t, 'POST', API.logout, { ...headers, cookie: user.cookie }),
+        changed: async () => (await sessionCount(t, user.uid)) === 0,
+      };
+    },
+  },
+  {
+    name: 'PATCH /api/me (multipart)',
+    success: 200,
+    async prepare(t) {
+      const user = await signUp(t.app);
+      const form = await multipart([['bio', 'planted by another site']]);
+      return {
+        send: (headers) => inject(t, 'PATCH', API.me, { ...headers, cookie: user.cookie, 'content-type': form.contentType }, form.payload),
+        changed: async () => (await query(t.database, "SELECT 1 FROM users WHERE id = $1 AND bio <> ''", [user.uid])).length > 0,
+      };
+    },
+  },
+  {
+    name: 'POST /api/posts (multipart)',
+    success: 201,
+    async prepare(t) {
+      const user = await signUp(t.app);
+      const form = await multipart([['photo', { bytes: await jpeg(64, 48) }], ['description', 'posted by another site']]);
+      return {
+        send: (headers) => inject(t, 'POST', API.posts, { ...headers, cookie: user.cookie, 'content-type': form.contentType }, form.payload),
+        changed: async () => (await query(t.database, 'SELECT 1 FROM posts WHERE user_id = $1', [user.uid])).length > 0,
+      };
+    },
+  },
+  {
+    name: 'DELETE /api/posts/:id',
+    success: 204,
+    async prepare(t) {
+      const user = await signUp(t.app);
+      const created = await createPost(t.app, user.cookie, { bytes: await jpeg(64, 48), description: 'keep me' });
+      expect(created.statusCode, created.body).toBe(201);
+      const id: string = created.json().post.id;
+      return {
+        send: (headers) => inject(t, 'DELETE', API.post(id), { ...headers, cookie: user.cookie }),
+        changed: async () => (await query(t.database, 'SELECT 1 FROM posts WHERE id = $1', [id])).length === 0,
+      };
+    },
+  },
+  {
+    name: 'PUT follow',
+    success: 200,
+    async prepare(t) {
+      const [fan, star] = [await signUp(t.app), await signUp(t.app)];
+      return {
+        send: (headers) => inject(t, 'PUT', API.follow(star.username), { ...headers, cookie: fan.cookie }),
+        changed: async () => (await edgesOf(t.database, fan.uid)).length > 0,
+      };
+    },
+  },
+  {
+    name: 'DELETE follow',
+    success: 200,
+    async prepare(t) {
+      const [fan, star] = [await signUp(t.app), await signUp(t.app)];
+      expect((await follow(t.app, star.username, fan.cookie)).statusCode).toBe(200);
+      return {
+        send: (headers) => inject(t, 'DELETE', API.follow(star.username), { ...headers, cookie: fan.cookie }),
+        changed: async () => (await edgesOf(t.database, fan.uid)).length === 0,
+      };
+    },
+  },
+];
+
+const REFUSED: Array<[string, Headers]> = [
+  ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }],
+  // SameSite=Lax sends the cookie from a sibling subdomain: only this check stops it.
+  ['Sec-Fetch-Site: same-site (a sibling subdomain)', { 'sec-fetch-site': 'same-site', origin: `https://evil.${HOST}` }],
+  ['Origin: https://evil.example (no Sec-Fetch-Site)', { origin: 'https://evil.example' }],
+  ['Origin: null (a sandboxed frame)', { origin: 'null' }],
+  ['Origin: the same host on another port', { origin: `http://${HOST}:8080` }],
+];
+
+const ALLOWED: Array<[string, Headers]> = [
+  ['Sec-Fetch-Site: same-origin (our own client)', { 'sec-fetch-site': 'same-origin', origin: `http://${HOST}` }],
+  ['Origin: our own (an older browser)', { origin: `http://${HOST}` }],
+  ['Sec-Fetch-Site: none (typed by the user)', { 'sec-fetch-site': 'none' }],
+];
+
+describe('CSRF: state-changing requests from another site are refused', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  describe.each(WRITES)('$name', (write) => {
+    it.each(REFUSED)("403 'Cross-site requests are not allowed.' with %s, and nothing changes", async (_, headers) => {
+      const attempt = await write.prepare(t);
+      expectError(await attempt.send(headers), 403, 'CROSS_SITE_REQUEST');
+      expect(await attempt.changed()).toBe(false);
+    });
+
+    it.each(ALLOWED)('succeeds with %s', async (_, headers) => {
+      const attempt = await write.prepare(t);
+      const response = await attempt.send(headers);
+      expect(response.statusCode, response.body).toBe(write.success);
+      expect(await attempt.changed()).toBe(true);
+    });
+  });
+
+  it('never refuses reads: cross-site GETs (links, images) still work, signed in too', async () => {
+    const user = await signUp(t.app);
+    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }]) {
+      const me = await t.app.inject({ method: 'GET', url: API.me, headers: { host: HOST, cookie: user.cookie, ...headers } });
+      expect(me.statusCode, me.body).toBe(200);
+      expect(me.json().user.uid).toBe(user.uid);
+      const feed = await t.app.inject({ method: 'GET', url: API.posts, headers: { host: HOST, ...headers } });
+      expect(feed.statusCode).toBe(200);
+    }
+    expect((await get(t.app, API.me, user.cookie)).statusCode).toBe(200);
+  });
+});
+
+describe('CSRF behind a reverse proxy: the Origin is compared with the forwarded host', () => {
+  const proxied = {
+    host: '127.0.0.1:3000',
+    'x-forwarded-host': HOST,
+    'x-forwarded-proto': 'https',
+    origin: `https://${HOST}`,
+  };
+
+  it('TRUST_PROXY on: the public host from X-Forwarded-Host matches the Origin', async () => {
+    const t = await createTestApp({ trustProxy: true });
+    try {
+      const user = await signUp(t.app);
+      const response = await t.app.inject({
+        method: 'POST',
+        url: API.login,
+        headers: proxied,
+        payload: { identifier: user.username, password: user.password },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(await sessionCount(t, user.uid)).toBe(2);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('TRUST_PROXY off: a forwarded host is not believed, so the Origin does not match', async () => {
+    const t = await createTestApp({ trustProxy: false });
+    try {
+      const user = await signUp(t.app);
+      const response = await t.app.inject({
+        method: 'POST',
+        url: API.login,
+        headers: proxied,
+        payload: { identifier: user.username, password: user.password },
+      });
+      expectError(response, 403, 'CROSS_SITE_REQUEST');
+      expect(await sessionCount(t, user.uid)).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,1187 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import fc from 'fast-check';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSessionToken, newSessionToken, SESSION_TTL_MS } from '../../src/server/auth/session-token.js';
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../../src/server/config.js';
+import { ICON_SIZES } from '../../src/server/images/image-pipeline.js';
+import { imageFileKeys } from '../../src/server/posts/post-images.js';
+import { API } from '../../src/shared/api/paths.js';
+import { ERRORS, isErrorCode } from '../../src/shared/errors.js';
+import { deriveHashtags } from '../../src/shared/hashtags.js';
+import { DESCRIPTION_MAX_LENGTH, LINK_MAX_LENGTH, POST_IMAGE_MAX_BYTES } from '../../src/shared/limits.js';
+import { isHttpLink, validatePostText } from '../../src/shared/validation/post.js';
+import { validateBio } from '../../src/shared/validation/profile.js';
+import { looksLikeEmail } from '../../src/shared/validation/sign-up.js';
+import { newAccount, signUp } from '../helpers/accounts.js';
+import * as fixtures from '../helpers/images.js';
+import { mediaFiles, query } from '../helpers/people.js';
+import { createPost, multipart, type FormEntries } from '../helpers/posts.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * Fuzzing: many thousands of generated requests against every route, signed in and signed out,
+ * with hostile text, wrong JSON types, malformed bodies and forms, bad cookies and odd methods.
+ * Whatever arrives, the server answers with a clear 4xx (or a success), never a 5xx, and the
+ * database and the media files stay consistent.
+ *
+ * The seed is fixed so a run is repeatable; FUZZ_SEED=<n> tries another one (and reproduces a
+ * failure: the seed is in the failure message).
+ */
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20_240_917;
+if (!Number.isSafeInteger(SEED)) throw new Error(`FUZZ_SEED must be an integer, got ${process.env.FUZZ_SEED}`);
+// Shrinking re-sends requests; a short budget keeps a failing run from taking minutes.
+fc.configureGlobal({ seed: SEED, interruptAfterTimeLimit: 60_000, markInterruptAsFailure: true });
+
+/** Requests to send per run (at least 10,000 in total); uploads run the image pipeline, so fewer. */
+const RUNS = {
+  auth: 2_000,
+  posts: 2_400,
+  people: 2_800,
+  search: 1_200,
+  mediaAndPages: 1_600,
+  methodsAndHeaders: 1_800,
+  cookies: 1_000,
+  malformedForms: 900,
+  uploads: 300,
+  nested: 40,
+  huge: 24,
+} as const;
+const MIN_REQUESTS = 10_000;
+
+// ---------------------------------------------------------------- the app and what exists in it
+
+const INDEX_HTML = '<!doctype html><title>__APP_NAME__</title><div id="root"></div>';
+const PASSWORD = 'correct horse 1';
+
+let t: TestApp;
+let clientDir: string;
+
+interface Person {
+  uid: string;
+  username: string;
+  email: string;
+  cookie: string;
+}
+/** Fuzzed as themselves: their posts, follows and profile may change. */
+let actors: Person[] = [];
+/** Signs out (everywhere) in place of the actors. */
+let leaver: Person;
+
+/** Real values the generators draw from, so requests also hit rows that exist. */
+const pools = {
+  usernames: [] as string[],
+  emails: [] as string[],
+  postIds: [] as string[],
+  media: [] as string[],
+  cursors: [] as string[],
+};
+const POOL_CAP = 300;
+
+function remember(pool: string[], value: unknown) {
+  if (typeof value === 'string' && value && !pool.includes(value) && pool.length < POOL_CAP) pool.push(value);
+}
+
+const pick = <T>(list: readonly T[], index: number): T => list[index % list.length]!;
+/** A real value; before the first one is known (no page has had a next one yet), a stand-in. */
+const fromPool = (get: () => readonly string[]) =>
+  fc.nat().map((i) => {
+    const pool = get();
+    return pool.length > 0 ? pick(pool, i) : 'none-yet';
+  });
+
+/** Image fixtures by name: generators hold the name, so a failure prints a short counterexample. */
+const FILES: Record<string, Buffer> = {};
+/** A valid JPEG one byte over the post image limit (only the size cases send it). */
+let overLimitJpeg: Buffer;
+
+// ---------------------------------------------------------------- counting and checking
+
+/** Requests sent and statuses received, by route group. */
+const counts = new Map<string, Map<number, number>>();
+const sentTo = (group: string) => [...(counts.get(group)?.values() ?? [])].reduce((a, b) => a + b, 0);
+const succeededAt = (group: string) => [...(counts.get(group)?.entries() ?? [])].some(([status]) => status < 300);
+const totalSent = () => [...counts.keys()].reduce((sum, group) => sum + sentTo(group), 0);
+
+function routeGroup(method: string, url: string): string {
+  const pathname = url.split(/[?#]/)[0]!;
+  const rules: Array<[RegExp, string]> = [
+    [/^\/api\/auth\//, 'auth'],
+    [/^\/api\/me$/, method.toUpperCase() === 'PATCH' ? 'PATCH /api/me (multipart)' : '/api/me'],
+    [/^\/api\/posts$/, method.toUpperCase() === 'POST' ? 'POST /api/posts (multipart)' : 'feed'],
+    [/^\/api\/posts\/[^/]*\/related$/, 'related'],
+    [/^\/api\/posts\/[^/]*$/, 'post by id'],
+    [/^\/api\/users\/[^/]*\/follow$/, 'follow / unfollow'],
+    [/^\/api\/users\/[^/]*\/(followers|following)$/, 'followers / following'],
+    [/^\/api\/users\/[^/]*\/posts$/, "user's posts"],
+    [/^\/api\/users\/[^/]*$/, 'profile'],
+    [/^\/api\/search\//, 'search'],
+    [/^\/api\/openapi\.json$/, 'openapi'],
+    [/^\/api(\/|$)/, 'unknown api path'],
+    [/^\/media(\/|$)/, 'media'],
+    [/^\/($|login|register|signup|post\/|@|search|settings|upload|404|assets\/|favicon|index\.html)/, 'client pages'],
+  ];
+  return rules.find(([pattern]) => pattern.test(pathname))?.[1] ?? 'unknown path';
+}
+
+function decodedBody(response: LightMyRequestResponse): string {
+  const encoding = response.headers['content-encoding'];
+  if (encoding === 'gzip') return zlib.gunzipSync(response.rawPayload).toString('utf8');
+  if (encoding === 'br') return zlib.brotliDecompressSync(response.rawPayload).toString('utf8');
+  return response.body;
+}
+
+/** The properties every answer has: no 5xx, and a body a client can make sense of. */
+function expectSensible(request: InjectOptions, response: LightMyRequestResponse) {
+  const where = `${request.method} ${String(request.url).slice(0, 300)} -> ${response.statusCode} ${response.body.slice(0, 500)}`;
+  expect(response.statusCode, where).toBeGreaterThanOrEqual(200);
+  expect(response.statusCode, where).toBeLessThan(500);
+  if (String(request.method).toUpperCase() === 'HEAD') return;
+  if (response.statusCode === 204) {
+    expect(response.body, where).toBe('');
+    return;
+  }
+  const type = String(response.headers['content-type'] ?? '');
+  const body = decodedBody(response);
+  if (type.startsWith('application/json')) {
+    const json: unknown = JSON.parse(body);
+    expect(json, where).toBeTypeOf('object');
+    expect(json, where).not.toBeNull();
+    if (response.statusCode >= 400) {
+      // Every error is one of the catalogue's, with its exact text (the client shows it).
+      const { code, message } = json as { code: unknown; message: unknown };
+      expect(isErrorCode(code), where).toBe(true);
+      expect(message, where).toBe(ERRORS[code as keyof typeof ERRORS]);
+    }
+  } else if (type.startsWith('text/html')) {
+    expect(response.statusCode, where).toBe(200);
+    expect(body, where).toContain('<title>');
+  } else if (type.startsWith('image/')) {
+    expect(response.statusCode, where).toBe(200);
+    expect(response.rawPayload.length, where).toBeGreaterThan(0);
+  } else {
+    expect.fail(`unexpected content type "${type}": ${where}`);
+  }
+}
+
+/** Learns ids, names, cursors and image URLs from successful answers, for later requests. */
+function learn(response: LightMyRequestResponse) {
+  const json = String(response.headers['content-type']).startsWith('application/json');
+  if (response.statusCode >= 300 || !json || response.rawPayload.length === 0) return;
+  const visit = (value: unknown, key = ''): void => {
+    if (Array.isArray(value)) value.forEach((item) => visit(item, key));
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, k);
+    else if (typeof value !== 'string') return;
+    else if (key === 'username') remember(pools.usernames, value);
+    else if (key === 'email') remember(pools.emails, value);
+    else if (key === 'nextCursor') remember(pools.cursors, value);
+    else if (value.startsWith('/media/')) remember(pools.media, value);
+  };
+  const body: unknown = JSON.parse(decodedBody(response));
+  visit(body);
+  const post = (body as { post?: { id?: unknown } }).post;
+  remember(pools.postIds, post?.id);
+}
+
+// ---------------------------------------------------------------- cookies
+
+type CookieSpec =
+  | { kind: 'none' }
+  /** An actor's standing session. */
+  | { kind: 'actor'; who: number }
+  /** A session made for this one request (sign-out ends it). */
+  | { kind: 'fresh'; who: number }
+  | { kind: 'expired'; who: number }
+  /** Well-formed, but no such session. */
+  | { kind: 'unknown'; token: string }
+  | { kind: 'raw'; header: string }
+  | { kind: 'long'; length: number; withActor: boolean }
+  | { kind: 'many'; count: number; withActor: boolean };
+
+async function insertSession(userId: string, expiresAt: Date): Promise<string> {
+  const token = newSessionToken();
+  await query(t.database, 'INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [hashSessionToken(token), userId, expiresAt]);
+  return `session=${token}`;
+}
+
+const liveUntil = () => new Date(Date.now() + SESSION_TTL_MS);
+
+/**
+ * Signing out (of this browser, or everywhere) must not end the actors' standing sessions:
+ * signed-in sign-outs get a new session of a user who exists only to sign out.
+ */
+const endsSessions = (url: string) => /^\/api\/auth\/logout/i.test(url);
+
+async function cookieHeader(spec: CookieSpec, url: string): Promise<string | undefined> {
+  switch (spec.kind) {
+    case 'none':
+      return undefined;
+    case 'actor':
+      return endsSessions(url) ? insertSession(leaver.uid, liveUntil()) : pick(actors, spec.who).cookie;
+    case 'fresh':
+      return insertSession(endsSessions(url) ? leaver.uid : pick(actors, spec.who).uid, liveUntil());
+    case 'expired':
+      return insertSession(pick(actors, spec.who).uid, new Date(Date.now() - 60_000));
+    case 'unknown':
+      return `session=${spec.token}`;
+    case 'raw':
+      return spec.header;
+    case 'long': {
+      const junk = `session=${'A'.repeat(spec.length)}`;
+      return spec.withActor && !endsSessions(url) ? `${junk}; ${pick(actors, 0).cookie}` : junk;
+    }
+    case 'many': {
+      const crumbs = Array.from({ length: spec.count }, (_, i) => `c${i}=${i.toString(36)}`);
+      if (spec.withActor && !endsSessions(url)) crumbs.splice(spec.count >> 1, 0, pick(actors, 1).cookie);
+      return crumbs.join('; ');
+    }
+  }
+}
+
+// ---------------------------------------------------------------- sending
+
+interface Req {
+  method: string;
+  url: string;
+  cookie: CookieSpec;
+  headers?: Record<string, string>;
+  payload?: string | Buffer;
+  ip?: string;
+}
+
+async function send(req: Req): Promise<LightMyRequestResponse> {
+  const headers: Record<string, string> = { ...req.headers };
+  const cookie = await cookieHeader(req.cookie, req.url);
+  if (cookie !== undefined) headers.cookie = cookie;
+  const options: InjectOptions = {
+    method: req.method as InjectOptions['method'],
+    url: req.url,
+    headers,
+    ...(req.payload !== undefined ? { payload: req.payload } : {}),
+    ...(req.ip ? { remoteAddress: req.ip } : {}),
+  };
+  const response = await t.app.inject(options);
+  const statuses = counts.get(routeGroup(req.method, req.url)) ?? new Map<number, number>();
+  counts.set(routeGroup(req.method, req.url), statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1));
+  expectSensible(options, response);
+  learn(response);
+  return response;
+}
+
+/** Runs a property (and any past failures, always); on failure the message says how to reproduce it. */
+async function check<T>(arbitrary: fc.Arbitrary<T>, numRuns: number, predicate: (value: T) => Promise<void>, examples: T[] = []) {
+  try {
+    await fc.assert(fc.asyncProperty(arbitrary, predicate), { numRuns, examples: examples.map((example) => [example] as [T]) });
+  } catch (error) {
+    const message = `fuzzing failed with FUZZ_SEED=${SEED} (rerun with that variable to reproduce)`;
+    console.error(message);
+    throw new Error(`${message}\n${(error as Error).message}`, { cause: error });
+  }
+}
+
+// ---------------------------------------------------------------- text
+
+/** Strings that have broken real servers. */
+const NASTY = [
+  '', ' ', '  ', '\t', '\n', '\r\n', '\u0000', 'a\u0000b', '\u0000'.repeat(30), '\uD800', '\uDFFF', 'x\uDC00y', '\uDBFF\uDBFF',
+  '\u202Egnp.exe', '\u200F\u05E9\u05DC\u05D5\u05DD', 'مرحبا بالعالم', '\u2066abc\u2069', '👩‍👩‍👧‍👦', '🏳️‍🌈'.repeat(40), 'Z̷̢͉a̵l̸g̶o̷',
+  '\uFEFF', '\uFFFF', '\uFFFE', '\u00A0', '\u3000', 'ǅ', 'İ', 'ß', 'ﬃ', 'K', '%', '%00', '%zz', '%E0%A4%A', '%ED%A0%80', '%C0%AF',
+  '..', '.', '../../etc/passwd', '..%2F..%2F', '/', '//', '?', '#', '&', '=', '+', ';', ',', '*', '@', '@@', '@a', '_', '.a.',
+  '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'null', 'undefined', 'true', 'false', '[]', '{}',
+  'NaN', '-NaN', 'Infinity', '-Infinity', '-1', '0', '-0', '00', '1e309', '-1e309', '0x7fffffff', '9007199254740993',
+  '9'.repeat(400), '1.7976931348623157e308', '5e-324', '<script>alert(1)</script>', "' OR '1'='1", "'; DROP TABLE users; --",
+  '${7*7}', '{{7*7}}', '%s%s%n', '\\', '\\u0000', '"', "'", '`', 'javascript:alert(1)', 'data:text/html,<b>x</b>',
+  'http://', 'https://', 'http://exa mple.com', 'HTTP://EXAMPLE.COM', 'ftp://x.y', 'http://[::1]', 'http://localhost:99999',
+  'https://example.com/#🙂', 'https://ex\u0000ample.com', '//evil.example', 'http:evil', 'https://a.b/' + 'p'.repeat(190),
+  'alice', 'ALICE', 'Alice@Example.com', 'a@b.c', 'a@b', '@b.c', 'a@@b.c', ' a@b.c', 'correct horse 1', 'password',
+];
+
+/** One character, lone surrogates and control characters included (fc's 'binary' leaves those out). */
+const anyChar = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 0, max: 0x10ffff }).map((cp) => (cp <= 0xffff ? String.fromCharCode(cp) : String.fromCodePoint(cp))) },
+  { weight: 3, arbitrary: fc.integer({ min: 0x20, max: 0x7e }).map((cp) => String.fromCharCode(cp)) },
+  { weight: 1, arbitrary: fc.constantFrom('\u0000', '\uD800', '\uDC00', '\u202E', '\u200F', '\r', '\n', '\t', '#', '@', '%', '😀') },
+);
+
+const numberish = fc.oneof(
+  fc.double().map(String),
+  fc.integer().map(String),
+  fc.bigInt({ min: -(2n ** 200n), max: 2n ** 200n }).map(String),
+  fc.constantFrom('NaN', 'Infinity', '-Infinity', '-0', '1e309', '0x1f', '0b1', '1_000', '١٢٣'),
+);
+
+/** Characters repeated up to around the limits (descriptions 200, links 200, JSON fields 1000). */
+const nearLimit = fc
+  .tuple(fc.constantFrom('a', 'é', '😀', '\u0000', ' ', '#a ', 'x'), fc.integer({ min: 90, max: 1_100 }))
+  .map(([unit, n]) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n));
+
+const nastyText: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...NASTY) },
+  { weight: 4, arbitrary: fc.string({ unit: anyChar, maxLength: 40 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
+  { weight: 2, arbitrary: numberish },
+  { weight: 1, arbitrary: nearLimit },
+  { weight: 1, arbitrary: fc.string({ unit: anyChar, minLength: 100, maxLength: 1_200 }) },
+);
+
+/** What arrives where a string is expected. */
+const wrongType = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.double(),
+  fc.integer(),
+  fc.constant([]),
+  fc.constant({}),
+  fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }),
+  fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+);
+
+/** Lone surrogates replaced, as a browser does before percent-encoding text. */
+const wellFormed = (text: string) => text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
+/** How a server receives the UTF-8 bytes of text put in a header (HTTP headers are bytes). */
+const asHeader = (text: string) =>
+  Buffer.from(text, 'utf8')
+    .toString('latin1')
+    .replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '');
+
+/** Text for a URL path segment or query value: mostly percent-encoded, sometimes raw. */
+const urlText = (text: fc.Arbitrary<string>) =>
+  fc.oneof(
+    { weight: 5, arbitrary: text.map((s) => encodeURIComponent(wellFormed(s))) },
+    { weight: 1, arbitrary: text.map((s) => s.replace(/[/?#]/g, '')) },
+    { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%00', '%ED%A0%80', '%C0%AF', '%2e%2e', '%2F', 'a%2Fb', '%E0%A4%A', '%u0041', '%%30') },
+  );
+
+// ---------------------------------------------------------------- requests by route
+
+const cookieSpec: fc.Arbitrary<CookieSpec> = fc.oneof(
+  { weight: 10, arbitrary: fc.constant({ kind: 'none' as const }) },
+  { weight: 10, arbitrary: fc.nat().map((who) => ({ kind: 'actor' as const, who })) },
+  { weight: 1, arbitrary: fc.nat().map((who) => ({ kind: 'fresh' as const, who })) },
+  { weight: 1, arbitrary: fc.nat().map((who) => ({ kind: 'expired' as const, who })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .oneof(fc.base64String({ minLength: 40, maxLength: 48 }), fc.string({ unit: 'grapheme-ascii', maxLength: 64 }))
+      .map((token) => ({ kind: 'unknown' as const, token: asHeader(token) })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .oneof(
+        nastyText.map((s) => `session=${s}`),
+        nastyText,
+        fc.constantFrom('session', 'session=', '=', ';;;', 'session=; session=', 'session="abc"', 'session=%E0%A4%A', 'session=a; session=b', '__proto__=1; constructor=2'),
+      )
+      .map((header) => ({ kind: 'raw' as const, header: asHeader(header) })),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('long' as const), length: fc.integer({ min: 1_000, max: 64_000 }), withActor: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('many' as const), count: fc.integer({ min: 2, max: 400 }), withActor: fc.boolean() }) },
+);
+
+const signedInCookie: fc.Arbitrary<CookieSpec> = fc.oneof(
+  { weight: 6, arbitrary: fc.nat().map((who) => ({ kind: 'actor' as const, who })) },
+  { weight: 1, arbitrary: cookieSpec },
+);
+
+const ip = fc.oneof({ weight: 3, arbitrary: fc.constant('127.0.0.1') }, fc.ipV4(), fc.ipV6());
+
+/** A post id: real ones, near misses and junk. */
+const postId = fc.oneof(
+  { weight: 4, arbitrary: fromPool(() => pools.postIds) },
+  { weight: 1, arbitrary: fromPool(() => pools.postIds).map((id) => `${id.slice(0, -1)}${id.endsWith('A') ? 'B' : 'A'}`) },
+  { weight: 1, arbitrary: fromPool(() => pools.postIds).map((id) => id.toLowerCase()) },
+  { weight: 4, arbitrary: urlText(nastyText) },
+  { weight: 1, arbitrary: fc.integer({ min: 60, max: 400 }).map((n) => 'a'.repeat(n)) },
+);
+
+/** A username as it appears in a route: real, '@'-prefixed, differently cased, or junk. */
+const username = fc.oneof(
+  { weight: 4, arbitrary: fromPool(() => pools.usernames) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fromPool(() => pools.usernames), fc.constantFrom('@', '@@', '%40', ' ', '', '.'), fc.boolean())
+      .map(([name, prefix, upper]) => encodeURIComponent(prefix) + (upper ? name.toUpperCase() : name)),
+  },
+  { weight: 4, arbitrary: urlText(nastyText) },
+  { weight: 1, arbitrary: fc.integer({ min: 60, max: 400 }).map((n) => 'u'.repeat(n)) },
+);
+
+const pgTime = (parts: { y: number; mo: number; d: number; h: number; mi: number; s: number; frac: string; tz: string }) => {
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  return `${pad(parts.y, 4)}-${pad(parts.mo)}-${pad(parts.d)} ${pad(parts.h)}:${pad(parts.mi)}:${pad(parts.s)}${parts.frac}${parts.tz}`;
+};
+
+/** Sort times in PostgreSQL's text form, valid and not: leap days, odd offsets, huge years. */
+const sortTime = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc
+      .record({
+        y: fc.oneof(fc.integer({ min: 1000, max: 9999 }), fc.integer({ min: 0, max: 99_999 })),
+        mo: fc.integer({ min: 0, max: 13 }),
+        d: fc.integer({ min: 0, max: 32 }),
+        h: fc.integer({ min: 0, max: 25 }),
+        mi: fc.integer({ min: 0, max: 61 }),
+        s: fc.integer({ min: 0, max: 61 }),
+        frac: fc.oneof(fc.constant(''), fc.integer({ min: 0, max: 9_999_999 }).map((n) => `.${n}`)),
+        tz: fc.oneof(
+          fc.constantFrom('+00', '-00', '+05:30', 'Z', ''),
+          fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 99 }), fc.option(fc.integer({ min: 0, max: 99 }))).map(
+            ([sign, h, m]) => `${sign}${String(h).padStart(2, '0')}${m === null ? '' : `:${String(m).padStart(2, '0')}`}`,
+          ),
+        ),
+      })
+      .map(pgTime),
+  },
+  { weight: 1, arbitrary: fc.constantFrom('infinity', '-infinity', 'epoch', 'now', 'today', 'allballs', '2024-01-01', '2024-01-01T00:00:00Z') },
+  { weight: 1, arbitrary: nastyText },
+);
+
+const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value) ?? 'undefined').toString('base64url');
+
+/** Page cursors: real ones, well-formed ones with hostile content, and junk. */
+const cursor = fc.oneof(
+  { weight: 2, arbitrary: fromPool(() => pools.cursors) },
+  { weight: 4, arbitrary: fc.tuple(sortTime, fc.oneof(fromPool(() => pools.postIds), nastyText)).map(b64) },
+  { weight: 1, arbitrary: fc.oneof(wrongType, fc.array(nastyText, { maxLength: 4 }), fc.tuple(sortTime, wrongType)).map(b64) },
+  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 120 }).map((bytes) => Buffer.from(bytes).toString('base64url')) },
+  { weight: 2, arbitrary: nastyText },
+);
+
+/** A query string for the paged routes. */
+const pageQuery = fc.oneof(
+  { weight: 3, arbitrary: fc.constant('') },
+  { weight: 6, arbitrary: urlText(cursor).map((c) => `?cursor=${c}`) },
+  { weight: 1, arbitrary: fc.tuple(urlText(cursor), urlText(cursor)).map(([a, b]) => `?cursor=${a}&cursor=${b}`) },
+  { weight: 1, arbitrary: fc.tuple(urlText(nastyText), urlText(nastyText)).map(([k, v]) => `?${k}=${v}`) },
+  { weight: 1, arbitrary: urlText(cursor).map((c) => `?cursor=${c}&limit=1000000`) },
+  { weight: 1, arbitrary: fc.constantFrom('?', '?cursor', '?cursor=', '?&&', '?=', '?cursor[]=a', '?cursor[a]=b', '?__proto__=1', '?cursor=%ZZ') },
+);
+
+/** The usual method of a route most of the time, anything a client can send otherwise. */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'SEARCH', 'get', 'post'];
+const methodFor = (...usual: string[]) =>
+  fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...usual) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) });
+
+const request = (parts: {
+  method: fc.Arbitrary<string>;
+  url: fc.Arbitrary<string>;
+  cookie?: fc.Arbitrary<CookieSpec>;
+}): fc.Arbitrary<Req> =>
+  fc.record({ method: parts.method, url: parts.url, cookie: parts.cookie ?? cookieSpec });
+
+const postRequests = fc.oneof(
+  request({ method: methodFor('GET'), url: pageQuery.map((q) => `${API.posts}${q}`) }),
+  request({ method: methodFor('GET'), url: postId.map((id) => `/api/posts/${id}`) }),
+  request({ method: methodFor('GET'), url: postId.map((id) => `/api/posts/${id}/related`) }),
+  request({ method: methodFor('DELETE'), url: postId.map((id) => `/api/posts/${id}`), cookie: signedInCookie }),
+  request({ method: methodFor('GET', 'DELETE'), url: fc.tuple(postId, urlText(nastyText)).map(([id, rest]) => `/api/posts/${id}/${rest}`) }),
+);
+
+const peopleRequests = fc.oneof(
+  request({ method: methodFor('GET'), url: username.map((u) => `/api/users/${u}`) }),
+  request({ method: methodFor('GET'), url: fc.tuple(username, pageQuery).map(([u, q]) => `/api/users/${u}/posts${q}`) }),
+  request({
+    method: methodFor('GET'),
+    url: fc.tuple(username, fc.constantFrom('followers', 'following'), pageQuery).map(([u, side, q]) => `/api/users/${u}/${side}${q}`),
+  }),
+  request({ method: methodFor('PUT', 'DELETE'), url: username.map((u) => `/api/users/${u}/follow`), cookie: signedInCookie }),
+  request({ method: methodFor('PUT', 'DELETE'), url: username.map((u) => `/api/users/${u}/follow`) }),
+);
+
+const searchQuery = fc.oneof(
+  { weight: 5, arbitrary: urlText(nastyText).map((q) => `?q=${q}`) },
+  { weight: 2, arbitrary: fromPool(() => pools.usernames).map((u) => `?q=${encodeURIComponent(u.slice(0, 3))}`) },
+  { weight: 1, arbitrary: fc.constantFrom('', '?', '?q', '?q=', '?q=%20', '?q=%23', '?q=@', '?q=dorm%20life', '?q=%23dorm', '?Q=a', '?q[]=a') },
+  { weight: 1, arbitrary: fc.tuple(urlText(nastyText), urlText(nastyText)).map(([a, b]) => `?q=${a}&q=${b}`) },
+  { weight: 1, arbitrary: fc.tuple(urlText(nastyText), urlText(nastyText)).map(([a, b]) => `?q=${a}&${b}=1`) },
+  { weight: 1, arbitrary: fc.integer({ min: 95, max: 1_100 }).map((n) => `?q=${'w%20'.repeat(n / 2)}`) },
+);
+
+const searchRequests = request({
+  method: methodFor('GET'),
+  url: fc.tuple(fc.constantFrom('users', 'posts'), searchQuery).map(([kind, q]) => `/api/search/${kind}${q}`),
+});
+
+/** /media URLs: real files, near misses, traversal attempts and names no file system takes. */
+const mediaUrl = fc.oneof(
+  { weight: 4, arbitrary: fromPool(() => pools.media) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(
+        fromPool(() => pools.media),
+        fc.constantFrom('x', '/x.jpg', '/a/b.webp', '.tmp', '%00', '.png', '/', '/..', '/../..%2Fsecret.jpg', '?x=1', '#x'),
+      )
+      .map(([url, suffix]) => url + suffix),
+  },
+  { weight: 1, arbitrary: fromPool(() => pools.media).map((url) => url.replace(/\.\w+$/, '.png')) },
+  { weight: 1, arbitrary: fromPool(() => pools.media).map((url) => url.replace(/\/[^/]*$/, '')) },
+  { weight: 3, arbitrary: urlText(nastyText).map((s) => `/media/${s}`) },
+  { weight: 2, arbitrary: fc.tuple(urlText(nastyText), fc.constantFrom('.jpg', '.webp', '.png', '')).map(([s, ext]) => `/media/images/${s}${ext}`) },
+  { weight: 1, arbitrary: fc.integer({ min: 200, max: 5_000 }).map((n) => `/media/images/${'a'.repeat(n)}.jpg`) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '/media', '/media/', '/media/images', '/media/images/', '/media/../package.json', '/media/..%2F..%2Fpackage.json',
+      '/media/%2e%2e/%2e%2e/etc/passwd.jpg', '/media//etc/passwd.jpg', '/media/images/.jpg', '/media/.jpg', '/media/a/./b.jpg',
+    ),
+  },
+);
+
+const pagePath = fc.oneof(
+  fc.constantFrom('/', '/login', '/register', '/settings', '/upload', '/search', '/404/Failed', '/index.html', '/favicon.svg', '/assets/none.js'),
+  postId.map((id) => `/post/${id}`),
+  username.map((u) => `/@${u}`),
+  fc.tuple(username, fc.constantFrom('followers', 'following')).map(([u, side]) => `/@${u}/${side}`),
+  urlText(nastyText).map((q) => `/search/${q}`),
+);
+
+const unknownPath = fc.oneof(
+  fc.constantFrom('/api', '/api/', '/api/posts/', '/api/users', '/api/users/', '/api/search', '/api/auth', '/api/admin/backup', '/api/auth/logout-all', '/API/POSTS', '/api//posts', '/api/posts/x/related/y', '//api/posts', '/.env', '/.git/config'),
+  fc.array(urlText(nastyText), { minLength: 1, maxLength: 4 }).map((segments) => `/${segments.join('/')}`),
+  fc.array(urlText(nastyText), { minLength: 1, maxLength: 3 }).map((segments) => `/api/${segments.join('/')}`),
+);
+
+const mediaAndPageRequests = fc.oneof(
+  request({ method: methodFor('GET', 'HEAD'), url: mediaUrl }),
+  request({ method: methodFor('GET'), url: fc.constant(API.openapi) }),
+  request({ method: methodFor('GET', 'HEAD'), url: pagePath }),
+  request({ method: fc.constantFrom(...METHODS), url: unknownPath }),
+);
+
+// ---------------------------------------------------------------- JSON bodies
+
+const validUsername = fc.stringMatching(/^[a-z0-9_.]{3,20}$/).chain((name) => fc.mixedCase(fc.constant(name)));
+const validPassword = fc.string({ unit: 'grapheme-ascii', minLength: 8, maxLength: 32 }).map((s) => s.trim().padEnd(8, 'x'));
+
+/** A field of a JSON body: a good value, hostile text or the wrong type. */
+const field = (good: fc.Arbitrary<string>) =>
+  fc.oneof({ weight: 4, arbitrary: good }, { weight: 3, arbitrary: nastyText }, { weight: 1, arbitrary: wrongType });
+
+const extraFields = fc.dictionary(
+  fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'role', 'isAdmin', 'id', 'uid', 'user_id')),
+  fc.jsonValue({ maxDepth: 2 }),
+  { minKeys: 1, maxKeys: 3 },
+);
+
+/** A JSON body as text: well-formed with good/bad fields and unknown extras, or broken. */
+const jsonBody = (fields: Record<string, fc.Arbitrary<string>>) => {
+  const object = fc
+    .tuple(
+      fc.record(
+        Object.fromEntries(Object.entries(fields).map(([name, good]) => [name, field(good)])),
+        { requiredKeys: [] },
+      ),
+      fc.option(extraFields, { freq: 5 }),
+    )
+    .map(([known, extra]) => JSON.stringify({ ...known, ...extra }));
+  const full = fc.record(Object.fromEntries(Object.entries(fields).map(([name, good]) => [name, good]))).map((body) => JSON.stringify(body));
+  return fc.oneof(
+    { weight: 8, arbitrary: object },
+    { weight: 4, arbitrary: full },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(object, fc.nat(), fc.constantFrom('cut', 'garbage', 'single-quotes', 'bom', 'trailing-comma', 'twice')).map(([text, at, how]) => {
+        if (how === 'cut') return text.slice(0, at % Math.max(1, text.length));
+        if (how === 'garbage') return `${text}}]"\u0000`;
+        if (how === 'single-quotes') return text.replaceAll('"', "'");
+        if (how === 'bom') return `\uFEFF${text}`;
+        if (how === 'trailing-comma') return text.replace(/}$/, ',}');
+        return text.replace(/^{/, `{${text.slice(1, -1)},`);
+      }),
+    },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value) ?? '') },
+    { weight: 1, arbitrary: fc.constantFrom('', ' ', 'null', '{', '}', '[]', 'NaN', 'undefined', '{"a":1e999}', '"string"', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}') },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(
+        fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
+        // Not UTF-8: a surrogate encoded on its own (CESU-8), and a stray continuation byte.
+        fc.constantFrom([0xed, 0xa0, 0x80], [0x80], [0xc0, 0xaf], [0xff, 0xfe]).map((bad) =>
+          Buffer.concat([Buffer.from('{"identifier":"a'), Buffer.from(bad), Buffer.from('","password":"x","bio":"b'), Buffer.from(bad), Buffer.from('"}')]),
+        ),
+      ),
+    },
+  );
+};
+
+const jsonContentType = fc.oneof(
+  { weight: 12, arbitrary: fc.constant('application/json') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      'application/json; charset=utf-8', 'application/json; charset=utf-16', 'application/json; charset=latin1', 'APPLICATION/JSON',
+      'application/json;;', 'application/vnd.api+json', 'text/plain', 'text/json', 'application/x-www-form-urlencoded',
+      'multipart/form-data', 'multipart/form-data; boundary=x', '', '*/*', 'application/json, text/plain',
+    ),
+  },
+  { weight: 1, arbitrary: nastyText.map(asHeader) },
+  { weight: 1, arbitrary: fc.constant(undefined) },
+);
+
+const withBody = (req: fc.Arbitrary<Req>, body: fc.Arbitrary<string | Buffer>) =>
+  fc.tuple(req, body, jsonContentType, ip).map(
+    ([r, payload, type, address]): Req => ({ ...r, payload, ip: address, headers: type === undefined ? {} : { 'content-type': type } }),
+  );
+
+const identifier = fc.oneof(
+  fromPool(() => pools.usernames),
+  fromPool(() => pools.emails),
+  fromPool(() => pools.usernames).map((u) => ` ${u.toUpperCase()} `),
+  fromPool(() => pools.emails).map((e) => e.toUpperCase()),
+  validUsername,
+);
+
+const authRequests = fc.oneof(
+  withBody(
+    request({ method: methodFor('POST'), url: fc.constant(API.register) }),
+    jsonBody({ username: validUsername, email: validUsername.map((u) => `${u}@example.com`), password: validPassword }),
+  ),
+  withBody(
+    request({ method: methodFor('POST'), url: fc.constant(API.login) }),
+    jsonBody({ identifier, password: fc.oneof(fc.constant(PASSWORD), validPassword) }),
+  ),
+  // Real credentials, however the identifier is typed: these sign in.
+  withBody(
+    request({ method: fc.constant('POST'), url: fc.constant(API.login) }),
+    fc
+      .tuple(fc.nat(), fc.boolean(), fc.constantFrom('', ' ', '\t'), fc.boolean())
+      .map(([who, byEmail, pad, upper]) => {
+        const person = pick(actors, who);
+        const name = byEmail ? person.email : person.username;
+        return JSON.stringify({ identifier: pad + (upper ? name.toUpperCase() : name) + pad, password: PASSWORD });
+      }),
+  ),
+  withBody(request({ method: methodFor('POST'), url: fc.constantFrom(API.logout, '/api/auth/logout-all'), cookie: signedInCookie }), jsonBody({})),
+  request({ method: methodFor('POST'), url: fc.constantFrom(API.logout, '/api/auth/logout-all') }),
+  request({ method: methodFor('GET'), url: fc.constant(API.me) }),
+  withBody(request({ method: methodFor('PATCH', 'PUT', 'POST'), url: fc.constant(API.me), cookie: signedInCookie }), jsonBody({ bio: nastyText })),
+  withBody(request({ method: fc.constantFrom('PUT', 'DELETE'), url: username.map((u) => `/api/users/${u}/follow`), cookie: signedInCookie }), jsonBody({ x: nastyText })),
+  withBody(request({ method: fc.constant('DELETE'), url: postId.map((id) => `/api/posts/${id}`), cookie: signedInCookie }), jsonBody({ id: nastyText })),
+);
+
+// ---------------------------------------------------------------- headers and methods
+
+const anyRoute = fc.oneof(postRequests, peopleRequests, searchRequests, mediaAndPageRequests, authRequests);
+
+const headerName = fc.oneof(
+  fc.stringMatching(/^[a-z][a-z0-9-]{0,30}$/),
+  fc.constantFrom(
+    'accept', 'accept-encoding', 'accept-language', 'accept-version', 'origin', 'referer', 'sec-fetch-site', 'host', 'user-agent',
+    'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'content-type', 'range', 'if-none-match', 'if-modified-since',
+    'authorization', 'x-http-method-override', 'expect', 'content-encoding', 'content-length', 'transfer-encoding',
+  ),
+);
+
+const headerValue = fc.oneof(
+  fc.constantFrom(
+    'gzip', 'br', 'gzip;q=0', '*', 'identity', 'gzip, deflate, br, zstd', 'same-origin', 'cross-site', 'same-site', 'none', 'null',
+    'http://localhost', 'http://localhost:80', 'https://evil.example', 'bytes=0-0', 'bytes=5-1', 'bytes=-1', 'bytes=0-99999999999',
+    'application/json', 'text/html', '*/*', '1.0.0', 'Bearer x', '100-continue', 'DELETE', '"etag"', 'Thu, 01 Jan 1970 00:00:00 GMT',
+    'chunked', 'gzip, chunked', '0', '-1', '1', '99999999', '1e3', '',
+  ),
+  numberish,
+  nastyText.map(asHeader),
+  fc.integer({ min: 1_000, max: 40_000 }).map((n) => 'h'.repeat(n)),
+);
+
+const headerRequests = fc
+  .tuple(anyRoute, fc.dictionary(headerName, headerValue, { minKeys: 1, maxKeys: 6 }), fc.constantFrom(...METHODS), fc.boolean())
+  .map(([req, headers, method, swapMethod]) => ({
+    ...req,
+    method: swapMethod ? method : req.method,
+    headers: { ...req.headers, ...headers },
+  }));
+
+const cookieRequests = fc.tuple(anyRoute, cookieSpec).map(([req, cookie]) => ({ ...req, cookie }));
+
+// ---------------------------------------------------------------- multipart
+
+/** A file part's bytes: a fixture by name, or random bytes. */
+type FileBytes = { fixture: string } | { random: Uint8Array };
+const fileBytes: fc.Arbitrary<FileBytes> = fc.oneof(
+  { weight: 3, arbitrary: fc.nat().map((i) => ({ fixture: pick(Object.keys(FILES), i) })) },
+  { weight: 2, arbitrary: fc.uint8Array({ maxLength: 2_000 }).map((random) => ({ random })) },
+);
+const bytesOf = (file: FileBytes) => ('fixture' in file ? FILES[file.fixture]! : Buffer.from(file.random));
+
+const partName = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom('photo', 'description', 'link', 'icon', 'bio') },
+  { weight: 2, arbitrary: nastyText },
+  { weight: 1, arbitrary: fc.integer({ min: 100, max: 70_000 }).map((n) => 'n'.repeat(n)) },
+);
+
+const filename = fc.oneof(
+  fc.constantFrom('photo.jpg', 'x.png', 'a.webp', 'a.gif', 'a.heic', '', 'noext', '../../../etc/passwd.jpg', 'a.jpg.exe', 'a.svg'),
+  nastyText,
+);
+
+const partType = fc.oneof(
+  fc.constantFrom('image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/svg+xml', 'IMAGE/JPEG', 'image/', 'text/plain', 'application/octet-stream', 'text/html', ''),
+  nastyText.map(asHeader),
+);
+
+interface RawPart {
+  name: string;
+  disposition: 'quoted' | 'unquoted' | 'none' | 'no-name' | 'attachment' | 'star';
+  filename: string | null;
+  type: string | null;
+  body: FileBytes | string;
+}
+
+const rawPart: fc.Arbitrary<RawPart> = fc.record({
+  name: partName,
+  disposition: fc.constantFrom('quoted', 'quoted', 'quoted', 'unquoted', 'none', 'no-name', 'attachment', 'star'),
+  filename: fc.option(filename, { freq: 2 }),
+  type: fc.option(partType, { freq: 2 }),
+  body: fc.oneof(fileBytes, nastyText),
+});
+
+interface RawForm {
+  boundary: string;
+  header: 'same' | 'other' | 'missing' | 'quoted' | 'empty';
+  contentType: string;
+  newline: '\r\n' | '\n';
+  closing: 'proper' | 'missing' | 'no-dashes';
+  cutAt: number | null;
+  preamble: string | null;
+  parts: RawPart[];
+  repeatLast: number;
+}
+
+const rawForm: fc.Arbitrary<RawForm> = fc.record({
+  boundary: fc.oneof(
+    { weight: 4, arbitrary: fc.constant('----fuzzboundary7MA4YWxkTrZu0gW') },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 90 }) },
+    { weight: 1, arbitrary: fc.constantFrom('a', '--', ' ', 'x'.repeat(200), 'bound"ary', 'b;c=d') },
+  ),
+  header: fc.constantFrom('same', 'same', 'same', 'same', 'other', 'missing', 'quoted', 'empty'),
+  contentType: fc.oneof(
+    { weight: 6, arbitrary: fc.constant('multipart/form-data') },
+    { weight: 1, arbitrary: fc.constantFrom('MULTIPART/FORM-DATA', 'multipart/mixed', 'multipart/related', 'application/json', 'text/plain', 'image/jpeg') },
+  ),
+  newline: fc.constantFrom('\r\n', '\r\n', '\r\n', '\n'),
+  closing: fc.constantFrom('proper', 'proper', 'proper', 'missing', 'no-dashes'),
+  cutAt: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { freq: 4 }),
+  preamble: fc.option(nastyText, { freq: 6 }),
+  parts: fc.array(rawPart, { maxLength: 6 }),
+  repeatLast: fc.oneof({ weight: 9, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 2, max: 3_000 }) }),
+});
+
+/** Builds a multipart body by hand, so it can be broken in ways FormData never would. */
+function buildForm(form: RawForm): { payload: Buffer; contentType: string } {
+  const nl = form.newline;
+  const chunks: Buffer[] = [];
+  if (form.preamble !== null) chunks.push(Buffer.from(form.preamble + nl));
+  const parts = form.parts.length > 0 && form.repeatLast > 0 ? [...form.parts, ...Array<RawPart>(form.repeatLast).fill(form.parts.at(-1)!)] : form.parts;
+  for (const part of parts) {
+    const headers: string[] = [];
+    const fileAttr = part.filename === null ? '' : `; filename="${part.filename}"`;
+    if (part.disposition === 'quoted') headers.push(`Content-Disposition: form-data; name="${part.name}"${fileAttr}`);
+    if (part.disposition === 'unquoted') headers.push(`Content-Disposition: form-data; name=${part.name}${fileAttr}`);
+    if (part.disposition === 'no-name') headers.push(`Content-Disposition: form-data${fileAttr}`);
+    if (part.disposition === 'attachment') headers.push(`Content-Disposition: attachment; name="${part.name}"${fileAttr}`);
+    if (part.disposition === 'star') headers.push(`Content-Disposition: form-data; name*=UTF-8''${encodeURIComponent(wellFormed(part.name))}${fileAttr}`);
+    if (part.type !== null) headers.push(`Content-Type: ${part.type}`);
+    const body = typeof part.body === 'string' ? Buffer.from(part.body) : bytesOf(part.body);
+    chunks.push(Buffer.from(`--${form.boundary}${nl}${headers.join(nl)}${nl}${nl}`), body, Buffer.from(nl));
+  }
+  if (form.closing === 'proper') chunks.push(Buffer.from(`--${form.boundary}--${nl}`));
+  if (form.closing === 'no-dashes') chunks.push(Buffer.from(`--${form.boundary}${nl}`));
+  let payload = Buffer.concat(chunks);
+  if (form.cutAt !== null) payload = payload.subarray(0, Math.floor(payload.length * form.cutAt));
+  const boundaryParam = {
+    same: `; boundary=${form.boundary}`,
+    other: '; boundary=somethingelse',
+    missing: '',
+    quoted: `; boundary="${form.boundary}"`,
+    empty: '; boundary=',
+  }[form.header];
+  return { payload, contentType: asHeader(`${form.contentType}${boundaryParam}`) };
+}
+
+const formTarget = fc.oneof(
+  { weight: 5, arbitrary: fc.constant({ method: 'POST', url: API.posts }) },
+  { weight: 4, arbitrary: fc.constant({ method: 'PATCH', url: API.me }) },
+  { weight: 1, arbitrary: fc.constantFrom({ method: 'POST', url: API.login }, { method: 'POST', url: API.register }, { method: 'PUT', url: API.follow('x') }) },
+);
+
+const malformedFormRequests = fc
+  .tuple(formTarget, rawForm, signedInCookie)
+  .map(([target, form, cookie]) => ({ target, form, cookie }));
+
+/** Well-formed forms (as a browser builds them) with every kind of file and text in them. */
+interface UploadCase {
+  target: { method: string; url: string };
+  cookie: CookieSpec;
+  entries: Array<[string, string | { file: FileBytes; type: string; filename: string }]>;
+}
+
+const uploadFile = fc.record({
+  file: fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom({ fixture: 'jpeg' }, { fixture: 'png' }, { fixture: 'webp' }, { fixture: 'gif' }) },
+    { weight: 3, arbitrary: fileBytes },
+  ),
+  type: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('image/jpeg', 'image/png', 'image/webp') }, { weight: 1, arbitrary: partType }),
+  filename,
+});
+
+const linkText = fc.oneof(
+  fc.webUrl({ withQueryParameters: true, withFragments: true }),
+  fc.constantFrom('', ' ', ' https://example.com ', 'javascript:alert(1)', 'data:image/png;base64,AAAA', 'mailto:a@b.c', 'file:///etc/passwd', 'http://a'),
+  fc.integer({ min: LINK_MAX_LENGTH - 30, max: LINK_MAX_LENGTH + 5 }).map((n) => `https://example.com/${'p'.repeat(n)}`.slice(0, n)),
+  nastyText.map((s) => `https://example.com/${s}`),
+  nastyText,
+);
+
+const descriptionText = fc.oneof(
+  nastyText,
+  fc.integer({ min: DESCRIPTION_MAX_LENGTH - 5, max: DESCRIPTION_MAX_LENGTH + 5 }).map((n) => '#dorm life '.repeat(30).slice(0, n)),
+  fc.integer({ min: DESCRIPTION_MAX_LENGTH - 5, max: DESCRIPTION_MAX_LENGTH + 5 }).map((n) => '😀'.repeat(n)),
+  fc.constantFrom('#studentliving #dorm', 'line one\r\nline two', '#a'.repeat(100)),
+);
+
+const uploadCases: fc.Arbitrary<UploadCase> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      target: fc.constant({ method: 'POST', url: API.posts }),
+      cookie: signedInCookie,
+      entries: fc
+        .tuple(fc.option(uploadFile, { freq: 8 }), fc.option(descriptionText, { freq: 4 }), fc.option(linkText, { freq: 2 }))
+        .map(([photo, description, link]) => {
+          const entries: UploadCase['entries'] = [];
+          if (photo) entries.push(['photo', photo]);
+          if (description !== null) entries.push(['description', description]);
+          if (link !== null) entries.push(['link', link]);
+          return entries;
+        }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      target: fc.constant({ method: 'PATCH', url: API.me }),
+      cookie: signedInCookie,
+      entries: fc.tuple(fc.option(uploadFile, { freq: 3 }), fc.option(nastyText, { freq: 3 })).map(([icon, bio]) => {
+        const entries: UploadCase['entries'] = [];
+        if (icon) entries.push(['icon', icon]);
+        if (bio !== null) entries.push(['bio', bio]);
+        return entries;
+      }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      target: fc.constantFrom({ method: 'POST', url: API.posts }, { method: 'PATCH', url: API.me }),
+      cookie: signedInCookie,
+      entries: fc.array(fc.tuple(partName, fc.oneof(nastyText, uploadFile)), { maxLength: 5 }),
+    }),
+  },
+);
+
+async function sendUpload(upload: UploadCase) {
+  const entries: FormEntries = upload.entries.map(([name, value]) =>
+    typeof value === 'string' ? [name, value] : [name, { bytes: bytesOf(value.file), type: value.type, filename: value.filename }],
+  );
+  const { payload, contentType } = await multipart(entries);
+  return send({ ...upload.target, cookie: upload.cookie, payload, headers: { 'content-type': contentType } });
+}
+
+// ---------------------------------------------------------------- nesting and size
+
+const nestedCases = fc.record({
+  depth: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 10_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 10_000, max: 150_000 }) }),
+  shape: fc.constantFrom('arrays', 'objects', 'proto-at-bottom', 'mixed'),
+  where: fc.constantFrom('body', 'field'),
+  target: fc.constantFrom(
+    { method: 'POST', url: API.register },
+    { method: 'POST', url: API.login },
+    { method: 'POST', url: API.logout },
+    { method: 'PATCH', url: API.me },
+    { method: 'POST', url: API.posts },
+    { method: 'PUT', url: API.follow('alice') },
+    { method: 'DELETE', url: API.post('x') },
+  ),
+  cookie: signedInCookie,
+});
+
+function nestedJson(depth: number, shape: string): string {
+  if (shape === 'arrays') return '['.repeat(depth) + ']'.repeat(depth);
+  if (shape === 'objects') return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+  if (shape === 'proto-at-bottom') return '{"a":'.repeat(depth) + '{"__proto__":{"admin":true}}' + '}'.repeat(depth);
+  return '[{"a":'.repeat(depth) + 'null' + '}]'.repeat(depth);
+}
+
+interface HugeCase {
+  place: (typeof HUGE_PLACES)[number];
+  size: number;
+  unit: string;
+  cookie: CookieSpec;
+}
+const HUGE_PLACES = ['path', 'query', 'search', 'cookie', 'header', 'json-field', 'json-body', 'form-field', 'form-file', 'form-field-name'] as const;
+const hugeCases: fc.Arbitrary<HugeCase> = fc.record({
+  place: fc.constantFrom(...HUGE_PLACES),
+  size: fc.integer({ min: 900_000, max: 1_100_000 }),
+  unit: fc.constantFrom('a', 'é', '😀', '\u0000', '%'),
+  cookie: signedInCookie,
+});
+
+async function sendHuge({ place, size, unit, cookie }: HugeCase) {
+  const text = unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+  const encoded = encodeURIComponent(wellFormed(text)).slice(0, size);
+  switch (place) {
+    case 'path':
+      return send({ method: 'GET', url: `/api/users/${encoded}`, cookie });
+    case 'query':
+      return send({ method: 'GET', url: `${API.posts}?cursor=${encoded}`, cookie });
+    case 'search':
+      return send({ method: 'GET', url: `/api/search/posts?q=${encoded}`, cookie });
+    case 'cookie':
+      return send({ method: 'GET', url: API.me, cookie: { kind: 'raw', header: asHeader(`session=${text}`) } });
+    case 'header':
+      return send({ method: 'GET', url: API.posts, cookie, headers: { 'user-agent': asHeader(text) } });
+    case 'json-field':
+      return send({ method: 'POST', url: API.login, cookie, payload: JSON.stringify({ identifier: text, password: text }), headers: { 'content-type': 'application/json' } });
+    case 'json-body':
+      return send({ method: 'POST', url: API.register, cookie, payload: `{"username":"${'x'.repeat(size)}"}`, headers: { 'content-type': 'application/json' } });
+    case 'form-field': {
+      const { payload, contentType } = await multipart([['photo', { bytes: FILES.jpeg! }], ['description', text]]);
+      return send({ method: 'POST', url: API.posts, cookie, payload, headers: { 'content-type': contentType } });
+    }
+    case 'form-field-name': {
+      const { payload, contentType } = await multipart([[text, 'x']]);
+      return send({ method: 'PATCH', url: API.me, cookie, payload, headers: { 'content-type': contentType } });
+    }
+    case 'form-file': {
+      const { payload, contentType } = await multipart([['photo', { bytes: overLimitJpeg }]]);
+      return send({ method: 'POST', url: API.posts, cookie, payload, headers: { 'content-type': contentType } });
+    }
+  }
+}
+
+// ---------------------------------------------------------------- the run
+
+/**
+ * One client sends thousands of requests here, so every count limit is lifted (windows kept),
+ * except failed sign-ins per account, low enough that some 429s are fuzzed too.
+ */
+function generousRateLimits(): RateLimitConfig {
+  const lifted = Object.entries(DEFAULT_RATE_LIMITS).map(([name, value]) => [name, name.endsWith('Ms') ? value : 1_000_000]);
+  return { ...(Object.fromEntries(lifted) as RateLimitConfig), loginFailuresPerAccount: 25 };
+}
+
+describe('fuzzing every route', () => {
+  const started = performance.now();
+
+  beforeAll(async () => {
+    clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-fuzz-client-'));
+    fs.writeFileSync(path.join(clientDir, 'index.html'), INDEX_HTML);
+    fs.writeFileSync(path.join(clientDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    t = await createTestApp({
+      clientDir,
+      // The cause of a 5xx is only in the log: FUZZ_LOG_LEVEL=error shows it.
+      logLevel: process.env.FUZZ_LOG_LEVEL ?? 'silent',
+      rateLimits: generousRateLimits(),
+    });
+
+    Object.assign(FILES, {
+      jpeg: await fixtures.jpeg(64, 48),
+      png: await fixtures.png(40, 30),
+      webp: await fixtures.webp(30, 40),
+      gif: await fixtures.gif(20, 20),
+      exif: await fixtures.jpeg(32, 32, { metadata: true, orientation: 6 }),
+      truncated: await fixtures.truncatedJpeg(),
+      headerTruncated: await fixtures.headerTruncatedJpeg(),
+      bomb: fixtures.hugePng(),
+      svg: fixtures.svgWithScript(),
+      html: fixtures.html(),
+      polyglot: await fixtures.gifPolyglot(),
+      fakeGif: fixtures.fakeGifHeader(),
+      empty: fixtures.empty(),
+      jpegHeaderThenJunk: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(500, 0x41)]),
+    });
+    overLimitJpeg = await fixtures.jpegOfSize(POST_IMAGE_MAX_BYTES + 1);
+
+    // An author nobody fuzzes as (their posts stay put), and two actors whose rows may change.
+    const author = await signUp(t.app, newAccount('fzauthor'));
+    actors = [await signUp(t.app, newAccount('fzalice')), await signUp(t.app, newAccount('fzbob'))];
+    leaver = await signUp(t.app, newAccount('fzleaver'));
+    for (const person of [author, ...actors]) {
+      remember(pools.usernames, person.username);
+      remember(pools.emails, person.email);
+    }
+    const descriptions = ['#dorm life in the #studentliving hall', 'Late night #study session in the library', 'Best ramen near #campus'];
+    for (const [i, person] of [author, author, author, actors[0]!, actors[1]!].entries()) {
+      const created = await createPost(t.app, person.cookie, { bytes: FILES.jpeg, description: descriptions[i % 3]!, link: 'https://example.com' });
+      expect(created.statusCode, created.body).toBe(201);
+      learn(created);
+    }
+    for (const [who, whom] of [[actors[0]!, author], [actors[1]!, actors[0]!], [author, actors[1]!]] as const) {
+      expect((await t.app.inject({ method: 'PUT', url: API.follow(whom.username), headers: { cookie: who.cookie } })).statusCode).toBe(200);
+    }
+    learn(await t.app.inject({ method: 'GET', url: API.user(author.username) }));
+  }, 60_000);
+
+  afterAll(async () => {
+    const table = [...counts.entries()]
+      .sort((a, b) => sentTo(b[0]) - sentTo(a[0]))
+      .map(([group, statuses]) => {
+        const byStatus = [...statuses.entries()].sort((a, b) => a[0] - b[0]).map(([status, n]) => `${status}×${n}`);
+        return `  ${group.padEnd(28)} ${String(sentTo(group)).padStart(5)}  ${byStatus.join(' ')}`;
+      });
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.info(`fuzz: ${totalSent()} requests in ${seconds} s (seed ${SEED})\n${table.join('\n')}`);
+    await t?.close();
+    fs.rmSync(clientDir, { recursive: true, force: true });
+  });
+
+  it('auth routes and JSON bodies', async () => {
+    await check(authRequests, RUNS.auth, async (req) => void (await send(req)));
+  }, 90_000);
+
+  it('the feed, posts, related posts and deleting', async () => {
+    const signedOut = { kind: 'none' } as const;
+    // Found by fuzzing: offsets PostgreSQL refuses (16 hours, 60 minutes) were a 500.
+    const badOffsets = ['1000-01-01 00:00:00+00:60', '2024-01-01 00:00:00-16'].map((time) => `${API.posts}?cursor=${b64([time, 'x'])}`);
+    await check(postRequests, RUNS.posts, async (req) => void (await send(req)), badOffsets.map((url) => ({ method: 'GET', url, cookie: signedOut })));
+  }, 90_000);
+
+  it('profiles, their posts, followers and following, follow and unfollow', async () => {
+    const cursor = b64(['2024-01-01 00:00:00+16', 'x']);
+    const examples = ['followers', 'following', 'posts'].map((list) => ({ method: 'GET', url: `/api/users/${actors[0]!.username}/${list}?cursor=${cursor}`, cookie: { kind: 'none' as const } }));
+    await check(peopleRequests, RUNS.people, async (req) => void (await send(req)), examples);
+  }, 90_000);
+
+  it('search', async () => {
+    await check(searchRequests, RUNS.search, async (req) => void (await send(req)));
+  }, 90_000);
+
+  it('media, the OpenAPI document, client pages and unknown paths', async () => {
+    // Found by fuzzing: a file name too long for the file system, or a path through a file, was a 500.
+    const examples = [`/media/images/${'a'.repeat(300)}.jpg`, `${pools.media[0]}/x.jpg`, '/api/users/%', `/api/posts/${'a'.repeat(101)}`].map((url) => ({
+      method: 'GET',
+      url,
+      cookie: { kind: 'none' as const },
+    }));
+    await check(mediaAndPageRequests, RUNS.mediaAndPages, async (req) => void (await send(req)), examples);
+  }, 90_000);
+
+  it('any route with odd methods and headers', async () => {
+    await check(headerRequests, RUNS.methodsAndHeaders, async (req) => void (await send(req)));
+  }, 90_000);
+
+  it('any route with bad cookies', async () => {
+    await check(cookieRequests, RUNS.cookies, async (req) => void (await send(req)));
+  }, 90_000);
+
+  it('malformed multipart forms', async () => {
+    await check(malformedFormRequests, RUNS.malformedForms, async ({ target, form, cookie }) => {
+      const { payload, contentType } = buildForm(form);
+      await send({ ...target, cookie, payload, headers: { 'content-type': contentType } });
+    });
+  }, 90_000);
+
+  it('uploads: real images, fake images and every kind of text beside them', async () => {
+    await check(uploadCases, RUNS.uploads, async (upload) => void (await sendUpload(upload)));
+  }, 90_000);
+
+  it('deeply nested JSON', async () => {
+    await check(nestedCases, RUNS.nested, async ({ depth, shape, where, target, cookie }) => {
+      const nested = nestedJson(depth, shape);
+      const payload = where === 'body' ? nested : `{"identifier":${nested},"password":"x","bio":${nested}}`;
+      await send({ ...target, cookie, payload, headers: { 'content-type': 'application/json' } });
+    });
+  }, 90_000);
+
+  it('inputs of about a megabyte', async () => {
+    await check(hugeCases, RUNS.huge, async (huge) => void (await sendHuge(huge)));
+  }, 90_000);
+
+  it('still answers normal requests afterwards', async () => {
+    const [alice] = actors;
+    const feed = await send({ method: 'GET', url: API.posts, cookie: { kind: 'none' } });
+    expect(feed.statusCode).toBe(200);
+    expect(feed.json().posts.length).toBeGreaterThan(0);
+    const me = await send({ method: 'GET', url: API.me, cookie: { kind: 'actor', who: 0 } });
+    expect(me.json().user.uid).toBe(alice!.uid);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: API.login,
+      payload: { identifier: alice!.username, password: PASSWORD },
+      remoteAddress: '10.20.30.40',
+    });
+    expect(login.statusCode, login.body).toBe(200);
+    const created = await createPost(t.app, alice!.cookie, { bytes: FILES.jpeg, description: 'after the storm #fuzz' });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().post.id as string;
+    expect((await t.app.inject({ method: 'GET', url: API.post(id) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'DELETE', url: API.post(id), headers: { cookie: alice!.cookie } })).statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'GET', url: API.post(id) })).statusCode).toBe(404);
+  });
+
+  it('left the database and the stored files consistent', async () => {
+    const users = await query<{ id: string; username: string; email: string; bio: string; icon_key: string | null }>(
+      t.database,
+      'SELECT id, username, email, bio, icon_key FROM users',
+    );
+    const ids = new Set(users.map((user) => user.id));
+    for (const user of users) {
+      expect(user.username, user.id).toBe(user.username.toLowerCase());
+      expect(user.username, user.id).toMatch(/^[a-z0-9_.]{3,20}$/);
+      expect(user.email, user.id).toBe(user.email.toLowerCase());
+      expect(looksLikeEmail(user.email), user.email).toBe(true);
+      expect(validateBio(user.bio), user.bio).toBeNull();
+    }
+
+    const posts = await query<{ id: string; user_id: string; description: string; link: string; hashtags: string[]; image_key: string }>(
+      t.database,
+      'SELECT id, user_id, description, link, hashtags, image_key FROM posts',
+    );
+    for (const post of posts) {
+      expect(ids.has(post.user_id), post.id).toBe(true);
+      expect(validatePostText(post), `${post.id}: ${JSON.stringify(post)}`).toBeNull();
+      expect(post.description.length, post.id).toBeLessThanOrEqual(DESCRIPTION_MAX_LENGTH);
+      expect(post.link.length, post.id).toBeLessThanOrEqual(LINK_MAX_LENGTH);
+      if (post.link !== '') expect(isHttpLink(post.link) && /^https?:\/\//i.test(post.link), post.link).toBe(true);
+      expect(post.hashtags, post.id).toEqual(deriveHashtags(post.description));
+    }
+
+    const follows = await query<{ follower_id: string; target_id: string }>(t.database, 'SELECT follower_id, target_id FROM follows');
+    for (const edge of follows) {
+      expect(ids.has(edge.follower_id) && ids.has(edge.target_id), JSON.stringify(edge)).toBe(true);
+      expect(edge.follower_id, 'nobody follows themselves').not.toBe(edge.target_id);
+    }
+    const sessions = await query<{ user_id: string }>(t.database, 'SELECT user_id FROM sessions');
+    for (const session of sessions) expect(ids.has(session.user_id)).toBe(true);
+
+    // Every post and icon has all its files, and every file belongs to a post or an icon.
+    const expected = [
+      ...posts.flatMap((post) => imageFileKeys(post.image_key)),
+      ...users.flatMap((user) => (user.icon_key ? ICON_SIZES.map((size) => `${user.icon_key}-${size}.webp`) : [])),
+    ].sort();
+    expect(mediaFiles(t).map((file) => file.split(path.sep).join('/'))).toEqual(expected);
+  });
+
+  it(`sent at least ${MIN_REQUESTS} requests, to every route, and got past validation on each`, () => {
+    expect(totalSent()).toBeGreaterThanOrEqual(MIN_REQUESTS);
+    const routes = [
+      'auth', '/api/me', 'PATCH /api/me (multipart)', 'feed', 'POST /api/posts (multipart)', 'post by id', 'related', 'profile',
+      "user's posts", 'followers / following', 'follow / unfollow', 'search', 'media', 'openapi', 'client pages',
+    ];
+    for (const group of routes) {
+      expect(sentTo(group), group).toBeGreaterThanOrEqual(100);
+      // Fuzzing that never gets a request through only tests the validators.
+      expect(succeededAt(group), `${group}: no request succeeded`).toBe(true);
+    }
+    expect(sentTo('unknown api path') + sentTo('unknown path')).toBeGreaterThanOrEqual(100);
+  });
+});
