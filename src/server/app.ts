@@ -26,6 +26,7 @@ import { registerEmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './http/rate-limiter.js';
 import { RedisCounterStore } from './http/redis-counter-store.js';
 import { registerSameOrigin } from './http/same-origin.js';
+import { registerApiNoStore } from './http/url-space.js';
 import { followRoutes } from './follows/follow.routes.js';
 import { FollowService } from './follows/follow.service.js';
 import { postRoutes } from './posts/post.routes.js';
@@ -109,6 +110,7 @@ export async function buildApp({ config, database, counters, storage: givenStora
   });
   // After helmet, so a refused request still carries the security headers.
   registerSameOrigin(app);
+  registerApiNoStore(app);
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: `${config.appName} API`, version: '1.0.0' },

@@ -30,11 +30,18 @@ function csp(response: LightMyRequestResponse): Map<string, string[]> {
   );
 }
 
+/** Uploaded files: no source of anything, no scripts or forms, and never framed. */
+const MEDIA_POLICY = "default-src 'none'; sandbox; frame-ancestors 'none'";
+
 /** What every response carries, whatever it is. */
 function expectBaseline(response: LightMyRequestResponse) {
   expect(response.headers['x-content-type-options']).toBe('nosniff');
   expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
   expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
+  // Another window we open (a "Visit Site" link) gets no handle on ours.
+  expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
+  // Once a browser has seen us over HTTPS, it never talks to us in plain text for a year.
+  expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
   // No banner naming the framework or the runtime.
   expect(response.headers['x-powered-by']).toBeUndefined();
   expect(response.headers.server).toBeUndefined();
@@ -107,6 +114,33 @@ describe('security headers', () => {
     }
   });
 
+  it('API answers, errors included, are never stored by a browser or a shared cache', async () => {
+    const me = await signUp(t.app);
+    const responses = [
+      await get(t.app, API.me, me.cookie),
+      await get(t.app, API.posts, me.cookie),
+      await get(t.app, API.post(post.id)),
+      await get(t.app, API.me),
+      await get(t.app, '/api/nope'),
+      await t.app.inject({ method: 'POST', url: API.login, headers: { 'content-type': 'application/json' }, payload: '{' }),
+    ];
+    for (const response of responses) expect(response.headers['cache-control'], response.body).toBe('no-store');
+    // Pages and media keep their own caching.
+    expect((await get(t.app, '/')).headers['cache-control']).toBe('no-cache');
+    expect((await get(t.app, post.image.full)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it("'/api' and '/media' themselves, and their query forms, are JSON 404s, never the app's page", async () => {
+    for (const url of ['/api', '/api?x=1', '/media', '/media?x=1']) {
+      const response = await get(t.app, url);
+      expectError(response, 404, 'NOT_FOUND');
+    }
+    // A page whose path merely starts with the same letters is still a page.
+    const page = await get(t.app, '/apiary');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+  });
+
   it("uploaded media: its image type from the key, nosniff, and a sandbox CSP so it can't act as a page", async () => {
     const urls = [post.image.full, ...post.image.variants.map((variant) => variant.src)];
     expect(urls.length).toBeGreaterThan(1);
@@ -114,7 +148,7 @@ describe('security headers', () => {
       const response = await get(t.app, url);
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type']).toBe(url.endsWith('.jpg') ? 'image/jpeg' : 'image/webp');
-      expect(response.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+      expect(response.headers['content-security-policy']).toBe(MEDIA_POLICY);
       expectBaseline(response);
     }
   });
@@ -140,7 +174,7 @@ describe('media from a store that mislabels files', () => {
     const response = await get(t.app, '/media/images/p1/v1-400.webp');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/webp');
-    expect(response.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    expect(response.headers['content-security-policy']).toBe(MEDIA_POLICY);
     expectBaseline(response);
   });
 

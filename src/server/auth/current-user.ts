@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../../shared/errors.js';
 import { AppError } from '../http/app-error.js';
+import { isApiUrl } from '../http/url-space.js';
 import type { UserRow } from './auth.queries.js';
 import type { AuthService } from './auth.service.js';
 import { setSessionCookie } from './session-cookie.js';
@@ -20,7 +21,7 @@ declare module 'fastify' {
 export function registerCurrentUser(app: FastifyInstance, auth: AuthService) {
   app.decorateRequest('user', null);
   app.addHook('preHandler', async (request, reply) => {
-    if (!request.url.startsWith('/api/')) return;
+    if (!isApiUrl(request.url)) return;
     const token = request.cookies[SESSION_COOKIE];
     const session = await auth.sessionForToken(token);
     request.user = session?.user ?? null;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../../shared/errors.js';
+import { isApiUrl, isMediaUrl } from './url-space.js';
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -35,7 +36,7 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
 
   app.setNotFoundHandler((request, reply) => {
     const isPage = request.method === 'GET' || request.method === 'HEAD';
-    if (!isPage || request.url.startsWith('/api/') || request.url.startsWith('/media/') || !indexHtml) {
+    if (!isPage || isApiUrl(request.url) || isMediaUrl(request.url) || !indexHtml) {
       return reply.code(404).send({ code: 'NOT_FOUND', message: ERRORS.NOT_FOUND });
     }
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
