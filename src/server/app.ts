@@ -49,6 +49,8 @@ export interface AppDeps {
   storage?: Storage;
   /** Enables the loopback-only backup endpoint for `npm run backup` (embedded setup). */
   adminToken?: string;
+  /** Where log lines go instead of standard output (tests read the security log from it). */
+  logStream?: { write(line: string): void };
 }
 
 /** Redis when REDIS_URL is set, so limits hold across processes; else this process's memory. */
@@ -57,10 +59,10 @@ function createCounterStore(config: Config): CounterStore {
 }
 
 /** Builds the whole app (plugins, then routes) without listening: tests call app.inject. */
-export async function buildApp({ config, database, counters, storage: givenStorage, adminToken }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, database, counters, storage: givenStorage, adminToken, logStream }: AppDeps): Promise<FastifyInstance> {
   const storage = givenStorage ?? createStorage(config);
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...(logStream && { stream: logStream }) },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // A slow client (a trickled upload, headers sent a byte at a time) is cut off with a 408

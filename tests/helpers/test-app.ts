@@ -65,7 +65,7 @@ export interface TestApp {
 /** A complete app on its own empty database. Rate limits are generous unless a test sets them. */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  deps: { storage?: Storage } = {},
+  deps: { storage?: Storage; logStream?: { write(line: string): void } } = {},
 ): Promise<TestApp> {
   const { database, drop } = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-test-'));
@@ -82,7 +82,7 @@ export async function createTestApp(
     rateLimits: { ...DEFAULT_RATE_LIMITS, loginPerIp: 10_000, registerPerIp: 10_000, postsPerUser: 10_000, iconChangesPerUser: 10_000 },
     ...overrides,
   };
-  const app = await buildApp({ config, database, storage: deps.storage });
+  const app = await buildApp({ config, database, storage: deps.storage, logStream: deps.logStream });
   await app.ready();
   return {
     app,

@@ -5,6 +5,7 @@ import { ErrorBody } from '../../shared/api/common.js';
 import { API } from '../../shared/api/paths.js';
 import { toMe } from '../users/user.mapper.js';
 import type { AuthService } from './auth.service.js';
+import { logSecurityEvent } from '../http/security-log.js';
 import { requireUser } from './current-user.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 import { SESSION_COOKIE } from './session-token.js';
@@ -24,6 +25,7 @@ export const authRoutes =
       },
       async (request, reply) => {
         const session = await auth.register(request.body, request.ip);
+        logSecurityEvent(request, 'signed up', { userId: session.user.id });
         setSessionCookie(request, reply, session.token, session.expiresAt);
         return reply.code(201).send({ user: toMe(session.user) });
       },
@@ -41,6 +43,7 @@ export const authRoutes =
       },
       async (request, reply) => {
         const session = await auth.login(request.body, request.ip);
+        logSecurityEvent(request, 'signed in', { userId: session.user.id });
         setSessionCookie(request, reply, session.token, session.expiresAt);
         return { user: toMe(session.user) };
       },
@@ -51,6 +54,7 @@ export const authRoutes =
       { schema: { tags: ['accounts'], summary: 'Sign out this browser', response: { 204: z.null() } } },
       async (request, reply) => {
         await auth.logout(request.cookies[SESSION_COOKIE]);
+        if (request.user) logSecurityEvent(request, 'signed out', { userId: request.user.id });
         clearSessionCookie(request, reply);
         return reply.code(204).send(null);
       },
@@ -66,7 +70,9 @@ export const authRoutes =
         },
       },
       async (request, reply) => {
-        await auth.logoutEverywhere(requireUser(request));
+        const user = requireUser(request);
+        await auth.logoutEverywhere(user);
+        logSecurityEvent(request, 'signed out everywhere', { userId: user.id });
         clearSessionCookie(request, reply);
         return reply.code(204).send(null);
       },

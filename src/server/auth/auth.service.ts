@@ -82,7 +82,9 @@ export class AuthService {
     // username or e-mail), but a stranger elsewhere can't lock the owner out of their account.
     const account = user ? `user:${user.id}` : `unknown:${identity.by === 'email' ? identity.email : identity.username}`;
     const failuresKey = `login:fail:${account}:${ip}`;
-    await this.limiter.check(failuresKey, this.limits.loginFailuresPerAccount);
+    await this.limiter.check(failuresKey, this.limits.loginFailuresPerAccount).catch((error: unknown) => {
+      throw error instanceof AppError ? error.withAudit({ accountId: user?.id }) : error;
+    });
 
     if (!user) {
       await verifyDecoy(body.password);
@@ -92,7 +94,7 @@ export class AuthService {
     }
     if (!(await verifyPassword(user.passwordHash, body.password))) {
       await this.limiter.record(failuresKey, this.limits.windowMs);
-      throw new AppError(401, 'INCORRECT_LOGIN');
+      throw new AppError(401, 'INCORRECT_LOGIN').withAudit({ accountId: user.id });
     }
     await this.limiter.clear(failuresKey);
     return this.startSession(user);

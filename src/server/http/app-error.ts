@@ -1,4 +1,5 @@
 import { ERRORS, type ErrorCode } from '../../shared/errors.js';
+import type { SecurityEvent } from './security-log.js';
 
 /**
  * A failure the user should hear about. Services throw it; the one error handler turns it
@@ -13,5 +14,17 @@ export class AppError extends Error {
   ) {
     super(ERRORS[code]);
     this.name = 'AppError';
+  }
+
+  /**
+   * What the security log records about this refusal, beyond what its code tells: the account it
+   * concerns (a wrong password for someone), or an event its code hides (a 404 that is really a
+   * refused deletion of someone else's post).
+   */
+  audit?: { event?: SecurityEvent; accountId?: string };
+
+  withAudit(audit: { event?: SecurityEvent; accountId?: string }): this {
+    this.audit = audit;
+    return this;
   }
 }

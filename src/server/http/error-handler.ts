@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERRORS, type ApiErrorBody, type ErrorCode } from '../../shared/errors.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError } from './app-error.js';
+import { logRefusal } from './security-log.js';
 
 function body(code: ErrorCode, extra: Partial<ApiErrorBody> = {}): ApiErrorBody {
   return { code, message: ERRORS[code], ...extra };
@@ -43,6 +44,7 @@ export function handleFrameworkError(error: FastifyError, request: FastifyReques
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
+      logRefusal(request, error);
       return reply
         .code(error.status)
         .headers(error.headers)

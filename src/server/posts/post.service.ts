@@ -202,7 +202,9 @@ export class PostService {
    */
   async delete(viewer: UserRow, id: string): Promise<void> {
     const post = await queries.findPost(this.db, id);
-    if (!post || post.userId !== viewer.id) throw new AppError(404, 'POST_NOT_FOUND');
+    if (!post) throw new AppError(404, 'POST_NOT_FOUND');
+    // Someone else's post looks missing to them, but the log knows better.
+    if (post.userId !== viewer.id) throw new AppError(404, 'POST_NOT_FOUND').withAudit({ event: 'authorization refused' });
     await this.files.release(async (tx) => {
       if (!(await queries.deletePost(tx, id))) throw new AppError(404, 'POST_NOT_FOUND');
       return { result: undefined, released: imageFileKeys(post.imageKey) };
