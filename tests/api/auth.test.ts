@@ -430,6 +430,39 @@ describe('POST /api/auth/login', () => {
     expect(sessionCookie(response)).not.toBe(alice.cookie);
   });
 
+  it("ends the session whose cookie came with the sign-in: on a shared browser, the last user's session is over", async () => {
+    const first = await signUp(t.app, newAccount('shared'));
+    const second = await signUp(t.app, newAccount('shared'));
+    const elsewhere = sessionCookie(await post(t.app, API.login, { identifier: first.username, password: first.password }));
+    const response = await post(
+      t.app,
+      API.login,
+      { identifier: second.username, password: second.password },
+      { headers: { cookie: first.cookie } },
+    );
+    expect(response.statusCode).toBe(200);
+    expectError(await me(t.app, first.cookie), 401, 'NOT_SIGNED_IN');
+    expect((await sessionRows(t.database, first.uid)).map((row) => row.tokenHash)).toEqual([sha256(tokenOf(elsewhere))]);
+    // The first user's other browser is not touched; the new cookie is the second user's.
+    expect((await me(t.app, elsewhere)).json().user.uid).toBe(first.uid);
+    expect((await me(t.app, sessionCookie(response))).json().user.uid).toBe(second.uid);
+  });
+
+  it('a sign-up ends the session whose cookie came with it too', async () => {
+    const first = await signUp(t.app, newAccount('shared'));
+    const response = await post(t.app, API.register, newAccount('shared'), { headers: { cookie: first.cookie } });
+    expect(response.statusCode).toBe(201);
+    expectError(await me(t.app, first.cookie), 401, 'NOT_SIGNED_IN');
+    expect(await sessionRows(t.database, first.uid)).toEqual([]);
+  });
+
+  it('a failed sign-in leaves the session whose cookie came with it alone', async () => {
+    const first = await signUp(t.app, newAccount('shared'));
+    const response = await post(t.app, API.login, { identifier: first.username, password: 'wrong password 1' }, { headers: { cookie: first.cookie } });
+    expectError(response, 401, 'INCORRECT_LOGIN');
+    expect((await me(t.app, first.cookie)).statusCode).toBe(200);
+  });
+
   it.each([
     ['empty identifier', { identifier: '', password: 'password1' }],
     ['empty password', { identifier: 'alice', password: '' }],
@@ -688,6 +721,38 @@ describe('sessions expire after 30 days unused', () => {
     expect(Math.abs(new Date(cookie.expires!).getTime() - expiry)).toBeLessThan(1000);
     expect(sessionSetCookie(response)).toMatch(/;\s*HttpOnly/i);
     expect(sessionSetCookie(response)).toMatch(/;\s*SameSite=Lax/i);
+  });
+
+  /** Moves the account's sessions back in time: signed in `signedInAgo`, expiring in `expiresIn`. */
+  async function backdate(userId: string, signedInAgo: number, expiresIn: number) {
+    await t.database.orm
+      .update(sessions)
+      .set({ createdAt: new Date(Date.now() - signedInAgo), expiresAt: new Date(Date.now() + expiresIn) })
+      .where(eq(sessions.userId, userId));
+  }
+
+  it('a session a year past its sign-in ends, however recently it was used', async () => {
+    const account = await signUp(t.app, newAccount('old'));
+    await backdate(account.uid, 365 * DAY_MS + 60_000, 20 * DAY_MS);
+    expectError(await me(t.app, account.cookie), 401, 'NOT_SIGNED_IN');
+    expect(await sessionRows(t.database, account.uid)).toEqual([]);
+  });
+
+  it('near its first birthday, a use extends a session only up to a year after sign-in (cookie too)', async () => {
+    const account = await signUp(t.app, newAccount('old'));
+    await backdate(account.uid, 364 * DAY_MS, 2 * 60 * 60 * 1000);
+    const signedIn = (await sessionRows(t.database, account.uid))[0]!.createdAt.getTime();
+    const response = await me(t.app, account.cookie);
+    expect(response.statusCode).toBe(200);
+    expect(await expiryOf(account.uid)).toBe(signedIn + 365 * DAY_MS);
+    const cookie = response.cookies.find((c) => c.name === 'session')!;
+    expect(cookie.maxAge).toBeGreaterThan(86_400 - 5);
+    expect(cookie.maxAge).toBeLessThanOrEqual(86_400);
+
+    // At the cap, further uses write nothing.
+    const again = await me(t.app, account.cookie);
+    expect(again.statusCode).toBe(200);
+    expect(again.cookies).toHaveLength(0);
   });
 
   it('a use within the hour does not write: no new expiry, no Set-Cookie', async () => {

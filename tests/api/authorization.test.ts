@@ -108,16 +108,21 @@ const sessionsAre = (owner: number, other: number) => async (s: Scene) => {
 const ROWS: Row[] = [
   {
     route: `POST ${API.register}`,
-    what: 'create a new account (anyone may; being signed in changes nothing)',
+    what: "create a new account (anyone may; a signed-in browser's old session ends)",
     send: (s, cookie) => s.t.app.inject({ method: 'POST', url: API.register, payload: newAccount('fresh'), headers: withCookie(cookie) }),
-    cells: forEveryone({
-      status: 201,
-      async then(s, response) {
-        const created = response.json<{ user: { uid: string; username: string } }>().user;
-        expect(await usersNamed(s.t, created.username)).toEqual([created.uid]);
-        expect([s.owner.uid, s.other.uid]).not.toContain(created.uid);
-      },
-    }),
+    cells: (() => {
+      // The new account's cookie replaces the browser's old one, whose session ends.
+      const created = (owner: number, other: number): Cell => ({
+        status: 201,
+        async then(s, response) {
+          const user = response.json<{ user: { uid: string; username: string } }>().user;
+          expect(await usersNamed(s.t, user.username)).toEqual([user.uid]);
+          expect([s.owner.uid, s.other.uid]).not.toContain(user.uid);
+          await sessionsAre(owner, other)(s);
+        },
+      });
+      return { 'signed out': created(1, 1), 'another user': created(1, 0), owner: created(0, 1) };
+    })(),
   },
   {
     route: `POST ${API.register}`,
@@ -141,15 +146,18 @@ const ROWS: Row[] = [
   },
   {
     route: `POST ${API.login}`,
-    what: "sign in with the owner's password: a new session for the owner, whoever asked",
+    what: "sign in with the owner's password: a new session for the owner, and the browser's old session ends",
     send: (s, cookie) => login(s.t, s.owner.username, s.owner.password, cookie),
-    cells: forEveryone({
-      status: 200,
-      async then(s, response) {
-        expect(response.json().user.uid).toBe(s.owner.uid);
-        await sessionsAre(2, 1)(s);
-      },
-    }),
+    cells: (() => {
+      const signedInAsOwner = (owner: number, other: number): Cell => ({
+        status: 200,
+        async then(s, response) {
+          expect(response.json().user.uid).toBe(s.owner.uid);
+          await sessionsAre(owner, other)(s);
+        },
+      });
+      return { 'signed out': signedInAsOwner(2, 1), 'another user': signedInAsOwner(2, 0), owner: signedInAsOwner(1, 1) };
+    })(),
   },
   {
     route: `POST ${API.login}`,

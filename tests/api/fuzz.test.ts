@@ -210,10 +210,11 @@ async function insertSession(userId: string, expiresAt: Date): Promise<string> {
 const liveUntil = () => new Date(Date.now() + SESSION_TTL_MS);
 
 /**
- * Signing out (of this browser, or everywhere) must not end the actors' standing sessions:
- * signed-in sign-outs get a new session of a user who exists only to sign out.
+ * Signing out (of this browser, or everywhere), in or up (which end the session of the cookie
+ * sent) must not end the actors' standing sessions: those requests get a new session of a user
+ * who exists only to be signed out.
  */
-const endsSessions = (url: string) => /^\/api\/auth\/logout/i.test(url);
+const endsSessions = (url: string) => /^\/api\/auth\/(logout|login|register)/i.test(url);
 
 async function cookieHeader(spec: CookieSpec, url: string): Promise<string | undefined> {
   switch (spec.kind) {

@@ -1,10 +1,11 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LoginBody, MeResponse, RegisterBody } from '../../shared/api/auth.js';
 import { ErrorBody } from '../../shared/api/common.js';
 import { API } from '../../shared/api/paths.js';
 import { toMe } from '../users/user.mapper.js';
-import type { AuthService } from './auth.service.js';
+import type { AuthService, SignedIn } from './auth.service.js';
 import { logSecurityEvent } from '../http/security-log.js';
 import { requireUser } from './current-user.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
@@ -13,6 +14,15 @@ import { SESSION_COOKIE } from './session-token.js';
 export const authRoutes =
   (auth: AuthService): FastifyPluginAsyncZod =>
   async (app) => {
+    /**
+     * The new session's cookie replaces whatever this browser held, so the session behind the
+     * old cookie ends too instead of living on unseen (ASVS V7.2.4).
+     */
+    async function replaceSession(request: FastifyRequest, reply: FastifyReply, session: SignedIn) {
+      await auth.logout(request.cookies[SESSION_COOKIE]);
+      setSessionCookie(request, reply, session.token, session.expiresAt);
+    }
+
     app.post(
       API.register,
       {
@@ -26,7 +36,7 @@ export const authRoutes =
       async (request, reply) => {
         const session = await auth.register(request.body, request.ip);
         logSecurityEvent(request, 'signed up', { userId: session.user.id });
-        setSessionCookie(request, reply, session.token, session.expiresAt);
+        await replaceSession(request, reply, session);
         return reply.code(201).send({ user: toMe(session.user) });
       },
     );
@@ -44,7 +54,7 @@ export const authRoutes =
       async (request, reply) => {
         const session = await auth.login(request.body, request.ip);
         logSecurityEvent(request, 'signed in', { userId: session.user.id });
-        setSessionCookie(request, reply, session.token, session.expiresAt);
+        await replaceSession(request, reply, session);
         return { user: toMe(session.user) };
       },
     );

@@ -12,7 +12,7 @@ import type { UserRow } from './auth.queries.js';
 import { isCommonPassword } from './common-passwords.js';
 import { hashPassword, verifyDecoy, verifyPassword } from './password.js';
 import type { SessionCache } from './session-cache.js';
-import { hashSessionToken, needsRenewal, newSessionToken, SESSION_TTL_MS } from './session-token.js';
+import { hashSessionToken, hasEnded, newSessionToken, renewedExpiry, SESSION_TTL_MS } from './session-token.js';
 
 export interface SignedIn {
   user: UserRow;
@@ -116,7 +116,8 @@ export class AuthService {
 
   /**
    * A sliding session: each use pushes the expiry back to 30 days from now (at most once an
-   * hour, see SESSION_RENEW_AFTER_MS); one unused for 30 days is refused and deleted.
+   * hour, and never past a year after sign-in: see renewedExpiry); one unused for 30 days, or a
+   * year old, is refused and deleted.
    */
   async sessionForToken(token: string | undefined): Promise<CurrentSession | undefined> {
     if (!token) return undefined;
@@ -128,15 +129,15 @@ export class AuthService {
     const found = await queries.findSession(this.db, tokenHash);
     if (!found) return undefined;
     const now = Date.now();
-    if (found.expiresAt.getTime() <= now) {
+    if (hasEnded(found, now)) {
       await queries.deleteSession(this.db, tokenHash);
       return undefined;
     }
-    if (!needsRenewal(found.expiresAt, now)) {
+    const renewedUntil = renewedExpiry(found, now);
+    if (!renewedUntil) {
       this.sessions.set(tokenHash, found.user, found.expiresAt, generation);
       return { user: found.user };
     }
-    const renewedUntil = new Date(now + SESSION_TTL_MS);
     if (!(await queries.renewSession(this.db, tokenHash, renewedUntil))) return undefined;
     this.sessions.set(tokenHash, found.user, renewedUntil, generation);
     return { user: found.user, renewedUntil };

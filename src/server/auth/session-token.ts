@@ -23,7 +23,22 @@ export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** Whether a live session has gone unextended long enough to push its expiry out again. */
-export function needsRenewal(expiresAt: Date, now: number): boolean {
-  return expiresAt.getTime() - now < SESSION_TTL_MS - SESSION_RENEW_AFTER_MS;
+/**
+ * However often it is used, a session ends a year after its sign-in (ASVS V7.3.2): a cookie
+ * copied off a shared computer does not live for ever, and once a year is a small ask.
+ */
+export const SESSION_MAX_AGE_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** Whether a session has ended: unused for 30 days, or a year past its sign-in. */
+export function hasEnded(session: { expiresAt: Date; createdAt: Date }, now: number): boolean {
+  return Math.min(session.expiresAt.getTime(), session.createdAt.getTime() + SESSION_MAX_AGE_MS) <= now;
+}
+
+/**
+ * The expiry a use of a live session moves it to: 30 days from now, but never past a year after
+ * sign-in. Undefined when that gains less than SESSION_RENEW_AFTER_MS (no write needed).
+ */
+export function renewedExpiry(session: { expiresAt: Date; createdAt: Date }, now: number): Date | undefined {
+  const next = Math.min(now + SESSION_TTL_MS, session.createdAt.getTime() + SESSION_MAX_AGE_MS);
+  return next - session.expiresAt.getTime() > SESSION_RENEW_AFTER_MS ? new Date(next) : undefined;
 }
