@@ -34,6 +34,11 @@ function isBadTextForDatabase(error: unknown): boolean {
  * catalogue; this is Fastify's `frameworkErrors` option.
  */
 export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  return sendByStatus(error, request, reply);
+}
+
+/** A 4xx keeps its status with the catalogue's code for it; anything else is a logged 500. */
+function sendByStatus(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return reply.code(status).send(body(codeForStatus(status)));
   request.log.error({ err: error }, 'request failed');
@@ -62,11 +67,6 @@ export function registerErrorHandler(app: FastifyInstance) {
       request.log.error({ err: error }, 'database unavailable');
       return reply.code(503).header('retry-after', '5').send(body('SERVICE_UNAVAILABLE'));
     }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return reply.code(status).send(body(codeForStatus(status)));
-    }
-    request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send(body('GENERIC'));
+    return sendByStatus(error, request, reply);
   });
 }
