@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -854,14 +854,68 @@ describe('rate limits', () => {
     expect((await login(other.username, other.password, ip)).statusCode).toBe(200);
   });
 
-  it('typing the username or the e-mail counts against one account', async () => {
+  it('typing the username or the e-mail counts against one account, and the answer never says whose e-mail it is', async () => {
     const account = await register();
     const ip = freshIp();
     expectError(await login(account.username, 'wrong password', ip), 401, 'INCORRECT_LOGIN');
     expectError(await login(account.email, 'wrong password', ip), 401, 'INCORRECT_LOGIN');
     expectError(await login(account.username.toUpperCase(), 'wrong password', ip), 401, 'INCORRECT_LOGIN');
-    expectLimited(await login(account.email, 'wrong password', ip));
-    expectLimited(await login(account.username, account.password, ip));
+    // The account's guesses are used up: even its right password, typed as the e-mail, is refused
+    // exactly like a wrong one (a 429 here would link the e-mail to the username).
+    expectError(await login(account.email, account.password, ip), 401, 'INCORRECT_LOGIN');
+    expectError(await login(account.username, account.password, ip), 401, 'INCORRECT_LOGIN');
+    // From the owner's own address it still works.
+    expect((await login(account.email, account.password, freshIp())).statusCode).toBe(200);
+  });
+
+  it("after a username's guesses are used up, an e-mail's answer does not depend on whose account it is (no oracle)", async () => {
+    const victim = await register();
+    const other = await register();
+    const ip = freshIp();
+    for (let i = 0; i < 3; i++) await login(victim.username, 'wrong password', ip);
+    expectLimited(await login(victim.username, 'wrong password', ip));
+    const answers = await Promise.all(
+      [victim.email, other.email, `nobody-${randomUUID().slice(0, 8)}@example.com`].map(async (email) => {
+        const response = await login(email, 'a guessed password', ip);
+        return { status: response.statusCode, body: response.json(), cookies: response.cookies.length };
+      }),
+    );
+    expect(answers[0]).toEqual({ status: 401, body: { code: 'INCORRECT_LOGIN', message: ERRORS.INCORRECT_LOGIN }, cookies: 0 });
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+  });
+
+  it('simultaneous wrong guesses: exactly the limit are checked, the rest get 429 (no check-then-record race)', async () => {
+    const account = await register();
+    const ip = freshIp();
+    const responses = await Promise.all(Array.from({ length: 12 }, () => login(account.username, 'wrong password', ip)));
+    const statuses = responses.map((response) => response.statusCode).sort();
+    expect(statuses).toEqual([...Array(3).fill(401), ...Array(9).fill(429)]);
+    // A mix of username and e-mail at once: the account's limit holds too.
+    const mixed = await register();
+    const other = freshIp();
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => login(i % 2 ? mixed.email : mixed.username, 'wrong password', other)),
+    );
+    expect(answers.filter((response) => response.statusCode === 401)).toHaveLength(6);
+    expect(answers.filter((response) => response.statusCode === 429)).toHaveLength(6);
+  });
+
+  it('an IPv6 /64 is one address: guesses from across it share one limit; the next /64 is free', async () => {
+    const account = await register();
+    for (let i = 0; i < 3; i++) {
+      expectError(await login(account.username, 'wrong password', `2001:db8:1:2::${(i + 1).toString(16)}`), 401, 'INCORRECT_LOGIN');
+    }
+    expectLimited(await login(account.username, account.password, '2001:db8:1:2:ffff:ffff:ffff:ffff'));
+    expectLimited(await login(account.username, account.password, '2001:0db8:0001:0002:abcd::9'));
+    expect((await login(account.username, account.password, '2001:db8:1:3::1')).statusCode).toBe(200);
+  });
+
+  it('an IPv4-mapped IPv6 address is the IPv4 address', async () => {
+    const account = await register();
+    const ip = freshIp();
+    for (let i = 0; i < 3; i++) await login(account.username, 'wrong password', ip);
+    expectLimited(await login(account.username, account.password, `::ffff:${ip}`));
   });
 
   it('guessing at unknown usernames is limited too', async () => {
@@ -877,6 +931,14 @@ describe('rate limits', () => {
       await login(account.username, 'wrong password', ip, { 'x-forwarded-for': `192.168.0.${i}` });
     }
     expectLimited(await login(account.username, account.password, ip, { 'x-forwarded-for': '192.168.1.1' }));
+  });
+
+  it('sign-ups from across one IPv6 /64 share the per-address limit', async () => {
+    const addresses = ['2001:db8:77:1::1', '2001:db8:77:1::2', '2001:db8:77:1:8000::3'];
+    expect((await post(t.app, API.register, newAccount('rl'), { remoteAddress: addresses[0] })).statusCode).toBe(201);
+    expect((await post(t.app, API.register, newAccount('rl'), { remoteAddress: addresses[1] })).statusCode).toBe(201);
+    expectLimited(await post(t.app, API.register, newAccount('rl'), { remoteAddress: addresses[2] }));
+    expect((await post(t.app, API.register, newAccount('rl'), { remoteAddress: '2001:db8:77:2::1' })).statusCode).toBe(201);
   });
 
   it('the per-address register limit gives 429 with retry-after; other addresses still register', async () => {
@@ -938,16 +1000,27 @@ describe('rate limit: sign-ins per address', () => {
     await t?.close();
   });
 
-  it('refuses the sign-in after loginPerIp attempts from one address, whatever the account', async () => {
+  it('refuses sign-ins after loginPerIp failures from one address, whatever the account', async () => {
     const a = await signUp(t.app, newAccount());
     const b = await signUp(t.app, newAccount());
     const ip = freshIp();
-    expect((await post(t.app, API.login, { identifier: a.username, password: a.password }, { remoteAddress: ip })).statusCode).toBe(200);
+    expect((await post(t.app, API.login, { identifier: a.username, password: 'nope nope' }, { remoteAddress: ip })).statusCode).toBe(401);
     expect((await post(t.app, API.login, { identifier: b.username, password: 'nope nope' }, { remoteAddress: ip })).statusCode).toBe(401);
     const limited = await post(t.app, API.login, { identifier: b.username, password: b.password }, { remoteAddress: ip });
     expectError(limited, 429, 'RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect((await post(t.app, API.login, { identifier: b.username, password: b.password }, { remoteAddress: freshIp() })).statusCode).toBe(200);
+  });
+
+  it('successful sign-ins do not count: a campus NAT full of students is never locked out by its own sign-ins', async () => {
+    const students = await Promise.all(Array.from({ length: 5 }, () => signUp(t.app, newAccount())));
+    const nat = freshIp();
+    for (const student of students) {
+      const response = await post(t.app, API.login, { identifier: student.username, password: student.password }, { remoteAddress: nat });
+      expect(response.statusCode).toBe(200);
+    }
+    expect((await post(t.app, API.login, { identifier: students[0]!.username, password: 'nope nope' }, { remoteAddress: nat })).statusCode).toBe(401);
+    expect((await post(t.app, API.login, { identifier: students[1]!.username, password: students[1]!.password }, { remoteAddress: nat })).statusCode).toBe(200);
   });
 });
 

@@ -143,15 +143,48 @@ describe.each(backends)('counter store contract: $name', ({ make }) => {
     expect(Number(error.headers['retry-after'])).toBeGreaterThanOrEqual(59);
     expect(Number(error.headers['retry-after'])).toBeLessThanOrEqual(60);
 
-    // check/record/clear: checking does not count, recording does, clearing forgets.
+    // tryTake/release/clear: a slot counts, a released one is given back, clearing forgets.
     const f = key('failures');
-    await limiter.check(f, 2);
-    await limiter.record(f, 60_000);
-    await limiter.check(f, 2);
-    await limiter.record(f, 60_000);
-    expect((await thrown(limiter.check(f, 2))).status).toBe(429);
+    const first = await limiter.tryTake(f, 2, 60_000);
+    expect(await limiter.tryTake(f, 2, 60_000)).toBeDefined();
+    expect(await limiter.tryTake(f, 2, 60_000)).toBeUndefined();
+    // The refused attempt was taken back: the count is the limit, not beyond it.
+    expect((await store.get(f)).count).toBe(2);
+    await first!.release();
+    expect((await store.get(f)).count).toBe(1);
+    expect(await limiter.tryTake(f, 2, 60_000)).toBeDefined();
     await limiter.clear(f);
-    await expect(limiter.check(f, 2)).resolves.toBeUndefined();
+    expect((await store.get(f)).count).toBe(0);
+  });
+
+  it('of 30 simultaneous attempts at a limit of 10, exactly 10 get a slot', async () => {
+    const limiter = new RateLimiter(store);
+    const k = key('race');
+    const slots = await Promise.all(Array.from({ length: 30 }, () => limiter.tryTake(k, 10, 60_000)));
+    expect(slots.filter(Boolean)).toHaveLength(10);
+    expect((await store.get(k)).count).toBe(10);
+  });
+
+  it('take: all slots or none; the used-up limit answers 429 and the others are given back', async () => {
+    const limiter = new RateLimiter(store);
+    const [wide, narrow] = [key('wide'), key('narrow')];
+    await limiter.take([{ key: wide, limit: 5 }, { key: narrow, limit: 1 }], 60_000);
+    const error = await thrown(limiter.take([{ key: wide, limit: 5 }, { key: narrow, limit: 1 }], 60_000));
+    expect(error.status).toBe(429);
+    expect(Number(error.headers['retry-after'])).toBeGreaterThanOrEqual(59);
+    expect((await store.get(wide)).count).toBe(1);
+    expect((await store.get(narrow)).count).toBe(1);
+  });
+
+  it('decrement never goes below zero and never revives an ended window', async () => {
+    const k = key('decrement');
+    await store.decrement(k);
+    expect((await store.get(k)).count).toBe(0);
+    await store.increment(k, 60_000);
+    await store.decrement(k);
+    await store.decrement(k);
+    expect((await store.get(k)).count).toBe(0);
+    expect((await store.increment(k, 60_000)).count).toBe(1);
   });
 });
 
@@ -181,12 +214,9 @@ describe.skipIf(skip)('RedisCounterStore across connections', () => {
     const a = new RateLimiter(redisStore());
     const b = new RateLimiter(redisStore());
     const k = key('login:fail');
-    for (let i = 0; i < 4; i++) {
-      await (i % 2 ? b : a).check(k, 4);
-      await (i % 2 ? b : a).record(k, 60_000);
-    }
-    expect((await thrown(a.check(k, 4))).status).toBe(429);
-    expect((await thrown(b.check(k, 4))).status).toBe(429);
+    for (let i = 0; i < 4; i++) expect(await (i % 2 ? b : a).tryTake(k, 4, 60_000)).toBeDefined();
+    expect(await a.tryTake(k, 4, 60_000)).toBeUndefined();
+    expect(await b.tryTake(k, 4, 60_000)).toBeUndefined();
     expect((await thrown(b.hit(k, 4, 60_000))).code).toBe('RATE_LIMITED');
   });
 
@@ -214,7 +244,8 @@ describe.skipIf(skip)('RedisCounterStore across connections', () => {
     await expect(store.increment(text, 60_000)).rejects.toThrow();
     await expect(store.get(text)).rejects.toThrow();
     await expect(limiter.hit(text, 1, 60_000)).rejects.toThrow();
-    await expect(limiter.check(text, 1)).rejects.toThrow();
+    await expect(limiter.tryTake(text, 1, 60_000)).rejects.toThrow();
+    await expect(store.decrement(text)).rejects.toThrow();
     const hash = key('corrupt-hash');
     await admin!.hset(`${RUN}${hash}`, 'field', '1');
     await expect(store.get(hash)).rejects.toThrow(/WRONGTYPE/);

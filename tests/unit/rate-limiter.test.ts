@@ -170,35 +170,42 @@ describe('RateLimiter.hit', () => {
   });
 });
 
-describe('RateLimiter.check / record / clear', () => {
-  it('check does not count; record does; check refuses once count reaches the limit', async () => {
+describe('RateLimiter.tryTake / take / clear', () => {
+  it('slots are counted; past the limit none is given and the refusal is not counted', async () => {
+    const store = new MemoryCounterStore();
+    const limiter = new RateLimiter(store);
+    expect(await limiter.tryTake('k', 2, WINDOW)).toMatchObject({ resetAt: T0 + WINDOW });
+    expect(await limiter.tryTake('k', 2, WINDOW)).toBeDefined();
+    for (let i = 0; i < 5; i++) expect(await limiter.tryTake('k', 2, WINDOW)).toBeUndefined();
+    expect((await store.get('k')).count).toBe(2);
+  });
+
+  it('a released slot can be taken again', async () => {
     const limiter = new RateLimiter(new MemoryCounterStore());
-    for (let i = 0; i < 10; i++) await limiter.check('k', 2);
-    await limiter.record('k', WINDOW);
-    await limiter.check('k', 2);
-    await limiter.record('k', WINDOW);
+    const slot = await limiter.tryTake('k', 1, WINDOW);
+    expect(await limiter.tryTake('k', 1, WINDOW)).toBeUndefined();
+    await slot!.release();
+    expect(await limiter.tryTake('k', 1, WINDOW)).toBeDefined();
+  });
+
+  it('take answers 429 with the time left in the window of the used-up limit', async () => {
+    const limiter = new RateLimiter(new MemoryCounterStore());
+    await limiter.take([{ key: 'a', limit: 5 }, { key: 'b', limit: 1 }], WINDOW);
     vi.advanceTimersByTime(15_000);
-    const error = await thrown(limiter.check('k', 2));
+    const error = await thrown(limiter.take([{ key: 'a', limit: 5 }, { key: 'b', limit: 1 }], WINDOW));
     expect(error.status).toBe(429);
     expect(error.code).toBe('RATE_LIMITED');
     expect(error.headers).toEqual({ 'retry-after': '45' });
   });
 
-  it('clear lifts the limit at once', async () => {
+  it('clear lifts the limit at once; the window ending lifts it by itself', async () => {
     const limiter = new RateLimiter(new MemoryCounterStore());
-    await limiter.record('k', WINDOW);
-    await limiter.record('k', WINDOW);
-    await thrown(limiter.check('k', 2));
+    await limiter.tryTake('k', 1, WINDOW);
     await limiter.clear('k');
-    await expect(limiter.check('k', 2)).resolves.toBeUndefined();
-  });
-
-  it('the check lifts by itself when the window ends', async () => {
-    const limiter = new RateLimiter(new MemoryCounterStore());
-    await limiter.record('k', WINDOW);
-    await thrown(limiter.check('k', 1));
+    expect(await limiter.tryTake('k', 1, WINDOW)).toBeDefined();
+    expect(await limiter.tryTake('k', 1, WINDOW)).toBeUndefined();
     vi.advanceTimersByTime(WINDOW);
-    await expect(limiter.check('k', 1)).resolves.toBeUndefined();
+    expect(await limiter.tryTake('k', 1, WINDOW)).toBeDefined();
   });
 });
 
@@ -216,6 +223,10 @@ describe('RateLimiter over any CounterStore', () => {
         counts.set(key, (counts.get(key) ?? 0) + 1);
         return { count: counts.get(key)!, resetAt: T0 + 5_000 };
       },
+      async decrement(key) {
+        calls.push(`decrement ${key}`);
+        counts.set(key, (counts.get(key) ?? 0) - 1);
+      },
       async reset(key) {
         calls.push(`reset ${key}`);
         counts.delete(key);
@@ -225,9 +236,9 @@ describe('RateLimiter over any CounterStore', () => {
     await limiter.hit('h', 1, 1234);
     const error = await thrown(limiter.hit('h', 1, 1234));
     expect(error.headers['retry-after']).toBe('5');
-    await limiter.record('r', 99);
-    await thrown(limiter.check('r', 1));
+    await limiter.tryTake('r', 1, 99);
+    expect(await limiter.tryTake('r', 1, 99)).toBeUndefined();
     await limiter.clear('r');
-    expect(calls).toEqual(['increment h 1234', 'increment h 1234', 'increment r 99', 'get r', 'reset r']);
+    expect(calls).toEqual(['increment h 1234', 'increment h 1234', 'increment r 99', 'increment r 99', 'decrement r', 'reset r']);
   });
 });

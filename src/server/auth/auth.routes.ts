@@ -5,6 +5,7 @@ import { LoginBody, MeResponse, RegisterBody } from '../../shared/api/auth.js';
 import { ErrorBody } from '../../shared/api/common.js';
 import { API } from '../../shared/api/paths.js';
 import { toMe } from '../users/user.mapper.js';
+import { rateLimitAddress } from '../http/client-address.js';
 import { logSecurityEvent } from '../http/security-log.js';
 import type { AuthService, SignedIn } from './auth.service.js';
 import { requireUser } from './current-user.js';
@@ -34,7 +35,7 @@ export const authRoutes =
         },
       },
       async (request, reply) => {
-        const session = await auth.register(request.body, request.ip);
+        const session = await auth.register(request.body, rateLimitAddress(request.ip));
         logSecurityEvent(request, 'signed up', { userId: session.user.id });
         await replaceSession(request, reply, session);
         return reply.code(201).send({ user: toMe(session.user) });
@@ -52,7 +53,7 @@ export const authRoutes =
         },
       },
       async (request, reply) => {
-        const session = await auth.login(request.body, request.ip);
+        const session = await auth.login(request.body, rateLimitAddress(request.ip));
         logSecurityEvent(request, 'signed in', { userId: session.user.id });
         await replaceSession(request, reply, session);
         return { user: toMe(session.user) };

@@ -42,8 +42,8 @@ export class AuthService {
     private readonly sessions: SessionCache,
   ) {}
 
-  async register(body: RegisterBody, ip: string): Promise<SignedIn> {
-    await this.limiter.hit(`register:ip:${ip}`, this.limits.registerPerIp, this.limits.windowMs);
+  async register(body: RegisterBody, address: string): Promise<SignedIn> {
+    await this.limiter.hit(`register:ip:${address}`, this.limits.registerPerIp, this.limits.windowMs);
     const input = normalizeSignUp(body);
     // Taken names and a common password join the format messages, in the spec's order, so the
     // user sees every problem at once. The unique constraints below are the real guarantee.
@@ -67,36 +67,60 @@ export class AuthService {
     return this.startSession(user);
   }
 
-  async login(body: LoginBody, ip: string): Promise<SignedIn> {
+  /**
+   * Sign-in limits (per 15 minutes, from one address: an IPv6 /64 counts as one, see
+   * http/client-address.ts). Each guess takes its slots before the password is checked, so the
+   * limits hold exactly under any concurrency; a successful sign-in gives them back, so only
+   * failures count and a campus NAT full of students is never locked out by its own sign-ins.
+   *
+   * - failures from the address, whatever the account (`loginPerIp`);
+   * - failures for what was typed (`loginFailuresPerAccount`): 429 once it is used up. It
+   *   depends only on the text typed, never on whose account it names;
+   * - failures for the account, whether its username or its e-mail was typed. When this one is
+   *   used up the guess is refused as a wrong password, unchecked: a 429 here would tell the
+   *   guesser that the e-mail they just tried belongs to the username they were guessing at.
+   *
+   * The limits are per address too, so a stranger elsewhere cannot lock the owner out.
+   */
+  async login(body: LoginBody, address: string): Promise<SignedIn> {
     const messages = validateSignIn(body);
     if (messages.length > 0) throw new AppError(400, 'FILL_IN_ALL_FIELDS', messages);
 
-    await this.limiter.hit(`login:ip:${ip}`, this.limits.loginPerIp, this.limits.windowMs);
-
     const identity = parseIdentifier(body.identifier);
+    const typed = identity.by === 'email' ? identity.email : identity.username;
     const user =
       identity.by === 'email'
         ? await queries.findUserByEmail(this.db, identity.email)
         : await queries.findUserByUsername(this.db, identity.username);
-    // Failures count per account *and* address: a burst of guesses is stopped (whether typed as
-    // username or e-mail), but a stranger elsewhere can't lock the owner out of their account.
-    const account = user ? `user:${user.id}` : `unknown:${identity.by === 'email' ? identity.email : identity.username}`;
-    const failuresKey = `login:fail:${account}:${ip}`;
-    await this.limiter.check(failuresKey, this.limits.loginFailuresPerAccount).catch((error: unknown) => {
-      throw error instanceof AppError ? error.withAudit({ accountId: user?.id }) : error;
-    });
+    const { loginPerIp, loginFailuresPerAccount, windowMs } = this.limits;
+    const slots = await this.limiter
+      .take(
+        [
+          { key: `login:fail:ip:${address}`, limit: loginPerIp },
+          { key: `login:fail:typed:${identity.by}:${typed}:${address}`, limit: loginFailuresPerAccount },
+        ],
+        windowMs,
+      )
+      .catch((error: unknown) => {
+        throw error instanceof AppError ? error.withAudit({ accountId: user?.id }) : error;
+      });
+    const accountKey = user && `login:fail:user:${user.id}:${address}`;
+    const accountSlot = accountKey && (await this.limiter.tryTake(accountKey, loginFailuresPerAccount, windowMs));
 
-    if (!user) {
+    if (!user || !accountSlot) {
+      // The same argon2 time as a real check, so neither case can be told apart by timing.
       await verifyDecoy(body.password);
-      await this.limiter.record(failuresKey, this.limits.windowMs);
-      if (identity.by === 'username') throw new AppError(404, 'USERNAME_NOT_REGISTERED');
-      throw new AppError(401, 'INCORRECT_LOGIN');
+      if (!user && identity.by === 'username') throw new AppError(404, 'USERNAME_NOT_REGISTERED');
+      throw new AppError(401, 'INCORRECT_LOGIN').withAudit({ accountId: user?.id });
     }
     if (!(await verifyPassword(user.passwordHash, body.password))) {
-      await this.limiter.record(failuresKey, this.limits.windowMs);
       throw new AppError(401, 'INCORRECT_LOGIN').withAudit({ accountId: user.id });
     }
-    await this.limiter.clear(failuresKey);
+    await Promise.all([
+      ...slots.map((slot) => slot.release()),
+      this.limiter.clear(`login:fail:typed:${identity.by}:${typed}:${address}`),
+      this.limiter.clear(accountKey),
+    ]);
     return this.startSession(user);
   }
 

@@ -8,8 +8,10 @@ import { AppError } from './app-error.js';
 export interface CounterStore {
   /** Current count in the key's window, without counting. */
   get(key: string): Promise<{ count: number; resetAt: number }>;
-  /** Counts one hit and returns the new count. */
+  /** Counts one hit and returns the new count, in one atomic step. */
   increment(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
+  /** Takes back one hit of the key's current window (nothing when the window has ended). */
+  decrement(key: string): Promise<void>;
   reset(key: string): Promise<void>;
 }
 
@@ -35,6 +37,11 @@ export class MemoryCounterStore implements CounterStore {
     return { ...entry };
   }
 
+  async decrement(key: string) {
+    const entry = this.windows.get(key);
+    if (entry && entry.resetAt > Date.now() && entry.count > 0) entry.count -= 1;
+  }
+
   async reset(key: string) {
     this.windows.delete(key);
   }
@@ -52,6 +59,12 @@ export function tooManyRequests(resetAt: number, code: ErrorCode = 'RATE_LIMITED
   return new AppError(429, code, undefined, { 'retry-after': String(seconds) });
 }
 
+/** One counted hit, given back with release() when the attempt turns out not to count. */
+export interface Slot {
+  resetAt: number;
+  release(): Promise<void>;
+}
+
 export class RateLimiter {
   constructor(private readonly store: CounterStore) {}
 
@@ -61,14 +74,37 @@ export class RateLimiter {
     if (count > limit) throw tooManyRequests(resetAt, code);
   }
 
-  /** Throws 429 when the key has already used up its window, without counting. */
-  async check(key: string, limit: number): Promise<void> {
-    const { count, resetAt } = await this.store.get(key);
-    if (count >= limit) throw tooManyRequests(resetAt);
+  /**
+   * Takes one of the key's `limit` slots in its window, or undefined when none is left.
+   *
+   * WARNING: never check a count and record the attempt afterwards: concurrent requests all pass
+   * the check before any records, and 20 guesses get through a limit of 10. The slot is taken
+   * first, in one atomic increment, so of any number of simultaneous attempts exactly `limit`
+   * get one. A refused attempt is taken back, so refusals alone never extend the count.
+   */
+  async tryTake(key: string, limit: number, windowMs: number): Promise<Slot | undefined> {
+    const { count, resetAt } = await this.store.increment(key, windowMs);
+    if (count <= limit) return { resetAt, release: () => this.store.decrement(key) };
+    await this.store.decrement(key);
+    return undefined;
   }
 
-  async record(key: string, windowMs: number): Promise<void> {
-    await this.store.increment(key, windowMs);
+  /**
+   * Takes a slot of every limit, or none: the first one used up throws its 429 (with the code
+   * given) after the slots already taken are given back.
+   */
+  async take(limits: Array<{ key: string; limit: number }>, windowMs: number, code?: ErrorCode): Promise<Slot[]> {
+    const taken: Slot[] = [];
+    for (const { key, limit } of limits) {
+      const slot = await this.tryTake(key, limit, windowMs);
+      if (!slot) {
+        const { resetAt } = await this.store.get(key);
+        await Promise.all(taken.map((each) => each.release()));
+        throw tooManyRequests(resetAt, code);
+      }
+      taken.push(slot);
+    }
+    return taken;
   }
 
   async clear(key: string): Promise<void> {

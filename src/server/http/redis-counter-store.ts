@@ -18,6 +18,11 @@ function countOf(value: unknown): number {
   return count;
 }
 
+const DECREMENT_IF_PRESENT = `if redis.call('GET', KEYS[1]) and tonumber(redis.call('GET', KEYS[1])) > 0 then
+  return redis.call('DECR', KEYS[1])
+end
+return 0`;
+
 /**
  * Rate-limit counters in Redis, so every app process counts against the same limits.
  * INCR and PEXPIRE run in one MULTI, and the window starts with the first hit (NX).
@@ -47,6 +52,11 @@ export class RedisCounterStore implements CounterStore {
         .exec(),
     );
     return { count: countOf(count), resetAt: Date.now() + Math.max(0, Number(ttl)) };
+  }
+
+  /** DECR alone would create a key without expiry (-1, for ever) when the window has just ended. */
+  async decrement(key: string) {
+    await this.redis.eval(DECREMENT_IF_PRESENT, 1, this.prefix + key);
   }
 
   async reset(key: string) {
