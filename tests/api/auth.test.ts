@@ -352,22 +352,83 @@ describe('session cookie behind an HTTPS proxy (trustProxy)', () => {
     await t?.close();
   });
 
-  it('is Secure when the proxy says the request came over https', async () => {
+  const https: Headers = { 'x-forwarded-proto': 'https' };
+  const hostCookie = (response: LightMyRequestResponse) => {
+    const header = setCookieHeaders(response).find((value) => value.startsWith('__Host-session='));
+    if (!header) throw new Error(`no __Host-session Set-Cookie (status ${response.statusCode})`);
+    return header;
+  };
+
+  it('is __Host-session, Secure, Path=/ and without Domain when the proxy says the request came over https', async () => {
     const account = newAccount();
-    const https: Headers = { 'x-forwarded-proto': 'https' };
     const register = await post(t.app, API.register, account, { headers: https });
     expect(register.statusCode).toBe(201);
-    expect(sessionSetCookie(register)).toMatch(/;\s*Secure/i);
-    expect(sessionSetCookie(register)).toMatch(/;\s*HttpOnly/i);
     const login = await post(t.app, API.login, { identifier: account.username, password: account.password }, { headers: https });
     expect(login.statusCode).toBe(200);
-    expect(sessionSetCookie(login)).toMatch(/;\s*Secure/i);
+    for (const response of [register, login]) {
+      const header = hostCookie(response);
+      expect(header).toMatch(/;\s*Secure/i);
+      expect(header).toMatch(/;\s*HttpOnly/i);
+      expect(header).toMatch(/;\s*Path=\/(;|$)/i);
+      expect(header).not.toMatch(/Domain=/i);
+      expect(setCookieHeaders(response).some((value) => value.startsWith('session='))).toBe(false);
+    }
+    const token = hostCookie(register).split(';')[0]!;
+    expect((await t.app.inject({ method: 'GET', url: API.me, headers: { ...https, cookie: token } })).statusCode).toBe(200);
   });
 
-  it('is not Secure when the proxy says http', async () => {
+  it('over https a plain "session" cookie is not a session (a sibling subdomain could have planted it)', async () => {
+    const response = await post(t.app, API.register, newAccount(), { headers: { 'x-forwarded-proto': 'http' } });
+    const plain = sessionCookie(response);
+    expect((await t.app.inject({ method: 'GET', url: API.me, headers: { 'x-forwarded-proto': 'http', cookie: plain } })).statusCode).toBe(200);
+    expectError(await t.app.inject({ method: 'GET', url: API.me, headers: { ...https, cookie: plain } }), 401, 'NOT_SIGNED_IN');
+  });
+
+  it('is session and not Secure when the proxy says http', async () => {
     const response = await post(t.app, API.register, newAccount(), { headers: { 'x-forwarded-proto': 'http' } });
     expect(response.statusCode).toBe(201);
     expect(sessionSetCookie(response)).not.toMatch(/;\s*Secure/i);
+  });
+});
+
+describe('two session cookies (cookie tossing)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a request carrying two session cookies is signed out, and both are cleared, whichever comes first', async () => {
+    const victim = sessionCookie(await post(t.app, API.register, newAccount()));
+    const attacker = sessionCookie(await post(t.app, API.register, newAccount()));
+    for (const cookie of [`${attacker}; ${victim}`, `${victim}; ${attacker}`, `${victim}; theme=dark; ${victim}`]) {
+      const response = await t.app.inject({ method: 'GET', url: API.me, headers: { cookie, host: 'dorm.campus.example.edu' } });
+      expectError(response, 401, 'NOT_SIGNED_IN');
+      const cleared = setCookieHeaders(response).filter((value) => value.startsWith('session=;'));
+      // This host, each parent domain a sibling could have used, and each path prefix.
+      expect(cleared.some((value) => /Path=\/(;|$)/i.test(value) && !/Domain=/i.test(value))).toBe(true);
+      expect(cleared.some((value) => /Domain=campus\.example\.edu/i.test(value))).toBe(true);
+      expect(cleared.some((value) => /Domain=example\.edu/i.test(value))).toBe(true);
+      expect(cleared.some((value) => /Path=\/api\/me/i.test(value))).toBe(true);
+      for (const value of cleared) expect(value).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/i);
+    }
+    // Writes are refused as signed out too, and the sessions themselves live on.
+    const write = await t.app.inject({ method: 'POST', url: API.logoutAll, headers: { cookie: `${attacker}; ${victim}` } });
+    expectError(write, 401, 'NOT_SIGNED_IN');
+    expect((await me(t.app, victim)).statusCode).toBe(200);
+    expect((await me(t.app, attacker)).statusCode).toBe(200);
+  });
+
+  it('signing in with two session cookies ends neither session it cannot attribute, and sets one fresh cookie', async () => {
+    const account = newAccount();
+    const victim = sessionCookie(await post(t.app, API.register, account));
+    const planted = sessionCookie(await post(t.app, API.register, newAccount()));
+    const response = await post(t.app, API.login, { identifier: account.username, password: account.password }, { headers: { cookie: `${planted}; ${victim}` } });
+    expect(response.statusCode).toBe(200);
+    expect((await me(t.app, sessionCookie(response))).statusCode).toBe(200);
+    expect((await me(t.app, planted)).statusCode).toBe(200);
   });
 });
 

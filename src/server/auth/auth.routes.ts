@@ -9,8 +9,7 @@ import { rateLimitAddress } from '../http/client-address.js';
 import { logSecurityEvent } from '../http/security-log.js';
 import type { AuthService, SignedIn } from './auth.service.js';
 import { requireUser } from './current-user.js';
-import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
-import { SESSION_COOKIE } from './session-token.js';
+import { clearSessionCookie, clearTossedSessionCookies, sessionTokenOf, setSessionCookie } from './session-cookie.js';
 
 export const authRoutes =
   (auth: AuthService): FastifyPluginAsyncZod =>
@@ -20,7 +19,7 @@ export const authRoutes =
      * old cookie ends too instead of living on unseen (ASVS V7.2.4).
      */
     async function replaceSession(request: FastifyRequest, reply: FastifyReply, session: SignedIn) {
-      await auth.logout(request.cookies[SESSION_COOKIE]);
+      await auth.logout(sessionTokenOf(request).token);
       setSessionCookie(request, reply, session.token, session.expiresAt);
     }
 
@@ -64,7 +63,9 @@ export const authRoutes =
       API.logout,
       { schema: { tags: ['accounts'], summary: 'Sign out this browser', response: { 204: z.null() } } },
       async (request, reply) => {
-        await auth.logout(request.cookies[SESSION_COOKIE]);
+        const { token, tossed } = sessionTokenOf(request);
+        await auth.logout(token);
+        if (tossed) clearTossedSessionCookies(request, reply);
         if (request.user) logSecurityEvent(request, 'signed out', { userId: request.user.id });
         clearSessionCookie(request, reply);
         return reply.code(204).send(null);

@@ -111,7 +111,8 @@ export class AuthService {
       // The same argon2 time as a real check, so neither case can be told apart by timing.
       await verifyDecoy(body.password);
       if (!user && identity.by === 'username') throw new AppError(404, 'USERNAME_NOT_REGISTERED');
-      throw new AppError(401, 'INCORRECT_LOGIN').withAudit({ accountId: user?.id });
+      // The log tells operators what the answer may not: this account's guesses are used up.
+      throw new AppError(401, 'INCORRECT_LOGIN').withAudit(user ? { event: 'rate limited', accountId: user.id } : {});
     }
     if (!(await verifyPassword(user.passwordHash, body.password))) {
       throw new AppError(401, 'INCORRECT_LOGIN').withAudit({ accountId: user.id });

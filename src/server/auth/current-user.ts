@@ -4,8 +4,7 @@ import { AppError } from '../http/app-error.js';
 import { isApiUrl } from '../http/url-space.js';
 import type { UserRow } from './auth.queries.js';
 import type { AuthService } from './auth.service.js';
-import { setSessionCookie } from './session-cookie.js';
-import { SESSION_COOKIE } from './session-token.js';
+import { clearTossedSessionCookies, sessionTokenOf, setSessionCookie } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,13 +15,15 @@ declare module 'fastify' {
 
 /**
  * Loads the session's user for every API request (one indexed lookup). When the use extended
- * the session, the browser's cookie is extended with it.
+ * the session, the browser's cookie is extended with it. A request carrying two session cookies
+ * is signed out, and both are cleared (see sessionTokenOf).
  */
 export function registerCurrentUser(app: FastifyInstance, auth: AuthService) {
   app.decorateRequest('user', null);
   app.addHook('preHandler', async (request, reply) => {
     if (!isApiUrl(request.url)) return;
-    const token = request.cookies[SESSION_COOKIE];
+    const { token, tossed } = sessionTokenOf(request);
+    if (tossed) return clearTossedSessionCookies(request, reply);
     const session = await auth.sessionForToken(token);
     request.user = session?.user ?? null;
     if (token && session?.renewedUntil) setSessionCookie(request, reply, token, session.renewedUntil);

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 export const SESSION_COOKIE = 'session';
+/** The name over HTTPS (see auth/session-cookie.ts). */
+export const SECURE_SESSION_COOKIE = '__Host-session';
 /** A session ends after 30 days without use; every use starts the 30 days again. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /**
