@@ -26,7 +26,7 @@ import { registerEmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './http/rate-limiter.js';
 import { RedisCounterStore } from './http/redis-counter-store.js';
 import { registerSameOrigin } from './http/same-origin.js';
-import { registerApiNoStore } from './http/url-space.js';
+import { canonicalUrl, registerApiNoStore } from './http/url-space.js';
 import { followRoutes } from './follows/follow.routes.js';
 import { FollowService } from './follows/follow.service.js';
 import { postRoutes } from './posts/post.routes.js';
@@ -76,6 +76,8 @@ export async function buildApp({ config, database, counters, storage: givenStora
       connectionsCheckingInterval: 1_000,
     },
     return503OnClosing: true,
+    // Hooks and routes see one path space (http/url-space.ts).
+    rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
     frameworkErrors: handleFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 

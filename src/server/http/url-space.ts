@@ -1,6 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
+ * The request URL with its path percent-decoded the way the router decodes it, so that hooks,
+ * which look at request.url ("is this under /api?"), and routes see one path space: without it
+ * `/%61pi/me` reaches the /api/me route but skips every /api hook (session loading, no-store).
+ *
+ * This is find-my-way's own decoding: decodeURI, which leaves the escapes of reserved
+ * characters (%2F, %3F, %23, ...) alone, and %25 kept as %25 so that nothing is decoded twice.
+ * The router decodes the result again to the same path. A malformed escape is left for the
+ * router to refuse (400).
+ */
+export function canonicalUrl(url: string): string {
+  const end = url.search(/[?#]/);
+  const path = end === -1 ? url : url.slice(0, end);
+  if (!path.includes('%')) return url;
+  try {
+    return decodeURI(path.replace(/%25/g, '%2525')) + (end === -1 ? '' : url.slice(end));
+  } catch {
+    return url;
+  }
+}
+
+/**
  * True when a request URL is `prefix` itself or anything below it: '/api', '/api/x' and
  * '/api?x' are under '/api'; '/apiary' is not.
  */
