@@ -261,6 +261,36 @@ describe('POST /api/auth/register', () => {
       expectError(response, 409, 'EMAIL_TAKEN', ['Email already registered.']);
     });
 
+    it('full-width and other compatibility forms of a taken address are the taken address', async () => {
+      const alice = await signUp(t.app, newAccount('alice'));
+      const fullWidth = Array.from(alice.email, (char) => (char >= '!' && char <= '~' ? String.fromCodePoint(char.codePointAt(0)! + 0xfee0) : char)).join('');
+      expect(fullWidth).not.toBe(alice.email);
+      const response = await post(t.app, API.register, { ...newAccount(), email: fullWidth.toUpperCase() });
+      expectError(response, 409, 'EMAIL_TAKEN', ['Email already registered.']);
+      // Typed that way at sign-in, it is still alice's address.
+      const login = await post(t.app, API.login, { identifier: fullWidth, password: alice.password });
+      expect(login.statusCode).toBe(200);
+      expect(login.json().user.uid).toBe(alice.uid);
+    });
+
+    it('an address with an invisible character is "Invalid email address.", never a second account', async () => {
+      const alice = await signUp(t.app, newAccount('alice'));
+      const [local, domain] = alice.email.split('@') as [string, string];
+      const hidden = ['\u200b', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u200e', '\u202e', '\u3164', '\u00a0', '\u0007', '\u034f', '\ufe0f'];
+      for (const char of hidden) {
+        const response = await post(t.app, API.register, { ...newAccount(), email: `${local}${char}@${domain}` });
+        expectError(response, 400, 'EMAIL_INVALID', ['Invalid email address.']);
+      }
+      expect((await post(t.app, API.register, { ...newAccount(), email: `${local}@${domain.replace('.', '\u200b.')}` })).statusCode).toBe(400);
+    });
+
+    it('a new address in full-width is stored in its plain form', async () => {
+      const account = newAccount('wide');
+      const response = await post(t.app, API.register, { ...account, email: account.email.replace('@', '＠').replace('.com', '．ｃｏｍ') });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json().user.email).toBe(account.email);
+    });
+
     it('both messages accumulate when both are taken (by one account or by two)', async () => {
       const alice = await signUp(t.app, newAccount('alice'));
       const bob = await signUp(t.app, newAccount('bob'));

@@ -46,4 +46,31 @@ describe('migrations', () => {
       await drop();
     }
   });
+
+  it('0007 stores existing e-mails NFKC-normalized, except copies that would collide with a taken address', async () => {
+    const { database, drop } = await createTestDatabase();
+    try {
+      const run = (text: string, params: unknown[] = []) => database.rawTransaction((tx) => tx.query<{ username: string; email: string }>(text, params));
+      const insert = (username: string, email: string, createdAt: string) =>
+        run("INSERT INTO users (id, username, email, password_hash, created_at) VALUES ($1, $1, $2, 'x', $3)", [username, email, createdAt]);
+      await insert('fullwidth', 'ｆｕｌｌ@example.com', '2026-01-01');
+      await insert('plain', 'taken@example.com', '2026-01-02');
+      await insert('copycat', 'ｔａｋｅｎ@example.com', '2026-01-03');
+      await insert('first', 'ｔｗｉｎ@example.com', '2026-01-04');
+      await insert('second', 'twｉn@example.com', '2026-01-05');
+      const sql = MIGRATIONS.find((migration) => migration.name === 'normalized-emails')!.sql;
+      await database.rawTransaction((tx) => tx.exec(sql));
+      const rows = await run('SELECT username, email FROM users ORDER BY created_at');
+      expect(rows).toEqual([
+        { username: 'fullwidth', email: 'full@example.com' },
+        { username: 'plain', email: 'taken@example.com' },
+        { username: 'copycat', email: 'ｔａｋｅｎ@example.com' },
+        { username: 'first', email: 'twin@example.com' },
+        { username: 'second', email: 'twｉn@example.com' },
+      ]);
+    } finally {
+      await database.close();
+      await drop();
+    }
+  });
 });

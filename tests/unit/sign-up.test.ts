@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/shared/errors.js';
 import {
   looksLikeEmail,
+  normalizeEmail,
   normalizeSignUp,
   validateSignUp,
   type SignUpInput,
 } from '../../src/shared/validation/sign-up.js';
+import { parseIdentifier } from '../../src/shared/validation/sign-in.js';
 
 /** A sign-up that passes every rule; each test breaks one field. */
 const VALID: SignUpInput = { username: 'alice_01', email: 'alice@example.com', password: 'password1' };
@@ -254,6 +256,24 @@ describe('validateSignUp: password', () => {
 
   it('any characters are allowed, upper case included', () => {
     expect(check({ password: 'Pässwörd!#€' })).toEqual([]);
+  });
+});
+
+describe('e-mail look-alikes', () => {
+  it('refuses addresses holding invisible characters: controls, format characters, separators, fillers', () => {
+    for (const char of ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u200f', '\u202e', '\u3164', '\u115f', '\u00a0', '\u2028', '\u0000', '\u001b', '\u034f', '\ufe0f', '\u{e0041}']) {
+      expect(looksLikeEmail(`al${char}ice@campus.edu`), JSON.stringify(char)).toBe(false);
+    }
+    expect(looksLikeEmail('alice@campus.edu')).toBe(true);
+    expect(looksLikeEmail('café@campus.edu')).toBe(true);
+  });
+
+  it('normalizeEmail folds compatibility forms (NFKC) and case, so variants of one address are one address', () => {
+    expect(normalizeEmail('ＡＬＩＣＥ＠ｃａｍｐｕｓ．ｅｄｕ')).toBe('alice@campus.edu');
+    expect(normalizeEmail('ﬁona@campus.edu')).toBe('fiona@campus.edu');
+    expect(normalizeEmail('ⓑob@campus.edu')).toBe('bob@campus.edu');
+    expect(normalizeSignUp({ username: 'a', email: 'Ａlice@Campus.edu', password: 'p' }).email).toBe('alice@campus.edu');
+    expect(parseIdentifier('ＡＬＩＣＥ＠ｃａｍｐｕｓ．ｅｄｕ')).toEqual({ by: 'email', email: 'alice@campus.edu' });
   });
 });
 

@@ -1,5 +1,5 @@
 import { ERRORS } from '../errors.js';
-import { looksLikeEmail } from './sign-up.js';
+import { looksLikeEmail, normalizeEmail } from './sign-up.js';
 
 export interface SignInInput {
   /** A username or an e-mail address. */
@@ -17,5 +17,6 @@ export function validateSignIn({ identifier, password }: SignInInput): string[] 
 /** An identifier that looks like an e-mail signs in by e-mail; anything else is a username. */
 export function parseIdentifier(identifier: string): SignInIdentity {
   const value = identifier.trim().toLowerCase();
-  return looksLikeEmail(value) ? { by: 'email', email: value } : { by: 'username', username: value };
+  const email = normalizeEmail(identifier.trim());
+  return looksLikeEmail(email) ? { by: 'email', email } : { by: 'username', username: value };
 }

@@ -16,16 +16,31 @@ export interface SignUpInput {
 
 /** A standard e-mail shape: something@domain.tld, no spaces, one '@'. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * Characters that do not show: controls, format characters (zero-width space and joiners,
+ * bidi marks), separators and the other default-ignorable code points (Hangul fillers, variation
+ * selectors). In an address they only serve to make a second account look like the first.
+ */
+const INVISIBLE = /[\p{C}\p{Z}\p{Default_Ignorable_Code_Point}]/u;
 
 export function looksLikeEmail(value: string): boolean {
-  return value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(value);
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(value) && !INVISIBLE.test(value);
+}
+
+/**
+ * The one spelling of an address that is stored and compared: NFKC folds compatibility forms
+ * (full-width ａｌｉｃｅ＠ｃａｍｐｕｓ．ｅｄｕ, ligatures, circled letters) into the plain ones, so a
+ * variant of a taken address is the taken address; then lower case (spec section 5).
+ */
+export function normalizeEmail(value: string): string {
+  return value.normalize('NFKC').toLowerCase();
 }
 
 /** Username and e-mail are lower-cased before they are checked and stored (spec section 5). */
 export function normalizeSignUp(input: SignUpInput): SignUpInput {
   return {
     username: input.username.toLowerCase(),
-    email: input.email.toLowerCase(),
+    email: normalizeEmail(input.email),
     password: input.password,
   };
 }
