@@ -27,6 +27,7 @@ import { MemoryCounterStore, RateLimiter, type CounterStore } from './http/rate-
 import { RedisCounterStore } from './http/redis-counter-store.js';
 import { registerSameOrigin } from './http/same-origin.js';
 import { registerApiNoStore } from './http/url-space.js';
+import { ImageQueue } from './images/image-queue.js';
 import { followRoutes } from './follows/follow.routes.js';
 import { FollowService } from './follows/follow.service.js';
 import { postRoutes } from './posts/post.routes.js';
@@ -150,8 +151,10 @@ export async function buildApp({ config, database, counters, storage: givenStora
   });
   if (database.kind === 'pglite') registerEmbeddedMaintenance(app, database, config.embeddedMaintenance);
   const search = new SearchService(database.orm, { cacheMs: config.searchCacheMs });
-  const users = new UserService(database.orm, tracked, sessions, limiter, config.rateLimits, config.readCacheMs);
-  const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, users, {
+  // One queue for every image this process decodes, post photos and icons alike.
+  const images = new ImageQueue(config.images.concurrency, config.images.queueLength);
+  const users = new UserService(database.orm, tracked, sessions, limiter, config.rateLimits, images, config.readCacheMs);
+  const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, users, images, {
     feedCacheMs: config.feedCacheMs,
     readCacheMs: config.readCacheMs,
     onPostsChanged: () => search.postsChanged(),
