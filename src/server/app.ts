@@ -52,6 +52,8 @@ export interface AppDeps {
   adminToken?: string;
   /** Where log lines go instead of standard output (tests read the security log from it). */
   logStream?: { write(line: string): void };
+  /** The image queue; by default one sized by config.images (tests pass their own to fill it). */
+  images?: ImageQueue;
 }
 
 /** Redis when REDIS_URL is set, so limits hold across processes; else this process's memory. */
@@ -60,7 +62,7 @@ function createCounterStore(config: Config): CounterStore {
 }
 
 /** Builds the whole app (plugins, then routes) without listening: tests call app.inject. */
-export async function buildApp({ config, database, counters, storage: givenStorage, adminToken, logStream }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, database, counters, storage: givenStorage, adminToken, logStream, images: givenImages }: AppDeps): Promise<FastifyInstance> {
   const storage = givenStorage ?? createStorage(config);
   const app = Fastify({
     logger: { level: config.logLevel, ...(logStream && { stream: logStream }) },
@@ -152,7 +154,7 @@ export async function buildApp({ config, database, counters, storage: givenStora
   if (database.kind === 'pglite') registerEmbeddedMaintenance(app, database, config.embeddedMaintenance);
   const search = new SearchService(database.orm, { cacheMs: config.searchCacheMs });
   // One queue for every image this process decodes, post photos and icons alike.
-  const images = new ImageQueue(config.images.concurrency, config.images.queueLength);
+  const images = givenImages ?? new ImageQueue(config.images.concurrency, config.images.queueLength);
   const users = new UserService(database.orm, tracked, sessions, limiter, config.rateLimits, images, config.readCacheMs);
   const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, users, images, {
     feedCacheMs: config.feedCacheMs,
