@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
@@ -248,5 +250,20 @@ describe('processIcon', () => {
       expect(icons.map((icon) => icon.size)).toEqual([...ICON_SIZES]);
       for (const icon of icons) expect(await sharp(icon.body).metadata()).toMatchObject({ format: 'webp', width: icon.size, height: icon.size });
     }
+  });
+});
+
+describe('image work yields the CPU to requests', () => {
+  it.skipIf(process.platform !== 'linux')("libvips' threads run at the lowest priority (nice 19), and only they", async () => {
+    await processImage(await fixtures.jpeg(1600, 1200, { noisy: true }));
+    const threads = fs.readdirSync('/proc/self/task').map((tid) => ({
+      name: fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim(),
+      nice: os.getPriority(Number(tid)),
+    }));
+    const workers = threads.filter((thread) => thread.name === 'libvips worker');
+    expect(workers.length).toBeGreaterThan(0);
+    expect(workers.every((thread) => thread.nice === 19)).toBe(true);
+    // The event loop's own thread keeps its priority.
+    expect(os.getPriority(process.pid)).toBe(0);
   });
 });

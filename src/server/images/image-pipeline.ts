@@ -1,5 +1,6 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { decodeCost, MAX_DECODE_BYTES, webpKind } from './decode-cost.js';
+import { atLowPriority } from './worker-priority.js';
 
 /** Widths of the grid variants (WebP). Cards pick one with srcset. */
 export const GRID_WIDTHS = [400, 800] as const;
@@ -102,7 +103,7 @@ function from(decoded: Decoded): Sharp {
 async function guarded<T>(input: Buffer, work: () => Promise<T>): Promise<T> {
   await inspect(input);
   try {
-    return await work();
+    return await atLowPriority(work);
   } catch (error) {
     throw new ImageRejected('corrupt', (error as Error).message);
   }
