@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_APP_NAME } from '../shared/app-name.js';
+import { POOL_THREADS_PER_IMAGE } from './images/image-queue.js';
 import type { MaintenanceConfig } from './db/embedded-maintenance.js';
 
 export interface RateLimitConfig {
@@ -69,18 +70,20 @@ export function threadpoolSize(env: NodeJS.ProcessEnv): number {
 
 /**
  * IMAGE_CONCURRENCY defaults to one image per core but one (the event loop needs a core), and
- * never so many that image work could take the threads sign-ins and media reads need: on the
- * default pool of 4 that is 2. A value that would is refused, saying what to raise.
+ * never so many that image work (POOL_THREADS_PER_IMAGE threads each) could take the threads
+ * sign-ins and media reads need: on the default pool of 4 that is 1. A value that would is
+ * refused, saying what to raise.
  */
 export function imageWorkConfig(env: NodeJS.ProcessEnv): ImageWorkConfig {
   const pool = threadpoolSize(env);
-  const fitted = Math.max(1, Math.min(os.availableParallelism() - 1, pool - THREADS_KEPT_FROM_IMAGES));
+  const fitsPool = (concurrency: number) => concurrency * POOL_THREADS_PER_IMAGE + THREADS_KEPT_FROM_IMAGES <= pool;
+  const fitted = Math.max(1, Math.min(os.availableParallelism() - 1, Math.floor((pool - THREADS_KEPT_FROM_IMAGES) / POOL_THREADS_PER_IMAGE)));
   const concurrency = integer(env.IMAGE_CONCURRENCY, fitted, 'IMAGE_CONCURRENCY');
   if (concurrency < 1) throw new Error('IMAGE_CONCURRENCY must be at least 1');
-  if (env.IMAGE_CONCURRENCY && concurrency > pool - THREADS_KEPT_FROM_IMAGES) {
+  if (env.IMAGE_CONCURRENCY && !fitsPool(concurrency)) {
     throw new Error(
       `IMAGE_CONCURRENCY=${concurrency} leaves fewer than ${THREADS_KEPT_FROM_IMAGES} of libuv's ${pool} threads for sign-ins and media reads: ` +
-        `set UV_THREADPOOL_SIZE to at least ${concurrency + THREADS_KEPT_FROM_IMAGES}`,
+        `set UV_THREADPOOL_SIZE to at least ${concurrency * POOL_THREADS_PER_IMAGE + THREADS_KEPT_FROM_IMAGES}`,
     );
   }
   return { concurrency, queueLength: integer(env.IMAGE_QUEUE_LENGTH, DEFAULT_IMAGE_QUEUE_LENGTH, 'IMAGE_QUEUE_LENGTH') };

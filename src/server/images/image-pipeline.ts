@@ -114,7 +114,9 @@ async function guarded<T>(input: Buffer, work: () => Promise<T>): Promise<T> {
  * ICC) dropped by re-encoding, a capped full-size JPEG, WebP grid variants and a placeholder.
  *
  * The input is decoded once, to the size of the largest output; the smaller outputs are made
- * from those pixels, one after another, so an upload holds one libuv thread at a time.
+ * from those pixels. The full JPEG is encoded beside the WebP outputs (made one after another),
+ * so an upload holds at most two libuv threads (image-queue.ts POOL_THREADS_PER_IMAGE), and only
+ * for that last step.
  * mozjpeg's trellis search is left off: 4-10x slower for a few percent of bytes.
  */
 export async function processImage(input: Buffer): Promise<ProcessedImage> {
@@ -122,13 +124,19 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
     const decoded = await decode(
       open(input).rotate().resize({ width: FULL_MAX_DIMENSION, height: FULL_MAX_DIMENSION, fit: 'inside', withoutEnlargement: true }),
     );
-    const full = await from(decoded).flatten({ background: BACKGROUND }).jpeg({ quality: 82, progressive: true }).toBuffer();
-    const variants: ProcessedImage['variants'] = [];
-    for (const width of GRID_WIDTHS) {
-      const body = await from(decoded).resize({ width, withoutEnlargement: true }).webp({ quality: 72, effort: 2 }).toBuffer();
-      variants.push({ width, body });
-    }
-    const placeholder = await from(decoded).resize(16, 16, { fit: 'inside' }).webp({ quality: 40 }).toBuffer();
+    const webps = async () => {
+      const variants: ProcessedImage['variants'] = [];
+      for (const width of GRID_WIDTHS) {
+        const body = await from(decoded).resize({ width, withoutEnlargement: true }).webp({ quality: 72, effort: 2 }).toBuffer();
+        variants.push({ width, body });
+      }
+      const placeholder = await from(decoded).resize(16, 16, { fit: 'inside' }).webp({ quality: 40 }).toBuffer();
+      return { variants, placeholder };
+    };
+    const [full, { variants, placeholder }] = await Promise.all([
+      from(decoded).flatten({ background: BACKGROUND }).jpeg({ quality: 82, progressive: true }).toBuffer(),
+      webps(),
+    ]);
     return {
       width: decoded.width,
       height: decoded.height,

@@ -5,9 +5,13 @@
  * Retry-After) rather than holding memory and a connection for minutes.
  *
  * WARNING: sharp runs on libuv's threadpool, which argon2 (sign-in) and file reads (/media)
- * share; each image in work holds one of its threads (the pipeline runs its steps one after
- * another), so `concurrency` must leave threads free for them (config.ts checks it).
+ * share; each image in work holds up to POOL_THREADS_PER_IMAGE of its threads, so
+ * `concurrency` must leave threads free for them (config.ts checks it).
  */
+
+/** libuv threads one image in work may hold at once (image-pipeline.ts: the last step runs two encoders). */
+export const POOL_THREADS_PER_IMAGE = 2;
+
 export class ImageQueueFull extends Error {
   constructor(readonly retryAfterSeconds: number) {
     super('image queue is full');
