@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --check] [--quick] [--db pglite,postgres] [--duration 5] [--only "search posts,profile"]
+ * npm run bench [-- --check] [--quick] [--db pglite,postgres] [--duration 5] [--only "search posts,profile,under upload attack"]
  *
  * Runs the production build against seeded data (10k users, 100k posts, 200k follows by
  * default; seeded once and reused) on PGlite and on PostgreSQL, and measures: API latency and
@@ -22,6 +22,7 @@ import { processImage } from '../src/server/images/image-pipeline.js';
 import { checkBudgets, type BenchNumbers } from './budgets.js';
 import { load, type LoadRequest, type LoadResult } from './load.js';
 import { measureFirstView, SLOW_4G, type FirstView } from './page-weight.js';
+import { imageCorpus, type CorpusEntry } from '../tests/helpers/image-bombs.js';
 
 const { values } = parseArgs({
   options: {
@@ -152,7 +153,8 @@ async function startServer(setup: Setup, clientDir: string): Promise<Server> {
       CLIENT_DIR: clientDir,
       RATE_LIMIT_LOGIN_PER_IP: '1000000',
       RATE_LIMIT_REGISTER_PER_IP: '1000000',
-      // One account posts every upload of the load test.
+      // One account posts every upload of the load test, and of the upload attack: the attack
+      // modelled there is many accounts at once, which per-account limits do not stop.
       RATE_LIMIT_POSTS_PER_USER: '1000000',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -226,7 +228,7 @@ async function deleteUploads(base: string, cookie: string) {
   return ids.length;
 }
 
-type FeedPage = { posts: Array<{ id: string; description: string; image: { full: string } }> };
+type FeedPage = { posts: Array<{ id: string; description: string; image: { full: string; variants: Array<{ src: string }> } }> };
 
 /** Picks real data to ask for: a seeded viewer, a prolific author, words that occur in posts. */
 async function fixture(base: string): Promise<Fixture> {
@@ -301,6 +303,72 @@ function uploadScenario(upload: { body: Buffer; contentType: string }): LoadRequ
   return [{ method: 'POST', path: '/api/posts', body: upload.body, headers: { 'content-type': upload.contentType } }];
 }
 
+// ---------------------------------------------------------------- under upload attack
+
+const ATTACK = 'under upload attack';
+/** Uploads kept in flight by the attack (issue 12). */
+const ATTACKERS = 4;
+
+/** A stored grid image of about 20 KB, the size a card's image is. */
+async function smallMediaUrl(base: string, feed: FeedPage): Promise<{ url: string; bytes: number }> {
+  let best = { url: '', bytes: 0 };
+  for (const post of feed.posts.slice(0, 30)) {
+    for (const variant of post.image.variants) {
+      const bytes = Number((await fetch(`${base}${variant.src}`, { method: 'HEAD' })).headers.get('content-length') ?? 0);
+      if (Math.abs(bytes - 20_000) < Math.abs(best.bytes - 20_000)) best = { url: variant.src, bytes };
+    }
+  }
+  return best;
+}
+
+/**
+ * What readers see while ATTACKERS uploads of image bombs are always in flight (each attacker
+ * sends the next as soon as the last is answered): GET of a ~20 KB stored image and of the
+ * home feed, 16 connections each. The attackers rotate through the issue's bombs (12-bit AVIF,
+ * interlaced 16-bit PNG, progressive 4:4:4 JPEG) and the costliest upload still accepted, a
+ * 12-MP AVIF photo (~2 s and ~220 MiB to decode).
+ */
+async function underUploadAttack(base: string, f: Fixture, uploaderCookie: string): Promise<{ media: LoadResult; feed: LoadResult; mediaBytes: number; uploads: Record<string, number> }> {
+  const corpus = await imageCorpus();
+  const pick = (name: string) => corpus.find((entry) => entry.name.startsWith(name))!;
+  const bombs: CorpusEntry[] = [pick('12-bit AVIF'), pick('interlaced 16-bit'), pick('progressive 4:4:4'), pick('12-MP AVIF photo')];
+  const forms = await Promise.all(
+    bombs.map(async (entry) => {
+      const form = new FormData();
+      form.set('photo', new Blob([new Uint8Array(entry.bytes)], { type: entry.mimetype }), entry.filename);
+      form.set('description', UPLOAD_DESCRIPTION);
+      const request = new Request('http://bench/', { method: 'POST', body: form });
+      return { body: Buffer.from(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
+    }),
+  );
+  const feed = await json<FeedPage>(base, '/api/posts', f.cookie);
+  const media = await smallMediaUrl(base, feed);
+  const uploads: Record<string, number> = {};
+  let attacking = true;
+  const attackers = Array.from({ length: ATTACKERS }, async (_, i) => {
+    for (let n = i; attacking; n++) {
+      const { body, contentType } = forms[n % forms.length]!;
+      const response = await fetch(`${base}/api/posts`, { method: 'POST', headers: { cookie: uploaderCookie, 'content-type': contentType }, body });
+      await response.arrayBuffer();
+      uploads[response.status] = (uploads[response.status] ?? 0) + 1;
+    }
+  });
+  try {
+    // Let the attack get going (queue filled, decoders busy) before measuring.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const measure = async (path: string) => {
+      await load({ baseUrl: base, connections: 16, durationSeconds: 1, requests: [{ path }], headers: { cookie: f.cookie } });
+      return load({ baseUrl: base, connections: 16, durationSeconds, requests: [{ path }], headers: { cookie: f.cookie } });
+    };
+    const mediaResult = await measure(media.url);
+    const feedResult = await measure('/api/posts');
+    return { media: mediaResult, feed: feedResult, mediaBytes: media.bytes, uploads };
+  } finally {
+    attacking = false;
+    await Promise.all(attackers);
+  }
+}
+
 // ---------------------------------------------------------------- measurements
 
 async function measurePipeline(): Promise<{ inputBytes: number; medianMs: number; runs: number[] }> {
@@ -348,6 +416,7 @@ const machine = {
 log(`machine: ${JSON.stringify(machine)}; scale ${JSON.stringify(scale)}; ${durationSeconds}s per measurement`);
 
 const api: Record<string, Record<string, LoadResult[]>> = {};
+const attack: Record<string, { mediaP99: number; feedP99: number; mediaBytes: number; uploads: Record<string, number> }> = {};
 const ceiling: Record<string, { feed: LoadResult; static: LoadResult; ratio: number; feedBytes: number }> = {};
 let page: { unthrottled: FirstView; slow4g: FirstView; fullSizeBytes: number; ratio: number } | undefined;
 const upload = await createPostBody();
@@ -400,6 +469,16 @@ for (const db of dbs) {
     }
     await stopServer(server);
     server = await startServer(setup, clientDir);
+  }
+  if (!only || only.includes(ATTACK)) {
+    const result = await underUploadAttack(server.base, f, uploaderCookie);
+    api[db][`20 KB image, ${ATTACK}`] = [result.media];
+    api[db][`home feed, ${ATTACK}`] = [result.feed];
+    attack[db] = { mediaP99: result.media.p99, feedP99: result.feed.p99, mediaBytes: result.mediaBytes, uploads: result.uploads };
+    for (const [name, r] of [[`${result.mediaBytes}-byte image`, result.media], ['home feed', result.feed]] as const) {
+      log(`${db} ${name} ${ATTACK} @16: p50 ${r.p50} p95 ${r.p95} p99 ${r.p99} ms, ${r.rps} req/s${r.errors ? `, ${r.errors} errors ${JSON.stringify(r.statuses)}` : ''}`);
+    }
+    log(`${db} ${ATTACK}: uploads answered ${JSON.stringify(result.uploads)}; removed ${await deleteUploads(server.base, uploaderCookie)} of them`);
   }
   if (only) {
     await stopServer(server);
@@ -458,6 +537,7 @@ const numbers: BenchNumbers = {
   cls: page ? Math.max(page.slow4g.cls, page.unthrottled.cls) : undefined,
   initialJsGzip: bundle.js,
   pipeline12mpMs: pipeline.medianMs,
+  underUploadAttackP99: Object.fromEntries(Object.entries(attack).map(([db, a]) => [db, { media: a.mediaP99, feed: a.feedP99 }])),
 };
 const budgets = checkBudgets(numbers);
 
@@ -491,7 +571,7 @@ console.log(lines.join('\n'));
 
 fs.writeFileSync(
   'bench/results.json',
-  `${JSON.stringify({ date: new Date().toISOString(), machine, scale, durationSeconds, api, ceiling, page, pipeline, bundle, budgets }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), machine, scale, durationSeconds, api, ceiling, attack, page, pipeline, bundle, budgets }, null, 2)}\n`,
 );
 log('wrote bench/results.json');
 if (values.check && budgets.some((b) => !b.ok)) {

@@ -27,6 +27,7 @@ import { MemoryCounterStore, RateLimiter, type CounterStore } from './http/rate-
 import { RedisCounterStore } from './http/redis-counter-store.js';
 import { registerSameOrigin } from './http/same-origin.js';
 import { canonicalUrl, registerApiNoStore } from './http/url-space.js';
+import { ImageQueue } from './images/image-queue.js';
 import { followRoutes } from './follows/follow.routes.js';
 import { FollowService } from './follows/follow.service.js';
 import { postRoutes } from './posts/post.routes.js';
@@ -51,6 +52,8 @@ export interface AppDeps {
   adminToken?: string;
   /** Where log lines go instead of standard output (tests read the security log from it). */
   logStream?: { write(line: string): void };
+  /** The image queue; by default one sized by config.images (tests pass their own to fill it). */
+  images?: ImageQueue;
 }
 
 /** Redis when REDIS_URL is set, so limits hold across processes; else this process's memory. */
@@ -59,7 +62,7 @@ function createCounterStore(config: Config): CounterStore {
 }
 
 /** Builds the whole app (plugins, then routes) without listening: tests call app.inject. */
-export async function buildApp({ config, database, counters, storage: givenStorage, adminToken, logStream }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, database, counters, storage: givenStorage, adminToken, logStream, images: givenImages }: AppDeps): Promise<FastifyInstance> {
   const storage = givenStorage ?? createStorage(config);
   const app = Fastify({
     logger: { level: config.logLevel, ...(logStream && { stream: logStream }) },
@@ -152,8 +155,10 @@ export async function buildApp({ config, database, counters, storage: givenStora
   });
   if (database.kind === 'pglite') registerEmbeddedMaintenance(app, database, config.embeddedMaintenance);
   const search = new SearchService(database.orm, { cacheMs: config.searchCacheMs });
-  const users = new UserService(database.orm, tracked, sessions, limiter, config.rateLimits, config.readCacheMs);
-  const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, users, {
+  // One queue for every image this process decodes, post photos and icons alike.
+  const images = givenImages ?? new ImageQueue(config.images.concurrency, config.images.queueLength);
+  const users = new UserService(database.orm, tracked, sessions, limiter, config.rateLimits, images, config.readCacheMs);
+  const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, users, images, {
     feedCacheMs: config.feedCacheMs,
     readCacheMs: config.readCacheMs,
     onPostsChanged: () => search.postsChanged(),

@@ -1,5 +1,7 @@
+import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_APP_NAME } from '../shared/app-name.js';
+import { POOL_THREADS_PER_IMAGE } from './images/image-queue.js';
 import type { MaintenanceConfig } from './db/embedded-maintenance.js';
 
 export interface RateLimitConfig {
@@ -44,6 +46,51 @@ export interface TimeoutConfig {
   /** An idle keep-alive connection is closed after this. */
   keepAliveMs: number;
 }
+
+/** The image queue (images/image-queue.ts). */
+export interface ImageWorkConfig {
+  /** Images decoded at once by this process (IMAGE_CONCURRENCY). */
+  concurrency: number;
+  /** Uploads that may wait for a turn; more are refused with 503 (IMAGE_QUEUE_LENGTH). */
+  queueLength: number;
+}
+
+/** libuv threads the image queue always leaves to argon2 (sign-in) and file reads (/media). */
+export const THREADS_KEPT_FROM_IMAGES = 2;
+
+/**
+ * The size of libuv's threadpool, which Node sizes from UV_THREADPOOL_SIZE when the process
+ * starts (default 4, at most 1024). Setting it later, even first thing in main.ts, has no
+ * effect: the ES module loader has already used the pool to read the code.
+ */
+export function threadpoolSize(env: NodeJS.ProcessEnv): number {
+  const size = Number(env.UV_THREADPOOL_SIZE);
+  return Number.isInteger(size) && size > 0 ? Math.min(size, 1024) : 4;
+}
+
+/**
+ * IMAGE_CONCURRENCY defaults to one image per core but one (the event loop needs a core), and
+ * never so many that image work (POOL_THREADS_PER_IMAGE threads each) could take the threads
+ * sign-ins and media reads need: on the default pool of 4 that is 1. A value that would is
+ * refused, saying what to raise.
+ */
+export function imageWorkConfig(env: NodeJS.ProcessEnv): ImageWorkConfig {
+  const pool = threadpoolSize(env);
+  const fitsPool = (concurrency: number) => concurrency * POOL_THREADS_PER_IMAGE + THREADS_KEPT_FROM_IMAGES <= pool;
+  const fitted = Math.max(1, Math.min(os.availableParallelism() - 1, Math.floor((pool - THREADS_KEPT_FROM_IMAGES) / POOL_THREADS_PER_IMAGE)));
+  const concurrency = integer(env.IMAGE_CONCURRENCY, fitted, 'IMAGE_CONCURRENCY');
+  if (concurrency < 1) throw new Error('IMAGE_CONCURRENCY must be at least 1');
+  if (env.IMAGE_CONCURRENCY && !fitsPool(concurrency)) {
+    throw new Error(
+      `IMAGE_CONCURRENCY=${concurrency} leaves fewer than ${THREADS_KEPT_FROM_IMAGES} of libuv's ${pool} threads for sign-ins and media reads: ` +
+        `set UV_THREADPOOL_SIZE to at least ${concurrency * POOL_THREADS_PER_IMAGE + THREADS_KEPT_FROM_IMAGES}`,
+    );
+  }
+  return { concurrency, queueLength: integer(env.IMAGE_QUEUE_LENGTH, DEFAULT_IMAGE_QUEUE_LENGTH, 'IMAGE_QUEUE_LENGTH') };
+}
+
+/** About five seconds of work for one core at ~0.3 s a photo. */
+export const DEFAULT_IMAGE_QUEUE_LENGTH = 16;
 
 export interface S3Config {
   bucket: string;
@@ -95,6 +142,7 @@ export interface Config {
    * (only sound when one process uses the database). See storage/tracked-files.ts.
    */
   orphanFileAgeMs: number;
+  images: ImageWorkConfig;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
@@ -169,5 +217,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     databaseConnectTimeoutMs: integer(env.DATABASE_CONNECT_TIMEOUT_MS, 5_000, 'DATABASE_CONNECT_TIMEOUT_MS'),
     orphanFileAgeMs: integer(env.ORPHAN_FILE_AGE_MS, 60 * 60 * 1000, 'ORPHAN_FILE_AGE_MS'),
+    images: imageWorkConfig(env),
   };
 }

@@ -54,6 +54,8 @@ export const ERRORS = {
   ICON_CHANGES_TOO_FAST: 'You have changed your picture too often. Try again later.',
   /** The database (or another service the server needs) cannot be reached right now. */
   SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Try again in a moment.',
+  /** The server's image queue is full (server config IMAGE_CONCURRENCY / IMAGE_QUEUE_LENGTH); sent with 503 and Retry-After. */
+  IMAGE_QUEUE_FULL: 'Lots of photos are being uploaded right now. Try again in a moment.',
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

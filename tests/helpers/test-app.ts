@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/server/app.js';
 import { DEFAULT_RATE_LIMITS, loadConfig, type Config } from '../../src/server/config.js';
+import type { ImageQueue } from '../../src/server/images/image-queue.js';
 import { openDatabase, type Database } from '../../src/server/db/database.js';
 import type { Storage } from '../../src/server/storage/storage.js';
 import { migrate } from '../../src/server/db/migrate.js';
@@ -65,7 +66,7 @@ export interface TestApp {
 /** A complete app on its own empty database. Rate limits are generous unless a test sets them. */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  deps: { storage?: Storage; logStream?: { write(line: string): void } } = {},
+  deps: { storage?: Storage; logStream?: { write(line: string): void }; images?: ImageQueue } = {},
 ): Promise<TestApp> {
   const { database, drop } = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-test-'));
@@ -82,7 +83,7 @@ export async function createTestApp(
     rateLimits: { ...DEFAULT_RATE_LIMITS, loginPerIp: 10_000, registerPerIp: 10_000, postsPerUser: 10_000, iconChangesPerUser: 10_000 },
     ...overrides,
   };
-  const app = await buildApp({ config, database, storage: deps.storage, logStream: deps.logStream });
+  const app = await buildApp({ config, database, storage: deps.storage, logStream: deps.logStream, images: deps.images });
   await app.ready();
   return {
     app,

@@ -1,14 +1,19 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   FULL_MAX_DIMENSION,
   GRID_WIDTHS,
+  ICON_SIZES,
   ImageRejected,
   MAX_INPUT_PIXELS,
+  processIcon,
   processImage,
   type ProcessedImage,
   type RejectionReason,
 } from '../../src/server/images/image-pipeline.js';
+import { animatedGif, animatedWebp, losslessWebp, png16 } from '../helpers/image-bombs.js';
 import * as fixtures from '../helpers/images.js';
 
 /** Every file the pipeline produced. */
@@ -193,5 +198,72 @@ describe('processImage: rejections', () => {
       expect(output.includes(fixtures.PAYLOAD)).toBe(false);
       expect(output.includes('<script')).toBe(false);
     }
+  });
+});
+
+describe('processImage / processIcon: image bombs under the pixel limit', () => {
+  const solid = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#3a6' } });
+  // Each is under 50 megapixels but costs far more to decode than the budget: refused from the
+  // header, in milliseconds, as a post photo and as an icon. (Before the decode budget each was
+  // decoded, four times for a post: 0.9-4.1 GB and 2-20 s.)
+  const bombs: Array<[string, () => Promise<Buffer> | Buffer]> = [
+    ['a 12-bit AVIF of 3500×3500 (12 MP, ~280 MiB to decode)', () => solid(3500, 3500).avif({ bitdepth: 12, effort: 0 }).toBuffer()],
+    ['an interlaced 16-bit RGBA PNG of 7071×7071', () => png16()],
+    ['a 16-bit PNG of 50000×1000, not interlaced', () => png16(50_000, 1000, { interlaced: false })],
+    ['a progressive 4:4:4 JPEG of 6000×6000', () => solid(6000, 6000).jpeg({ progressive: true, chromaSubsampling: '4:4:4', quality: 30 }).toBuffer()],
+    ['an animated GIF on a 7071×7071 canvas, 2000 frames', () => animatedGif(2000)],
+    ['an animated WebP of 7071×7071, 2000 frames', () => animatedWebp(2000)],
+  ];
+
+  it.each(bombs)('%s is too large, refused before decoding', async (_name, make) => {
+    const input = await make();
+    for (const process of [processImage, processIcon]) {
+      const error = await (process as (input: Buffer) => Promise<unknown>)(input).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error, 'the image was accepted').toBeInstanceOf(ImageRejected);
+      expect((error as ImageRejected).reason).toBe('too-large');
+      expect((error as ImageRejected).message).toMatch(/MiB to decode/);
+    }
+  });
+
+  it('a 50-MP lossless WebP is within the budget: decoded once into every output', async () => {
+    const image = await processImage(await losslessWebp());
+    expect({ width: image.width, height: image.height }).toEqual({ width: FULL_MAX_DIMENSION, height: FULL_MAX_DIMENSION });
+    expect(image.variants.map((variant) => variant.width)).toEqual([...GRID_WIDTHS]);
+  });
+
+  it('only the first frame of an animation is decoded and stored', async () => {
+    // Frame 1 is the GIF's colour (200, 40, 90) everywhere; frames 2+ are single pixels.
+    const image = await processImage(animatedGif(50, 300, 200));
+    expect({ width: image.width, height: image.height }).toEqual({ width: 300, height: 200 });
+    const centre = await pixel(image.full, 150, 100);
+    expect(Math.abs(centre.r - 200) + Math.abs(centre.g - 40) + Math.abs(centre.b - 90)).toBeLessThan(12);
+  });
+});
+
+describe('processIcon', () => {
+  it('makes 96 and 320 px WebP squares of one crop, enlarging small pictures', async () => {
+    for (const input of [await fixtures.jpeg(1600, 900, { orientation: 6 }), await fixtures.png(50, 40)]) {
+      const icons = await processIcon(input);
+      expect(icons.map((icon) => icon.size)).toEqual([...ICON_SIZES]);
+      for (const icon of icons) expect(await sharp(icon.body).metadata()).toMatchObject({ format: 'webp', width: icon.size, height: icon.size });
+    }
+  });
+});
+
+describe('image work yields the CPU to requests', () => {
+  it.skipIf(process.platform !== 'linux')("libvips' threads run at the lowest priority (nice 19), and only they", async () => {
+    await processImage(await fixtures.jpeg(1600, 1200, { noisy: true }));
+    const threads = fs.readdirSync('/proc/self/task').map((tid) => ({
+      name: fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim(),
+      nice: os.getPriority(Number(tid)),
+    }));
+    const workers = threads.filter((thread) => thread.name === 'libvips worker');
+    expect(workers.length).toBeGreaterThan(0);
+    expect(workers.every((thread) => thread.nice === 19)).toBe(true);
+    // The event loop's own thread keeps its priority.
+    expect(os.getPriority(process.pid)).toBe(0);
   });
 });

@@ -1,4 +1,6 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
+import { decodeCost, MAX_DECODE_BYTES, webpKind } from './decode-cost.js';
+import { atLowPriority } from './worker-priority.js';
 
 /** Widths of the grid variants (WebP). Cards pick one with srcset. */
 export const GRID_WIDTHS = [400, 800] as const;
@@ -6,14 +8,26 @@ export const GRID_WIDTHS = [400, 800] as const;
 export const FULL_MAX_DIMENSION = 2560;
 /**
  * Decompression-bomb guard: a small file can claim a huge canvas. 50 megapixels covers every
- * phone camera students use; a 20000×20000 PNG is refused before it is decoded.
+ * phone camera students use; a 20000×20000 PNG is refused before it is decoded. What the
+ * pixels cost to decode is capped too (decode-cost.ts).
  */
 export const MAX_INPUT_PIXELS = 50_000_000;
+/**
+ * Wall-clock limit of each libvips pipeline. With the decode budget a legitimate photo needs
+ * about 2 s at worst (a 12-MP AVIF); this is a backstop for inputs the cost model misjudges.
+ * libvips checks it between regions, so a single long call inside a decoder (libheif decodes a
+ * whole image in one) finishes before the pipeline is stopped.
+ */
+export const IMAGE_TIME_LIMIT_SECONDS = 15;
 
 /** Raster formats we accept, by what the bytes are (never by name or declared type). */
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'heif']);
 /** Transparent areas are flattened onto the app's background colour. */
 const BACKGROUND = '#121212';
+
+// libvips' operation cache would keep recent decodes (of other people's uploads) in memory;
+// every upload is new, so it never helps.
+sharp.cache(false);
 
 export type RejectionReason = 'not-an-image' | 'too-large' | 'corrupt';
 
@@ -34,12 +48,18 @@ export interface ProcessedImage {
   placeholder: string;
 }
 
-function open(input: Buffer): Sharp {
-  // failOn 'warning': a truncated or damaged file is refused, not half-decoded.
-  return sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning', sequentialRead: true });
+/** The decoded intermediate every output is made from: 8-bit sRGB(A), already turned upright. */
+interface Decoded {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 1 | 2 | 3 | 4;
 }
 
-/** Reads the header only: is this a raster image we accept, and is it a sane size? */
+/**
+ * Reads the header only: is this a raster image we accept, is it a sane size, and can we afford
+ * to decode it? A refusal here costs about a millisecond whatever the file claims.
+ */
 async function inspect(input: Buffer): Promise<void> {
   if (input.length === 0) throw new ImageRejected('not-an-image', 'empty file');
   let metadata: Metadata;
@@ -49,63 +69,100 @@ async function inspect(input: Buffer): Promise<void> {
     throw new ImageRejected('not-an-image', (error as Error).message);
   }
   if (!ACCEPTED_FORMATS.has(metadata.format)) throw new ImageRejected('not-an-image', `format ${metadata.format}`);
-  // Only the first frame of an animation is decoded, so only its size counts.
+  // Only the first frame of an animation is decoded (open() asks for one page), so only its size counts.
   const pixels = (metadata.width ?? 0) * (metadata.pageHeight ?? metadata.height ?? 0);
   if (pixels > MAX_INPUT_PIXELS) throw new ImageRejected('too-large', `${metadata.width}x${metadata.height}`);
+  const cost = decodeCost({ ...metadata, webp: metadata.format === 'webp' ? webpKind(input) : undefined });
+  if (cost > MAX_DECODE_BYTES) throw new ImageRejected('too-large', `${metadata.format} ${metadata.width}x${metadata.height} needs ~${Math.round(cost / 2 ** 20)} MiB to decode`);
+}
+
+/**
+ * The one decode of an upload: first frame only, shrunk while decoding where the format allows
+ * (JPEG, lossy WebP), read sequentially where it can stream (JPEG, non-interlaced PNG).
+ */
+function open(input: Buffer): Sharp {
+  // failOn 'warning': a truncated or damaged file is refused, not half-decoded.
+  return sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning', sequentialRead: true, pages: 1, page: 0 }).timeout({
+    seconds: IMAGE_TIME_LIMIT_SECONDS,
+  });
+}
+
+/** Decodes once into raw pixels (sharp's raw output is 8-bit sRGB, with alpha when there is one). */
+async function decode(pipeline: Sharp): Promise<Decoded> {
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels };
+}
+
+/** A new pipeline over the decoded pixels: no decoding, no file format, nothing to refuse. */
+function from(decoded: Decoded): Sharp {
+  const { data, width, height, channels } = decoded;
+  return sharp(data, { raw: { width, height, channels } }).timeout({ seconds: IMAGE_TIME_LIMIT_SECONDS });
+}
+
+/** Runs the header check, then `work`; any libvips failure past the header is 'corrupt'. */
+async function guarded<T>(input: Buffer, work: () => Promise<T>): Promise<T> {
+  await inspect(input);
+  try {
+    return await atLowPriority(work);
+  } catch (error) {
+    throw new ImageRejected('corrupt', (error as Error).message);
+  }
 }
 
 /**
  * Turns uploaded bytes into what we store: auto-rotated, every bit of metadata (EXIF, GPS, XMP,
  * ICC) dropped by re-encoding, a capped full-size JPEG, WebP grid variants and a placeholder.
+ *
+ * The input is decoded once, to the size of the largest output; the smaller outputs are made
+ * from those pixels. The full JPEG is encoded beside the WebP outputs (made one after another),
+ * so an upload holds at most two libuv threads (image-queue.ts POOL_THREADS_PER_IMAGE), and only
+ * for that last step.
+ * mozjpeg's trellis search is left off: 4-10x slower for a few percent of bytes.
  */
 export async function processImage(input: Buffer): Promise<ProcessedImage> {
-  await inspect(input);
-  try {
-    // Separate pipelines rather than clone(): each lets libvips shrink JPEGs while decoding
-    // (1/2, 1/4, 1/8 scale), so the small outputs cost a fraction of a full decode.
-    // mozjpeg's trellis search is left off: 4-10x slower for a few percent of bytes.
-    const [full, placeholder, ...variants] = await Promise.all([
-      open(input)
-        .rotate()
-        .resize({ width: FULL_MAX_DIMENSION, height: FULL_MAX_DIMENSION, fit: 'inside', withoutEnlargement: true })
-        .flatten({ background: BACKGROUND })
-        .jpeg({ quality: 82, progressive: true })
-        .toBuffer({ resolveWithObject: true }),
-      open(input).rotate().resize(16, 16, { fit: 'inside' }).webp({ quality: 40 }).toBuffer(),
-      ...GRID_WIDTHS.map((width) =>
-        open(input)
-          .rotate()
-          .resize({ width, withoutEnlargement: true })
-          .webp({ quality: 72, effort: 2 })
-          .toBuffer({ resolveWithObject: true }),
-      ),
+  return guarded(input, async () => {
+    const decoded = await decode(
+      open(input).rotate().resize({ width: FULL_MAX_DIMENSION, height: FULL_MAX_DIMENSION, fit: 'inside', withoutEnlargement: true }),
+    );
+    const webps = async () => {
+      const variants: ProcessedImage['variants'] = [];
+      for (const width of GRID_WIDTHS) {
+        const body = await from(decoded).resize({ width, withoutEnlargement: true }).webp({ quality: 72, effort: 2 }).toBuffer();
+        variants.push({ width, body });
+      }
+      const placeholder = await from(decoded).resize(16, 16, { fit: 'inside' }).webp({ quality: 40 }).toBuffer();
+      return { variants, placeholder };
+    };
+    const [full, { variants, placeholder }] = await Promise.all([
+      from(decoded).flatten({ background: BACKGROUND }).jpeg({ quality: 82, progressive: true }).toBuffer(),
+      webps(),
     ]);
     return {
-      width: full.info.width,
-      height: full.info.height,
-      full: full.data,
-      variants: variants.map((variant, index) => ({ width: GRID_WIDTHS[index]!, body: variant.data })),
+      width: decoded.width,
+      height: decoded.height,
+      full,
+      variants,
       placeholder: `data:image/webp;base64,${placeholder.toString('base64')}`,
     };
-  } catch (error) {
-    throw new ImageRejected('corrupt', (error as Error).message);
-  }
+  });
 }
 
 /** Square sizes of a profile icon (WebP): small for lists and the bottom bar, large for profiles. */
 export const ICON_SIZES = [96, 320] as const;
 
-/** A profile icon: auto-rotated, centre-cropped to squares, metadata dropped. */
+/**
+ * A profile icon: auto-rotated, centre-cropped to squares, metadata dropped. Decoded once into
+ * the largest square (the crop chosen by libvips' attention strategy); the smaller one is
+ * scaled from it, so both show the same crop.
+ */
 export async function processIcon(input: Buffer): Promise<Array<{ size: number; body: Buffer }>> {
-  await inspect(input);
-  try {
-    return await Promise.all(
-      ICON_SIZES.map(async (size) => ({
-        size,
-        body: await open(input).rotate().resize(size, size, { fit: 'cover', position: 'attention' }).webp({ quality: 80 }).toBuffer(),
-      })),
-    );
-  } catch (error) {
-    throw new ImageRejected('corrupt', (error as Error).message);
-  }
+  return guarded(input, async () => {
+    const largest = Math.max(...ICON_SIZES);
+    const decoded = await decode(open(input).rotate().resize(largest, largest, { fit: 'cover', position: 'attention' }));
+    const icons: Array<{ size: number; body: Buffer }> = [];
+    for (const size of ICON_SIZES) {
+      icons.push({ size, body: await from(decoded).resize(size, size).webp({ quality: 80 }).toBuffer() });
+    }
+    return icons;
+  });
 }

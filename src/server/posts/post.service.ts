@@ -18,6 +18,7 @@ import { decodeCursor, toPage } from '../http/cursor.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import { newId } from '../ids.js';
 import { ImageRejected, processImage, type ProcessedImage } from '../images/image-pipeline.js';
+import { ImageQueueFull, type ImageQueue } from '../images/image-queue.js';
 import type { TrackedFiles } from '../storage/tracked-files.js';
 import { iconUrl } from '../users/icon-images.js';
 import type { UserService } from '../users/user.service.js';
@@ -40,6 +41,15 @@ const REJECTION: Record<ImageRejected['reason'], AppError> = {
   'too-large': new AppError(413, 'IMAGE_TOO_LARGE'),
   corrupt: new AppError(422, 'IMAGE_PROCESSING_FAILED'),
 };
+
+/** Image failures as the user hears them: the spec's messages, or "busy" when the queue is full. */
+export function imageError(error: unknown, rejection: Record<ImageRejected['reason'], AppError>): unknown {
+  if (error instanceof ImageRejected) return rejection[error.reason];
+  if (error instanceof ImageQueueFull) {
+    return new AppError(503, 'IMAGE_QUEUE_FULL', undefined, { 'retry-after': String(error.retryAfterSeconds) });
+  }
+  return error;
+}
 
 export interface PostCaches {
   /** How long the newest posts are held for the home feed (FEED_CACHE_MS). */
@@ -66,6 +76,7 @@ export class PostService {
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
     private readonly users: UserService,
+    private readonly images: ImageQueue,
     { feedCacheMs = 0, readCacheMs = 0, onPostsChanged = () => undefined }: PostCaches = {},
   ) {
     this.details = new MemoCache(readCacheMs, 10_000);
@@ -103,10 +114,9 @@ export class PostService {
 
     let image: ProcessedImage;
     try {
-      image = await processImage(photo.bytes);
+      image = await this.images.run(() => processImage(photo.bytes));
     } catch (error) {
-      if (error instanceof ImageRejected) throw REJECTION[error.reason];
-      throw error;
+      throw imageError(error, REJECTION);
     }
 
     const id = newId();

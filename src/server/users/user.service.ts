@@ -14,9 +14,10 @@ import { decodeCursor, toPage } from '../http/cursor.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import type { UploadedFile } from '../http/multipart-form.js';
 import { ImageRejected, processIcon } from '../images/image-pipeline.js';
+import type { ImageQueue } from '../images/image-queue.js';
 import { followedIds } from '../follows/follow.queries.js';
 import { userPostsPage } from '../posts/post.queries.js';
-import { toCard } from '../posts/post.service.js';
+import { imageError, toCard } from '../posts/post.service.js';
 import type { TrackedFiles } from '../storage/tracked-files.js';
 import { iconFileKeys, iconFiles, iconUrl, newIconKey } from './icon-images.js';
 import * as queries from './user.queries.js';
@@ -53,6 +54,7 @@ export class UserService {
     private readonly sessions: SessionCache,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
+    private readonly images: ImageQueue,
     readCacheMs = 0,
   ) {
     this.publicRows = new MemoCache(readCacheMs, 10_000);
@@ -155,10 +157,9 @@ export class UserService {
     if (icon.bytes.length > ICON_MAX_BYTES) throw new AppError(413, 'ICON_TOO_LARGE');
     await this.limiter.hit(`icons:user:${userId}`, this.limits.iconChangesPerUser, this.limits.uploadWindowMs, 'ICON_CHANGES_TOO_FAST');
     try {
-      return await processIcon(icon.bytes);
+      return await this.images.run(() => processIcon(icon.bytes));
     } catch (error) {
-      if (error instanceof ImageRejected) throw ICON_REJECTION[error.reason];
-      throw error;
+      throw imageError(error, ICON_REJECTION);
     }
   }
 }
