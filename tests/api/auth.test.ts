@@ -444,6 +444,12 @@ describe('two session cookies (cookie tossing)', () => {
       expect(cleared.some((value) => /Path=\/api\/me/i.test(value))).toBe(true);
       for (const value of cleared) expect(value).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/i);
     }
+    // Whatever the path holds, the clearing never breaks the answer.
+    for (const url of ['/api/users/%EF%BF%BF', '/api/users/%00/follow', '/api/users/a%20b;c']) {
+      const odd = await t.app.inject({ method: 'GET', url, headers: { cookie: `${attacker}; ${victim}` } });
+      expect(odd.statusCode, url).toBeLessThan(500);
+      expect(setCookieHeaders(odd).some((value) => /^session=;.*Path=\/api\/users(;|$)/i.test(value)), url).toBe(true);
+    }
     // Writes are refused as signed out too, and the sessions themselves live on.
     const write = await t.app.inject({ method: 'POST', url: API.logoutAll, headers: { cookie: `${attacker}; ${victim}` } });
     expectError(write, 401, 'NOT_SIGNED_IN');

@@ -52,8 +52,11 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
 export function clearTossedSessionCookies(request: FastifyRequest, reply: FastifyReply) {
   const name = sessionCookieName(request);
   const options = cookieOptions(request);
+  // Only plain segments can be a cookie Path (the decoded URL may hold anything), and a few suffice.
   const segments = request.url.split('?')[0]!.split('/').filter(Boolean).slice(0, 4);
-  const paths = ['/', ...segments.map((_, index) => `/${segments.slice(0, index + 1).join('/')}`)];
+  const plain = segments.findIndex((segment) => !/^[\w.~-]+$/.test(segment));
+  const usable = plain === -1 ? segments : segments.slice(0, plain);
+  const paths = ['/', ...usable.map((_, index) => `/${usable.slice(0, index + 1).join('/')}`)];
   const labels = request.hostname.split('.');
   // __Host- cookies never carry a Domain; an IP address has no parent domains.
   const parents =
