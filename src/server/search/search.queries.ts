@@ -1,5 +1,6 @@
-import { and, arrayContains, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, arrayContains, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
+import { gramsDecide, queryGrams } from '../../shared/keywords.js';
 import type { AppDb } from '../db/database.js';
 import { posts, users } from '../db/schema.js';
 import { cardColumns, type CardRow } from '../posts/post.queries.js';
@@ -44,15 +45,27 @@ function inRange(range: TimeRange) {
 }
 
 /**
- * Cards of the posts in the range whose keywords contain any of the words, best first: the
- * most words matched, then newest.
+ * Posts with a word containing every one of the query words (spec section 3: the query word
+ * is one of the post's keywords). The GIN index finds the posts holding all of their grams;
+ * words longer than a gram are then checked against the post's words (search_text, a few
+ * hundred bytes stored inline), which only the rows the index found are read for.
+ */
+function containsAll(words: string[]): SQL {
+  const grams = [...new Set(words.flatMap(queryGrams))];
+  const checks = words.filter((word) => !gramsDecide(word)).map((word) => sql`strpos(${posts.searchText}, ${word}) > 0`);
+  return and(arrayContains(posts.searchGrams, grams), ...checks)!;
+}
+
+/**
+ * Cards of the posts in the range that have any of the words, best first: the most words
+ * matched, then newest.
  *
- * WARNING: a post's keywords are every substring of its words, a kilobyte or more of array, so
- * anything that reads the column for each match (`keywords @> ...` in an ORDER BY) costs a
- * detoast per match: seconds for a word in a fifth of all posts. With several words, each is
- * one GIN lookup returning only (id, created_at), matches are counted per post, and the card
- * columns are read for the winners alone. One word needs no counting, and the planner may then
- * walk the newest posts and stop at the limit.
+ * WARNING: anything that reads the array column for each match (`search_grams @> ...` in an
+ * ORDER BY) costs a detoast per match: with hundreds of grams per post, that is seconds for a
+ * word in a fifth of all posts. With several words, each is one GIN lookup returning only
+ * (id, created_at), matches are counted per post, and the card columns are read for the
+ * winners alone. One word needs no counting, and the planner may then walk the newest posts
+ * and stop at the limit.
  */
 export async function rankedPosts(db: AppDb, words: string[], limit: number, range: TimeRange = {}): Promise<RankedCard[]> {
   if (words.length === 1) {
@@ -63,7 +76,7 @@ export async function rankedPosts(db: AppDb, words: string[], limit: number, ran
     db
       .select({ id: posts.id, createdAt: posts.createdAt })
       .from(posts)
-      .where(and(arrayContains(posts.keywords, [word]), inRange(range))),
+      .where(and(containsAll([word]), inRange(range))),
   );
   const hits = unionAll(first!, ...(rest as [NonNullable<typeof first>])).as('hits');
   const matched = sql<number>`count(*)::int`.as('matched');
@@ -81,12 +94,12 @@ export async function rankedPosts(db: AppDb, words: string[], limit: number, ran
     .orderBy(desc(ranked.matched), desc(ranked.createdAt), desc(ranked.id));
 }
 
-/** Cards of the newest posts in the range containing every one of the words (one GIN lookup). */
+/** Cards of the newest posts in the range that have every one of the words (one GIN lookup). */
 export async function postsWithAllWords(db: AppDb, words: string[], limit: number, range: TimeRange): Promise<CardRow[]> {
   return db
     .select(cardColumns)
     .from(posts)
-    .where(and(arrayContains(posts.keywords, words), inRange(range)))
+    .where(and(containsAll(words), inRange(range)))
     .orderBy(desc(posts.createdAt), desc(posts.id))
     .limit(limit);
 }

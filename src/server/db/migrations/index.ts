@@ -4,6 +4,7 @@ import search from './0003-search.js';
 import ginFastupdateOff from './0004-gin-fastupdate-off.js';
 import followCounts from './0005-follow-counts.js';
 import pendingFiles from './0006-pending-files.js';
+import boundedSearchIndex from './0007-bounded-search-index.js';
 
 /**
  * Every schema change, in order. Append only: a released migration is never edited, because
@@ -16,4 +17,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 4, name: 'gin-fastupdate-off', sql: ginFastupdateOff },
   { version: 5, name: 'follow-counts', sql: followCounts },
   { version: 6, name: 'pending-files', sql: pendingFiles },
+  { version: 7, name: 'bounded-search-index', sql: boundedSearchIndex },
 ];
