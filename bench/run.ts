@@ -154,6 +154,9 @@ async function startServer(setup: Setup, clientDir: string): Promise<Server> {
       RATE_LIMIT_REGISTER_PER_IP: '1000000',
       // One account posts every upload of the load test.
       RATE_LIMIT_POSTS_PER_USER: '1000000',
+      // Every scenario comes from one address and one account; the limits have their own tests.
+      RATE_LIMIT_SEARCH_PER_IP: '1000000',
+      RATE_LIMIT_SEARCH_PER_USER: '1000000',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -149,7 +149,12 @@ export async function buildApp({ config, database, counters, storage: givenStora
     },
   });
   if (database.kind === 'pglite') registerEmbeddedMaintenance(app, database, config.embeddedMaintenance);
-  const search = new SearchService(database.orm, { cacheMs: config.searchCacheMs });
+  const search = new SearchService(database, {
+    cacheMs: config.searchCacheMs,
+    limiter,
+    limits: config.rateLimits,
+    cost: config.searchCost,
+  });
   const users = new UserService(database.orm, tracked, sessions, limiter, config.rateLimits, config.readCacheMs);
   const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, users, {
     feedCacheMs: config.feedCacheMs,

@@ -104,6 +104,22 @@ export async function postsWithAllWords(db: AppDb, words: string[], limit: numbe
     .limit(limit);
 }
 
+/**
+ * Whether ranking the words over the range would examine at most `perWord` candidate rows for
+ * each word (the rows its grams find, before the check against the words). Counting stops one
+ * row past the limit, so this costs at most that many rows per word itself.
+ */
+export async function candidatesWithin(db: AppDb, words: string[][], perWord: number, range: TimeRange = {}): Promise<boolean> {
+  const counts = words.map(
+    (group) =>
+      sql`(SELECT count(*) FROM (SELECT 1 FROM ${posts} WHERE ${and(arrayContains(posts.searchGrams, [...new Set(group.flatMap(queryGrams))]), inRange(range))} LIMIT ${perWord + 1}) AS c)`,
+  );
+  const [row] = await db
+    .select({ over: sql<boolean>`greatest(${sql.join(counts, sql`, `)}) > ${perWord}` })
+    .from(sql`(SELECT 1) AS one`);
+  return row?.over === false;
+}
+
 /** The creation time of the nth newest post, or undefined when there are fewer posts. */
 export async function nthNewestPostTime(db: AppDb, n: number): Promise<string | undefined> {
   const [row] = await db

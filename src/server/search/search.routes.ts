@@ -14,10 +14,10 @@ export const searchRoutes =
           tags: ['search'],
           summary: 'People whose username starts with q (up to 10, never you)',
           querystring: SearchQuery,
-          response: { 200: UserSearchResponse, 400: ErrorBody },
+          response: { 200: UserSearchResponse, 400: ErrorBody, 429: ErrorBody, 503: ErrorBody },
         },
       },
-      async (request) => ({ users: await search.users(request.query.q, request.user) }),
+      async (request) => ({ users: await search.users(request.query.q, { ip: request.ip, viewer: request.user }) }),
     );
 
     app.get(
@@ -27,11 +27,11 @@ export const searchRoutes =
           tags: ['search'],
           summary: 'Posts matching any word of q (up to 100, best match first)',
           querystring: SearchQuery,
-          response: { 200: PostSearchResponse, 400: ErrorBody },
+          response: { 200: PostSearchResponse, 400: ErrorBody, 429: ErrorBody, 503: ErrorBody },
         },
       },
       async (request, reply) => {
-        const json = await search.postsJson(request.query.q);
+        const json = await search.postsJson(request.query.q, { ip: request.ip, viewer: request.user });
         // Already-serialized JSON (cached answers are serialized once); see the feed route.
         return reply.type('application/json; charset=utf-8').send(json as never);
       },
