@@ -45,23 +45,55 @@ export function firstKeywords(description: string, count: number): string[] {
 }
 
 /**
- * What a post stores to be found (GIN-indexed): every pair of neighbouring characters of each
- * word, without duplicates. A query word of two characters is found by its own pair; a longer
- * one by all of its pairs, then checked against the post's search text. At most 199 pairs for
- * any description (one 200-character word): ~11 KB of index at worst, where the spec's 19,900
- * keywords took ~9 MB. Pairs, not triples too: 199 + 198 keys of three-byte characters, each a
- * new GIN entry, measured 25 KB per post (bench/search-index.ts).
+ * Index bytes a post's grams may take, counted as their UTF-8 bytes plus 28 each (a new GIN
+ * entry's tuple, posting and line pointer). Seeded posts of up to 200 characters need at most
+ * ~5,000; only words built to be costly need more.
+ */
+export const SEARCH_GRAMS_BUDGET = 6_144;
+const GRAM_OVERHEAD = 28;
+
+/**
+ * Marks a post that stores only its pairs (its triples were over budget). Never a real gram:
+ * grams are two or three letters or digits.
+ */
+export const PAIRS_ONLY = '';
+
+/**
+ * What a post stores to be found (GIN-indexed): every substring of 2 and 3 characters of each
+ * word, without duplicates. A query word of two characters is found by its own pair, a longer
+ * one by all of its triples, then checked against the post's search text.
+ *
+ * When the triples would put the grams over SEARCH_GRAMS_BUDGET, the post stores its pairs and
+ * PAIRS_ONLY instead, and a longer query word finds it by its pairs. A 200-character word of
+ * distinct characters thus stores 199 pairs (~11 KB of index, measured), not the spec's 19,900
+ * keywords (~9 MB), nor its 397 pairs and triples (~25 KB: bench/search-index.ts). Pairs alone
+ * for every post would be bounded too, but are not selective: "sunday" has 188 matches in 100k
+ * seeded posts and 9,758 posts with all of its pairs, against a few hundred with its triples.
  */
 export function searchGrams(description: string): string[] {
+  const pairs = new Set<string>();
   const grams = new Set<string>();
-  for (const word of cleanWords(description)) for (const gram of pairsOf(word)) grams.add(gram);
-  return [...grams];
+  for (const word of cleanWords(description)) {
+    const chars = Array.from(word);
+    for (let start = 0; start + 2 <= chars.length; start++) {
+      const pair = chars[start]! + chars[start + 1]!;
+      pairs.add(pair);
+      grams.add(pair);
+      if (start + 3 <= chars.length) grams.add(pair + chars[start + 2]!);
+    }
+  }
+  let bytes = 0;
+  for (const gram of grams) bytes += utf8Length(gram) + GRAM_OVERHEAD;
+  return bytes <= SEARCH_GRAMS_BUDGET ? [...grams] : [...pairs, PAIRS_ONLY];
 }
 
-/** Neighbouring code points of a word, in order, with repeats. */
-function pairsOf(word: string): string[] {
-  const chars = Array.from(word);
-  return chars.slice(1).map((char, i) => chars[i]! + char);
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
 }
 
 /**
@@ -72,9 +104,29 @@ export function searchText(description: string): string {
   return [...new Set(cleanWords(description).filter((word) => Array.from(word).length >= 2))].join(' ');
 }
 
-/** The grams a post must hold to have the query word: its pairs (none for a single character). */
-export function queryGrams(word: string): string[] {
-  return [...new Set(pairsOf(word))];
+/** Substrings of `length` code points, in order, without duplicates. */
+function piecesOf(word: string, length: number): string[] {
+  const chars = Array.from(word);
+  const pieces = new Set<string>();
+  for (let start = 0; start + length <= chars.length; start++) pieces.add(chars.slice(start, start + length).join(''));
+  return [...pieces];
+}
+
+/**
+ * How a post's grams show it may have the query words (all of them): a two-character word by
+ * its own pair; longer ones by all of their triples, or, on a post that stores only pairs, by
+ * PAIRS_ONLY and all of their pairs. Each alternative is the grams the post must all hold; the
+ * longer words must then still be found in the search text (see gramsDecide).
+ */
+export function queryGrams(words: string[]): { triples: string[]; pairs: string[] } {
+  const pairs = new Set<string>();
+  const triples = new Set<string>();
+  for (const word of words) {
+    for (const pair of piecesOf(word, 2)) pairs.add(pair);
+    const pieces = piecesOf(word, 3);
+    for (const piece of pieces.length > 0 ? pieces : piecesOf(word, 2)) triples.add(piece);
+  }
+  return { triples: [...triples], pairs: [PAIRS_ONLY, ...pairs] };
 }
 
 /** Whether the grams alone decide a match: a two-character word is its own gram; longer ones need the search text. */

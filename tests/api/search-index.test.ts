@@ -71,6 +71,18 @@ describe('search index size', () => {
     }
     expect(await searchIds(t, `${chars[5]}${chars[4]}${chars[3]}`)).toEqual([]);
   });
+
+  it('so does a description just within the budget for pairs and triples', async () => {
+    // 85 distinct ideographs: 84 pairs and 83 triples, just under SEARCH_GRAMS_BUDGET.
+    const description = (n: number) => worstDescription(20 + n).slice(0, 85);
+    expect(searchGrams(description(0))).toHaveLength(84 + 83);
+    const count = 12;
+    const before = await indexBytes(t);
+    const ids: string[] = [];
+    for (let n = 0; n < count; n++) ids.push(await create(description(n)));
+    expect(((await indexBytes(t)) - before) / count).toBeLessThanOrEqual(INDEX_BYTES_PER_POST);
+    expect(await searchIds(t, Array.from(description(4)).slice(10, 16).join(''))).toEqual([ids[4]]);
+  });
 });
 
 describe('post search matches the keywords rule on the real database', () => {

@@ -6,6 +6,7 @@ import {
   deriveKeywords,
   firstKeywords,
   gramsDecide,
+  PAIRS_ONLY,
   queryGrams,
   searchGrams,
   searchText,
@@ -179,8 +180,9 @@ describe('search grams and search text', () => {
   /** How the database decides a match (search.queries.ts containsAll), in memory. */
   const storedMatch = (description: string, word: string) => {
     const grams = new Set(searchGrams(description));
-    const needed = queryGrams(word);
-    return needed.length > 0 && needed.every((gram) => grams.has(gram)) && (gramsDecide(word) || searchText(description).includes(word));
+    const { triples, pairs } = queryGrams([word]);
+    const holds = (needed: string[]) => needed.every((gram) => grams.has(gram));
+    return (holds(triples) || (!gramsDecide(word) && holds(pairs))) && (gramsDecide(word) || searchText(description).includes(word));
   };
   const specMatch = (description: string, word: string) => deriveKeywords(description).includes(word);
   /** Query words as the search cleans them: some substrings of the text's words, some not. */
@@ -207,6 +209,20 @@ describe('search grams and search text', () => {
     );
   });
 
+  it('the same for posts that store only their pairs (over the budget)', () => {
+    const ideographs = Array.from({ length: 40 }, (_, i) => String.fromCodePoint(0x4e00 + i * 37));
+    const costly = fc.string({ unit: fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...ideographs) }, { weight: 1, arbitrary: fc.constant(' ') }), minLength: 180, maxLength: 200 });
+    fc.assert(
+      fc.property(
+        costly.filter((text) => searchGrams(text).includes(PAIRS_ONLY)).chain((text) => fc.tuple(fc.constant(text), fc.array(queryWord(text), { minLength: 1, maxLength: 8 }))),
+        ([text, words]) => {
+          for (const word of words.filter((w) => codePoints(w).length >= 2)) expect(storedMatch(text, word)).toBe(specMatch(text, word));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('finds partial words and not across words', () => {
     expect(storedMatch('Quiet library study', 'ibrar')).toBe(true);
     expect(storedMatch('Quiet library study', 'li')).toBe(true);
@@ -217,30 +233,38 @@ describe('search grams and search text', () => {
     expect(storedMatch('東京タワー', '京タワ')).toBe(true);
   });
 
-  it('grams are every substring of 2 characters of each word; the text is the distinct words of 2+ characters', () => {
-    expect(searchGrams('Hello').sort()).toEqual(['el', 'he', 'll', 'lo']);
+  it('grams are every substring of 2 and 3 characters of each word; the text is the distinct words of 2+ characters', () => {
+    expect(searchGrams('Hello').sort()).toEqual(['el', 'ell', 'he', 'hel', 'll', 'llo', 'lo']);
     expect(searchText('Hello, hello a World!\nhello')).toBe('hello world');
     expect(searchGrams('a b')).toEqual([]);
-    expect(searchGrams('𝒜bc').sort()).toEqual(['bc', '𝒜b'].sort());
+    expect(searchGrams('𝒜bc').sort()).toEqual(['bc', '𝒜b', '𝒜bc'].sort());
     fc.assert(
       fc.property(description, (text) => {
         const spec = new Set(deriveKeywords(text));
         const grams = searchGrams(text);
         expect(new Set(grams).size).toBe(grams.length);
-        expect(grams.sort()).toEqual([...spec].filter((keyword) => codePoints(keyword).length === 2).sort());
+        // Descriptions of up to 200 characters of these kinds never go over the budget.
+        expect(grams.sort()).toEqual([...spec].filter((keyword) => codePoints(keyword).length <= 3).sort());
       }),
       RUNS,
     );
   });
 
-  it('stay bounded: at most one gram per character, 199 for the worst 200-character description', () => {
+  it('stay bounded: a post over the budget stores its pairs and PAIRS_ONLY, 200 grams for the worst description', () => {
     const distinct = Array.from({ length: DESCRIPTION_MAX_LENGTH }, (_, i) => String.fromCodePoint(0x4e00 + i)).join('');
     expect(deriveKeywords(distinct)).toHaveLength(19_900);
-    expect(searchGrams(distinct)).toHaveLength(199);
+    const grams = searchGrams(distinct);
+    expect(grams).toHaveLength(199 + 1);
+    expect(grams).toContain(PAIRS_ONLY);
+    expect(grams.filter((gram) => gram !== PAIRS_ONLY).every((gram) => codePoints(gram).length === 2)).toBe(true);
     expect(searchText(distinct)).toBe(distinct);
+    // 60 distinct ASCII-ish words: pairs and triples fit.
+    expect(searchGrams('Quiet library study session tonight with coffee and exams')).not.toContain(PAIRS_ONLY);
     fc.assert(
       fc.property(description, (text) => {
-        expect(searchGrams(text).length).toBeLessThanOrEqual(codePoints(text.toLowerCase()).length);
+        const pairs = deriveKeywords(text).filter((keyword) => codePoints(keyword).length === 2);
+        expect(searchGrams(text)).toEqual(expect.arrayContaining(pairs));
+        expect(searchGrams(text).length).toBeLessThanOrEqual(2 * codePoints(text.toLowerCase()).length);
         expect(searchGrams(text).length).toBeLessThanOrEqual(deriveKeywords(text).length);
       }),
       RUNS,

@@ -1,4 +1,4 @@
-import { and, arrayContains, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import { gramsDecide, queryGrams } from '../../shared/keywords.js';
 import type { AppDb } from '../db/database.js';
@@ -46,14 +46,13 @@ function inRange(range: TimeRange) {
 
 /**
  * Posts with a word containing every one of the query words (spec section 3: the query word
- * is one of the post's keywords). The GIN index finds the posts holding all of their grams;
- * words longer than a gram are then checked against the post's words (search_text, a few
- * hundred bytes stored inline), which only the rows the index found are read for.
+ * is one of the post's keywords). The GIN index finds the posts holding the grams the words
+ * need (shared/keywords.ts queryGrams); words longer than a pair are then checked against the
+ * post's words (search_text, a few hundred bytes stored inline), read only for the rows found.
  */
 function containsAll(words: string[]): SQL {
-  const grams = [...new Set(words.flatMap(queryGrams))];
   const checks = words.filter((word) => !gramsDecide(word)).map((word) => sql`strpos(${posts.searchText}, ${word}) > 0`);
-  return and(arrayContains(posts.searchGrams, grams), ...checks)!;
+  return and(candidates(words), ...checks)!;
 }
 
 /**
@@ -104,20 +103,41 @@ export async function postsWithAllWords(db: AppDb, words: string[], limit: numbe
     .limit(limit);
 }
 
+/** What the GIN index finds for the words, before the check against the post's words. */
+function candidates(words: string[]): SQL {
+  const { triples, pairs } = queryGrams(words);
+  if (words.every(gramsDecide)) return arrayContains(posts.searchGrams, triples);
+  return or(arrayContains(posts.searchGrams, triples), arrayContains(posts.searchGrams, pairs))!;
+}
+
+export interface GramStatistics {
+  /** Posts in the table, as of the last ANALYZE (0 when never analyzed). */
+  posts: number;
+  /** The share of posts holding each of the most common grams. */
+  frequencies: Map<string, number>;
+  /** At most the share of posts holding any gram not listed (the least listed share); 1 when unknown. */
+  otherwise: number;
+}
+
 /**
- * Whether ranking the words over the range would examine at most `perWord` candidate rows for
- * each word (the rows its grams find, before the check against the words). Counting stops one
- * row past the limit, so this costs at most that many rows per word itself.
+ * What ANALYZE found about the grams: the most common ones and the share of posts holding each
+ * (pg_stats most_common_elems and most_common_elem_freqs, whose last three numbers are the
+ * least and greatest share and the share of nulls). No query of the posts themselves.
  */
-export async function candidatesWithin(db: AppDb, words: string[][], perWord: number, range: TimeRange = {}): Promise<boolean> {
-  const counts = words.map(
-    (group) =>
-      sql`(SELECT count(*) FROM (SELECT 1 FROM ${posts} WHERE ${and(arrayContains(posts.searchGrams, [...new Set(group.flatMap(queryGrams))]), inRange(range))} LIMIT ${perWord + 1}) AS c)`,
-  );
-  const [row] = await db
-    .select({ over: sql<boolean>`greatest(${sql.join(counts, sql`, `)}) > ${perWord}` })
-    .from(sql`(SELECT 1) AS one`);
-  return row?.over === false;
+export async function gramStatistics(db: AppDb): Promise<GramStatistics> {
+  const [row] = await db.execute<{ posts: number; elems: string[] | null; freqs: number[] | null }>(sql`
+    SELECT greatest(c.reltuples, 0)::float8 AS posts, s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs
+    FROM pg_class AS c
+    LEFT JOIN pg_stats AS s ON s.schemaname = current_schema() AND s.tablename = 'posts' AND s.attname = 'search_grams'
+    WHERE c.oid = 'posts'::regclass`).then((result) => (result as unknown as { rows: Array<{ posts: number; elems: string[] | null; freqs: number[] | null }> }).rows);
+  const elems = row?.elems ?? [];
+  const freqs = row?.freqs ?? [];
+  if (!row || elems.length === 0 || freqs.length < elems.length + 3) return { posts: row?.posts ?? 0, frequencies: new Map(), otherwise: 1 };
+  return {
+    posts: row.posts,
+    frequencies: new Map(elems.map((elem, i) => [elem, freqs[i]!])),
+    otherwise: freqs[elems.length]!,
+  };
 }
 
 /** The creation time of the nth newest post, or undefined when there are fewer posts. */
