@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { queryGrams } from '../../shared/keywords.js';
 import { MemoCache } from '../cache/memo-cache.js';
 import type { AppDb } from '../db/database.js';
@@ -68,7 +69,10 @@ export class PostSearch {
     this.statistics = new MemoCache(this.options.cutoffTtlMs);
   }
 
-  /** `db` runs the queries: a transaction with a statement timeout, say; the cached window starts are shared. */
+  /**
+   * `db` runs the queries: a transaction with a statement timeout, say; the cached window starts
+   * are shared. Each statement starts on a new turn of the event loop (see SearchGate).
+   */
   async cards(queryWords: string[], limit: number, db: AppDb = this.db): Promise<CardRow[]> {
     // Keywords are 2 or more characters long, so a shorter word can match nothing.
     const words = queryWords.filter((word) => Array.from(word).length >= 2);
@@ -84,17 +88,20 @@ export class PostSearch {
       const size = Math.min(window, affordable);
       if (size <= previous) break;
       previous = size;
+      await nextTurn();
       const since = await this.windowStart(db, size);
       // Fewer posts than the window: the whole table is as cheap.
       if (!since) {
         best = undefined;
         break;
       }
+      await nextTurn();
       best = await queries.rankedPosts(db, words, limit, { since });
       const settled = await this.settle(db, words, limit, best, since, cost);
       if (settled) return settled;
     }
     if (best && !(await this.withinCap(db, spread, cost))) return best;
+    await nextTurn();
     return queries.rankedPosts(db, words, limit);
   }
 
@@ -112,6 +119,7 @@ export class PostSearch {
     if (lowest === words.length) return recent;
     if (lowest < words.length - 1) return undefined;
     if (!(await this.withinCap(db, candidateShare(cost.statistics, words), cost))) return undefined;
+    await nextTurn();
     const older = await queries.postsWithAllWords(db, words, limit, { before: since });
     const all = recent.filter((card) => card.matched === words.length);
     const fewer = recent.filter((card) => card.matched < words.length);
