@@ -132,7 +132,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
  * runs them in parallel, but a few at a time leave the other requests their share of the cores.
  */
 export function defaultSearchCost(embedded: boolean): SearchCostConfig {
-  return { concurrency: embedded ? 1 : 4, queue: 32, statementTimeoutMs: 2_000 };
+  return { concurrency: embedded ? 1 : 2, queue: 32, statementTimeoutMs: 2_000 };
 }
 
 export const DEFAULT_TIMEOUTS: TimeoutConfig = {
