@@ -3,6 +3,8 @@ import autocannon from 'autocannon';
 export interface LoadRequest {
   method?: string;
   path: string;
+  /** Called for every request sent: a different path each time (path is then only the first). */
+  nextPath?: () => string;
   body?: Buffer | string;
   headers?: Record<string, string>;
 }
@@ -50,6 +52,7 @@ export async function load(options: {
           path: request.path,
           body: request.body,
           headers: request.headers,
+          ...(request.nextPath && { setupRequest: (req: autocannon.Request) => ({ ...req, path: request.nextPath!() }) }),
         })),
       },
       (error, summary) => (error ? reject(error) : resolve(summary)),

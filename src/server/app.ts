@@ -154,7 +154,12 @@ export async function buildApp({ config, database, counters, storage: givenStora
     },
   });
   if (database.kind === 'pglite') registerEmbeddedMaintenance(app, database, config.embeddedMaintenance);
-  const search = new SearchService(database.orm, { cacheMs: config.searchCacheMs });
+  const search = new SearchService(database, {
+    cacheMs: config.searchCacheMs,
+    limiter,
+    limits: config.rateLimits,
+    cost: config.searchCost,
+  });
   // One queue for every image this process decodes, post photos and icons alike.
   const images = givenImages ?? new ImageQueue(config.images.concurrency, config.images.queueLength);
   const users = new UserService(database.orm, tracked, sessions, limiter, config.rateLimits, images, config.readCacheMs);

@@ -17,6 +17,21 @@ export interface RateLimitConfig {
   /** Profile picture changes one user may make per upload window. */
   iconChangesPerUser: number;
   uploadWindowMs: number;
+  /** Searches (posts or people) from one address per search window, signed in or not. */
+  searchPerIp: number;
+  /** Searches by one signed-in account per search window, from any address. */
+  searchPerUser: number;
+  searchWindowMs: number;
+}
+
+/** What one process spends on searches that no cache answers (search/search-limits.ts). */
+export interface SearchCostConfig {
+  /** Searches run at once; the rest wait in line. */
+  concurrency: number;
+  /** Searches that may wait; more are refused with 503 at once. */
+  queue: number;
+  /** PostgreSQL: a search statement running longer is cancelled (503). PGlite cannot cancel one. */
+  statementTimeoutMs: number;
 }
 
 /**
@@ -127,6 +142,7 @@ export interface Config {
   feedCacheMs: number;
   /** How long a post search's answer is reused; 0 turns it off. */
   searchCacheMs: number;
+  searchCost: SearchCostConfig;
   /** How long post pages, public profiles and first pages of profile posts are shared; 0 turns it off. */
   readCacheMs: number;
   /** The embedded database's own VACUUM and ANALYZE (PGlite runs no autovacuum). */
@@ -153,7 +169,19 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   postsPerUser: 30,
   iconChangesPerUser: 10,
   uploadWindowMs: 60 * 60 * 1000,
+  searchPerIp: 300,
+  searchPerUser: 120,
+  searchWindowMs: 60 * 1000,
 };
+
+/**
+ * The embedded database runs every query on the server's own thread, one at a time: one search
+ * at a time keeps a feed query from waiting behind more than one search statement. PostgreSQL
+ * runs them in parallel, but a few at a time leave the other requests their share of the cores.
+ */
+export function defaultSearchCost(embedded: boolean): SearchCostConfig {
+  return { concurrency: embedded ? 1 : 2, queue: 32, statementTimeoutMs: 2_000 };
+}
 
 export const DEFAULT_TIMEOUTS: TimeoutConfig = {
   requestMs: 30_000,
@@ -167,6 +195,15 @@ function integer(value: string | undefined, fallback: number, name: string): num
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer`);
   return parsed;
+}
+
+function searchCost(env: NodeJS.ProcessEnv): SearchCostConfig {
+  const defaults = defaultSearchCost(!env.DATABASE_URL);
+  return {
+    concurrency: Math.max(1, integer(env.SEARCH_CONCURRENCY, defaults.concurrency, 'SEARCH_CONCURRENCY')),
+    queue: integer(env.SEARCH_QUEUE, defaults.queue, 'SEARCH_QUEUE'),
+    statementTimeoutMs: integer(env.SEARCH_STATEMENT_TIMEOUT_MS, defaults.statementTimeoutMs, 'SEARCH_STATEMENT_TIMEOUT_MS'),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -191,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     feedCacheMs: integer(env.FEED_CACHE_MS, 1000, 'FEED_CACHE_MS'),
     searchCacheMs: integer(env.SEARCH_CACHE_MS, 5000, 'SEARCH_CACHE_MS'),
+    searchCost: searchCost(env),
     readCacheMs: integer(env.READ_CACHE_MS, 1000, 'READ_CACHE_MS'),
     embeddedMaintenance: {
       vacuumMs: integer(env.EMBEDDED_VACUUM_MS, 3_600_000, 'EMBEDDED_VACUUM_MS'),
@@ -209,6 +247,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       postsPerUser: integer(env.RATE_LIMIT_POSTS_PER_USER, DEFAULT_RATE_LIMITS.postsPerUser, 'RATE_LIMIT_POSTS_PER_USER'),
       iconChangesPerUser: integer(env.RATE_LIMIT_ICONS_PER_USER, DEFAULT_RATE_LIMITS.iconChangesPerUser, 'RATE_LIMIT_ICONS_PER_USER'),
       uploadWindowMs: DEFAULT_RATE_LIMITS.uploadWindowMs,
+      searchPerIp: integer(env.RATE_LIMIT_SEARCH_PER_IP, DEFAULT_RATE_LIMITS.searchPerIp, 'RATE_LIMIT_SEARCH_PER_IP'),
+      searchPerUser: integer(env.RATE_LIMIT_SEARCH_PER_USER, DEFAULT_RATE_LIMITS.searchPerUser, 'RATE_LIMIT_SEARCH_PER_USER'),
+      searchWindowMs: DEFAULT_RATE_LIMITS.searchWindowMs,
     },
     timeouts: {
       requestMs: integer(env.REQUEST_TIMEOUT_MS, DEFAULT_TIMEOUTS.requestMs, 'REQUEST_TIMEOUT_MS'),

@@ -52,6 +52,10 @@ export const ERRORS = {
   /** Per-user upload limits (server config RATE_LIMIT_POSTS_PER_USER / RATE_LIMIT_ICONS_PER_USER). */
   POSTING_TOO_FAST: 'You are posting too fast. Try again later.',
   ICON_CHANGES_TOO_FAST: 'You have changed your picture too often. Try again later.',
+  /** Per-address and per-account search limits (RATE_LIMIT_SEARCH_PER_IP / RATE_LIMIT_SEARCH_PER_USER). */
+  SEARCHING_TOO_FAST: 'You are searching too fast. Try again in a minute.',
+  /** More searches at once than the server runs or queues (SEARCH_CONCURRENCY, SEARCH_QUEUE), or one ran out of time. */
+  SEARCH_BUSY: 'Search is busy right now. Try again in a moment.',
   /** The database (or another service the server needs) cannot be reached right now. */
   SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Try again in a moment.',
   /** The server's image queue is full (server config IMAGE_CONCURRENCY / IMAGE_QUEUE_LENGTH); sent with 503 and Retry-After. */

@@ -12,7 +12,7 @@ import { API } from '../../src/shared/api/paths.js';
 import type { PostCard, PostDetail, PostPage } from '../../src/shared/api/posts.js';
 import { ERRORS, type ErrorCode } from '../../src/shared/errors.js';
 import { deriveHashtags } from '../../src/shared/hashtags.js';
-import { deriveKeywords } from '../../src/shared/keywords.js';
+import { searchGrams, searchText } from '../../src/shared/keywords.js';
 import { signUp } from '../helpers/accounts.js';
 import * as fixtures from '../helpers/images.js';
 import { createPost, postForm } from '../helpers/posts.js';
@@ -82,8 +82,8 @@ interface BulkRow {
   id: string;
   userId: string;
   createdAt: string;
+  /** Its search data is derived from it as the create path does; its hashtags are not. */
   description?: string;
-  keywords?: string[];
   hashtags?: string[];
 }
 
@@ -93,7 +93,8 @@ async function insertRows(database: Database, image: { imageKey: string; width: 
       id: row.id,
       userId: row.userId,
       description: row.description ?? '',
-      keywords: row.keywords ?? [],
+      searchGrams: searchGrams(row.description ?? ''),
+      searchText: searchText(row.description ?? ''),
       hashtags: row.hashtags ?? [],
       imageKey: image.imageKey,
       width: image.width,
@@ -158,20 +159,22 @@ describe('posts: create, read, media, delete', () => {
       ]);
     });
 
-    it('stores the record with the link and the keywords and hashtags derived by the shared functions', async () => {
+    it('stores the record with the link and the search data and hashtags derived by the shared functions', async () => {
       const row = await postRow(t.database, post.id);
       expect(row).toMatchObject({
         userId: alice.uid,
         description,
         link,
-        keywords: deriveKeywords(description),
+        searchGrams: searchGrams(description),
+        searchText: searchText(description),
         hashtags: deriveHashtags(description),
         width: 1200,
         height: 900,
         placeholder: post.image.placeholder,
       });
       // Spot checks, in case the shared functions themselves went wrong.
-      expect(row!.keywords).toEqual(expect.arrayContaining(['sunny', 'balcony', 'plants', 'caféstyle', 'pots']));
+      expect(row!.searchText.split(' ')).toEqual(expect.arrayContaining(['sunny', 'balcony', 'plants', 'caféstyle', 'pots']));
+      expect(row!.searchGrams).toEqual(expect.arrayContaining(['su', 'ca', 'fé', 'és', 'ty']));
       expect(row!.hashtags).toEqual(['plants', 'studentliving']);
       expect(post.image.full).toBe(`/media/${row!.imageKey}-full.jpg`);
     });
@@ -757,17 +760,19 @@ describe('GET /api/posts/:id/related', () => {
     author = await signUp(t.app);
     const first = await created(t, author, { description: '' });
     image = await imageOf(t.database, first.id);
-    const row = (id: string, hashtags: string[], keywords: string[]): BulkRow => ({ id, userId: author.uid, hashtags, keywords, createdAt: at() });
+    // Two-character words: each is exactly one keyword, so a description lists its keywords.
+    const row = (id: string, hashtags: string[], words: string[]): BulkRow => ({ id, userId: author.uid, hashtags, description: words.join(' '), createdAt: at() });
+    const keywords = Array.from({ length: 25 }, (_, i) => `k${String.fromCharCode(97 + i)}`);
     await insertRows(t.database, image, [
       // The source: 12 hashtags, 25 keywords; only the first 10 and 20 count.
-      row('source', tags('h', 12), tags('k', 25)),
+      row('source', tags('h', 12), keywords),
       row('hashtag-10th', ['zz', 'h10'], []),
       row('hashtag-11th', ['h11', 'h12'], []),
-      row('keyword-20th', [], ['k20', 'zz']),
-      row('keyword-21st', [], ['k21', 'k25']),
-      row('both', ['h01'], ['k01']),
+      row('keyword-20th', [], [keywords[19]!, 'zz']),
+      row('keyword-21st', [], [keywords[20]!, keywords[24]!]),
+      row('both', ['h01'], [keywords[0]!]),
       // A hashtag only matches hashtags, a keyword only keywords.
-      row('crossed', ['k01'], ['h01']),
+      row('crossed', [keywords[0]!], ['h01']),
       row('unrelated', ['other'], ['words']),
       row('bare', [], []),
       // Many posts sharing one hashtag, for the limit.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../src/shared/api/paths.js';
 import type { PostSearchResponse } from '../../src/shared/api/search.js';
+import { searchGrams, searchText } from '../../src/shared/keywords.js';
 import { signUp } from '../helpers/accounts.js';
 import { jpeg } from '../helpers/images.js';
 import { insertPosts, query } from '../helpers/people.js';
@@ -21,6 +22,10 @@ async function search(q: string): Promise<string[]> {
   expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
   return response.json<PostSearchResponse>().posts.map((post) => post.id);
 }
+
+/** Gives a post the search data of a description, behind the app's back. */
+const describeAs = (app: TestApp, id: string, description: string) =>
+  query(app.database, 'UPDATE posts SET search_grams = $1, search_text = $2 WHERE id = $3', [searchGrams(description), searchText(description), id]);
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,7 +52,7 @@ describe('post search cache', () => {
   it('holds an answer for at most its time to live when the change happened elsewhere', async () => {
     expect(await search('post')).toEqual([]);
     await insertPosts(t.database, [{ id: 'elsewhere1', userId: author.uid, at: new Date().toISOString() }]);
-    await query(t.database, `UPDATE posts SET keywords = '{post}' WHERE id = 'elsewhere1'`);
+    await describeAs(t, 'elsewhere1', 'post');
     // Still the remembered answer...
     expect(await search('post')).toEqual([]);
     await wait(TTL + 50);
@@ -57,7 +62,7 @@ describe('post search cache', () => {
 
   it('shares the entry between queries that clean to the same words', async () => {
     await insertPosts(t.database, [{ id: 'elsewhere2', userId: author.uid, at: new Date().toISOString() }]);
-    await query(t.database, `UPDATE posts SET keywords = '{wombat}' WHERE id = 'elsewhere2'`);
+    await describeAs(t, 'elsewhere2', 'wombat');
     await wait(TTL + 50);
     expect(await search('wombat')).toEqual(['elsewhere2']);
     await query(t.database, `DELETE FROM posts WHERE id = 'elsewhere2'`);

@@ -10,15 +10,15 @@ import type { PostSearchResponse, UserSearchResponse } from '../../src/shared/ap
 import { API } from '../../src/shared/api/paths.js';
 import { ERRORS } from '../../src/shared/errors.js';
 import { deriveHashtags } from '../../src/shared/hashtags.js';
-import { deriveKeywords } from '../../src/shared/keywords.js';
+import { cleanWords, deriveKeywords, searchGrams, searchText } from '../../src/shared/keywords.js';
 import { SEARCH_MAX_POSTS, SEARCH_MAX_USERS, SEARCH_MAX_WORDS, SEARCH_QUERY_MAX_LENGTH } from '../../src/shared/limits.js';
 import { signUp } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * GET /api/search/users and GET /api/search/posts (spec sections 2, 3, 5, 7, 9), plus the query
- * plans proving that the username prefix index and the keywords GIN index serve the searches.
- * Data goes straight into the database (posts with the keywords and hashtags the real create
+ * plans proving that the username prefix index and the search grams GIN index serve the searches.
+ * Data goes straight into the database (posts with the search data and hashtags the real create
  * path derives), so the suite stays fast.
  */
 
@@ -51,23 +51,24 @@ interface PostSeed {
 const BASE_TIME = Date.parse('2024-03-01T12:00:00Z');
 const at = (minute: number) => new Date(BASE_TIME + minute * 60_000).toISOString();
 
-/** Posts as the create path stores them: keywords and hashtags derived from the description. */
+/** Posts as the create path stores them: search data and hashtags derived from the description. */
 async function insertPosts(database: Database, userId: string, seeds: PostSeed[]) {
   const rows = seeds.map((seed) => ({
     id: seed.id,
     user_id: userId,
     description: seed.description,
-    keywords: deriveKeywords(seed.description),
+    search_grams: searchGrams(seed.description),
+    search_text: searchText(seed.description),
     hashtags: deriveHashtags(seed.description),
     image_key: `images/${userId}/${seed.id}`,
     created_at: at(seed.minute),
   }));
   await query(
     database,
-    `INSERT INTO posts (id, user_id, description, link, keywords, hashtags, image_key, width, height, placeholder, created_at)
-     SELECT id, user_id, description, '', keywords, hashtags, image_key, 400, 300, '', created_at
+    `INSERT INTO posts (id, user_id, description, link, search_grams, search_text, hashtags, image_key, width, height, placeholder, created_at)
+     SELECT id, user_id, description, '', search_grams, search_text, hashtags, image_key, 400, 300, '', created_at
      FROM jsonb_to_recordset($1::jsonb)
-       AS t(id text, user_id text, description text, keywords text[], hashtags text[], image_key text, created_at timestamptz)`,
+       AS t(id text, user_id text, description text, search_grams text[], search_text text, hashtags text[], image_key text, created_at timestamptz)`,
     [JSON.stringify(rows)],
   );
 }
@@ -457,13 +458,13 @@ function expectPeoplePlan(plan: string, cCollation: boolean) {
 }
 
 /**
- * The GIN index finds the matches; no scan tests keywords row by row. (Reading the winners'
+ * The GIN index finds the matches; no scan tests search grams row by row. (Reading the winners'
  * cards may still scan a small table: for 2,000 rows a hash join beats 100 index lookups.)
  */
 function expectPostsPlan(plan: string) {
-  expect(plan).toMatch(/Bitmap Index Scan on posts_keywords_idx/);
-  expect(plan).toMatch(/Index Cond: \(keywords @> /);
-  expect(plan).not.toMatch(/Seq Scan on posts[^\n]*\n\s*Filter: \(keywords/);
+  expect(plan).toMatch(/Bitmap Index Scan on posts_search_grams_idx/);
+  expect(plan).toMatch(/Index Cond: \(search_grams @> /);
+  expect(plan).not.toMatch(/Seq Scan on posts[^\n]*\n\s*Filter: \(search_grams/);
 }
 
 describe('search: query plans use the indexes', () => {
@@ -521,7 +522,7 @@ describe('search: query plans use the indexes', () => {
     const posts = await captureQueries(t.database, postsQuery);
     const [peoplePlan, postsPlan] = await rolledBack(t.database, async (tx) => {
       await tx.exec(
-        'DROP INDEX users_username_prefix_idx; ALTER TABLE users DROP CONSTRAINT users_username_key; DROP INDEX posts_keywords_idx; SET LOCAL enable_seqscan = off',
+        'DROP INDEX users_username_prefix_idx; ALTER TABLE users DROP CONSTRAINT users_username_key; DROP INDEX posts_search_grams_idx; SET LOCAL enable_seqscan = off',
       );
       return [await explain(tx, people), await explain(tx, posts)] as const;
     });
@@ -532,9 +533,9 @@ describe('search: query plans use the indexes', () => {
     // Still there afterwards.
     const indexes = await query<{ indexname: string }>(
       t.database,
-      `SELECT indexname FROM pg_indexes WHERE indexname IN ('users_username_prefix_idx', 'users_username_key', 'posts_keywords_idx') ORDER BY 1`,
+      `SELECT indexname FROM pg_indexes WHERE indexname IN ('users_username_prefix_idx', 'users_username_key', 'posts_search_grams_idx') ORDER BY 1`,
     );
-    expect(indexes.map((row) => row.indexname)).toEqual(['posts_keywords_idx', 'users_username_key', 'users_username_prefix_idx']);
+    expect(indexes.map((row) => row.indexname)).toEqual(['posts_search_grams_idx', 'users_username_key', 'users_username_prefix_idx']);
     expect(await usernames(t.app, 'al')).toEqual(['alfred', 'alice']);
   });
 
@@ -546,14 +547,21 @@ describe('search: query plans use the indexes', () => {
        SELECT 'gen-' || i, 'gen' || lpad(i::text, 5, '0'), 'gen' || i || '@example.com', 'x' FROM generate_series(1, $1::int) AS i`,
       [count],
     );
-    // Every post shares some keywords (like real ones share "st", "in"...) and has rarer ones.
+    // Every post shares some words (like real ones share "st", "in"...) and has rarer ones. Their
+    // search data is what searchGrams and searchText derive, computed here by SQL for speed.
     await query(
       t.database,
-      `INSERT INTO posts (id, user_id, description, keywords, image_key, width, height, created_at)
-       SELECT 'gen-' || i, 'gen-' || (1 + i % 100), 'post ' || i,
-              ARRAY['po', 'pos', 'post', 'os', 'ost', 'st', 'k' || lpad((i % 700)::text, 4, '0'), 'w' || (i % 37), 'v' || (i % 53)],
-              'images/gen/' || i, 400, 300, now() - i * interval '1 minute'
-       FROM generate_series(1, $1::int) AS i`,
+      `WITH gen AS (
+         SELECT i, 'post k' || lpad((i % 700)::text, 4, '0') || ' w' || (i % 37) || ' v' || (i % 53) AS text
+         FROM generate_series(1, $1::int) AS i
+       )
+       INSERT INTO posts (id, user_id, description, search_grams, search_text, image_key, width, height, created_at)
+       SELECT 'gen-' || i, 'gen-' || (1 + i % 100), text,
+              ARRAY(SELECT DISTINCT substr(w, s, n) FROM unnest(string_to_array(text, ' ')) AS w,
+                      generate_series(1, char_length(w)) AS s, generate_series(2, 3) AS n
+                    WHERE s + n - 1 <= char_length(w)),
+              text, 'images/gen/' || i, 400, 300, now() - i * interval '1 minute'
+       FROM gen`,
       [count],
     );
     // What autovacuum does on a PostgreSQL server: fresh statistics, and the GIN pending list

@@ -13,7 +13,7 @@ import { imageFileKeys } from '../../src/server/posts/post-images.js';
 import { DiskStorage } from '../../src/server/storage/disk-storage.js';
 import { API } from '../../src/shared/api/paths.js';
 import { deriveHashtags } from '../../src/shared/hashtags.js';
-import { deriveKeywords } from '../../src/shared/keywords.js';
+import { searchGrams, searchText } from '../../src/shared/keywords.js';
 import { isHttpLink } from '../../src/shared/validation/post.js';
 import { createTestDatabase } from '../helpers/test-app.js';
 
@@ -118,13 +118,14 @@ describe('seeder (bench/seed.ts)', () => {
     for (const key of images.keys()) expect(ids.has(key.split('/')[1]!)).toBe(true);
   });
 
-  it('writes descriptions whose keywords and hashtags are the shared derivations', async () => {
-    const posts = await rows<{ description: string; link: string; keywords: string[]; hashtags: string[]; created_at: Date }>(
+  it('writes descriptions whose search data and hashtags are the shared derivations', async () => {
+    const posts = await rows<{ description: string; link: string; search_grams: string[]; search_text: string; hashtags: string[]; created_at: Date }>(
       database,
-      'SELECT description, link, keywords, hashtags, created_at FROM posts',
+      'SELECT description, link, search_grams, search_text, hashtags, created_at FROM posts',
     );
     for (const post of posts.slice(0, 60)) {
-      expect(post.keywords).toEqual(deriveKeywords(post.description));
+      expect(post.search_grams).toEqual(searchGrams(post.description));
+      expect(post.search_text).toEqual(searchText(post.description));
       expect(post.hashtags).toEqual(deriveHashtags(post.description));
     }
     for (const post of posts) {

@@ -80,7 +80,15 @@ export async function createTestApp(
     searchCacheMs: 0,
     readCacheMs: 0,
     sessionCacheMs: 0,
-    rateLimits: { ...DEFAULT_RATE_LIMITS, loginPerIp: 10_000, registerPerIp: 10_000, postsPerUser: 10_000, iconChangesPerUser: 10_000 },
+    rateLimits: {
+      ...DEFAULT_RATE_LIMITS,
+      loginPerIp: 10_000,
+      registerPerIp: 10_000,
+      postsPerUser: 10_000,
+      iconChangesPerUser: 10_000,
+      searchPerIp: 10_000,
+      searchPerUser: 10_000,
+    },
     ...overrides,
   };
   const app = await buildApp({ config, database, storage: deps.storage, logStream: deps.logStream, images: deps.images });

@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deriveHashtags } from '../../src/shared/hashtags.js';
-import { cleanWords, deriveKeywords } from '../../src/shared/keywords.js';
+import {
+  cleanWords,
+  deriveKeywords,
+  firstKeywords,
+  gramsDecide,
+  PAIRS_ONLY,
+  queryGrams,
+  searchGrams,
+  searchText,
+} from '../../src/shared/keywords.js';
+import { DESCRIPTION_MAX_LENGTH } from '../../src/shared/limits.js';
 
 const codePoints = (value: string) => Array.from(value);
 /** No lone UTF-16 surrogate (String.prototype.isWellFormed is ES2024). */
@@ -156,6 +166,115 @@ describe('deriveKeywords: properties', () => {
     fc.assert(
       fc.property(fc.array(fc.stringMatching(/^[a-z0-9]{1,8}$/), { maxLength: 20 }), fc.constantFrom(' ', '\n', '  ', '\t', ' , '), (words, separator) => {
         expect(cleanWords(words.join(separator))).toEqual(words);
+      }),
+      RUNS,
+    );
+  });
+});
+
+/**
+ * What a post stores for search (searchGrams, searchText) must find exactly the posts the
+ * spec's keywords would: those with a cleaned word containing the query word.
+ */
+describe('search grams and search text', () => {
+  /** How the database decides a match (search.queries.ts containsAll), in memory. */
+  const storedMatch = (description: string, word: string) => {
+    const grams = new Set(searchGrams(description));
+    const { triples, pairs } = queryGrams([word]);
+    const holds = (needed: string[]) => needed.every((gram) => grams.has(gram));
+    return (holds(triples) || (!gramsDecide(word) && holds(pairs))) && (gramsDecide(word) || searchText(description).includes(word));
+  };
+  const specMatch = (description: string, word: string) => deriveKeywords(description).includes(word);
+  /** Query words as the search cleans them: some substrings of the text's words, some not. */
+  const queryWord = (text: string) =>
+    fc.oneof(
+      fc.constantFrom(...cleanWords(`${text} xx`)).chain((word) => {
+        const chars = codePoints(word);
+        return fc.tuple(fc.nat(chars.length), fc.nat(chars.length)).map(([a, b]) => chars.slice(Math.min(a, b), Math.max(a, b)).join(''));
+      }),
+      fc.string({ unit: descriptionChar, minLength: 2, maxLength: 6 }).map((q) => cleanWords(q).join('')),
+    );
+
+  it('a post matches a query word iff the word is a substring of one of its cleaned words (the keywords rule)', () => {
+    fc.assert(
+      fc.property(
+        description.chain((text) => fc.tuple(fc.constant(text), fc.array(queryWord(text), { minLength: 1, maxLength: 8 }))),
+        ([text, words]) => {
+          for (const word of words.filter((w) => codePoints(w).length >= 2)) {
+            expect(storedMatch(text, word), `${JSON.stringify(text)} / ${JSON.stringify(word)}`).toBe(specMatch(text, word));
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('the same for posts that store only their pairs (over the budget)', () => {
+    const ideographs = Array.from({ length: 40 }, (_, i) => String.fromCodePoint(0x4e00 + i * 37));
+    const costly = fc.string({ unit: fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...ideographs) }, { weight: 1, arbitrary: fc.constant(' ') }), minLength: 180, maxLength: 200 });
+    fc.assert(
+      fc.property(
+        costly.filter((text) => searchGrams(text).includes(PAIRS_ONLY)).chain((text) => fc.tuple(fc.constant(text), fc.array(queryWord(text), { minLength: 1, maxLength: 8 }))),
+        ([text, words]) => {
+          for (const word of words.filter((w) => codePoints(w).length >= 2)) expect(storedMatch(text, word)).toBe(specMatch(text, word));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('finds partial words and not across words', () => {
+    expect(storedMatch('Quiet library study', 'ibrar')).toBe(true);
+    expect(storedMatch('Quiet library study', 'li')).toBe(true);
+    expect(storedMatch('Quiet library study', 'lib')).toBe(true);
+    expect(storedMatch('Quiet library study', 'librarystudy')).toBe(false);
+    // All the grams of "brarys" are there, in two words; the text check refuses it.
+    expect(storedMatch('library rarys', 'brarys')).toBe(false);
+    expect(storedMatch('東京タワー', '京タワ')).toBe(true);
+  });
+
+  it('grams are every substring of 2 and 3 characters of each word; the text is the distinct words of 2+ characters', () => {
+    expect(searchGrams('Hello').sort()).toEqual(['el', 'ell', 'he', 'hel', 'll', 'llo', 'lo']);
+    expect(searchText('Hello, hello a World!\nhello')).toBe('hello world');
+    expect(searchGrams('a b')).toEqual([]);
+    expect(searchGrams('𝒜bc').sort()).toEqual(['bc', '𝒜b', '𝒜bc'].sort());
+    fc.assert(
+      fc.property(description, (text) => {
+        const spec = new Set(deriveKeywords(text));
+        const grams = searchGrams(text);
+        expect(new Set(grams).size).toBe(grams.length);
+        // Descriptions of up to 200 characters of these kinds never go over the budget.
+        expect(grams.sort()).toEqual([...spec].filter((keyword) => codePoints(keyword).length <= 3).sort());
+      }),
+      RUNS,
+    );
+  });
+
+  it('stay bounded: a post over the budget stores its pairs and PAIRS_ONLY, 200 grams for the worst description', () => {
+    const distinct = Array.from({ length: DESCRIPTION_MAX_LENGTH }, (_, i) => String.fromCodePoint(0x4e00 + i)).join('');
+    expect(deriveKeywords(distinct)).toHaveLength(19_900);
+    const grams = searchGrams(distinct);
+    expect(grams).toHaveLength(199 + 1);
+    expect(grams).toContain(PAIRS_ONLY);
+    expect(grams.filter((gram) => gram !== PAIRS_ONLY).every((gram) => codePoints(gram).length === 2)).toBe(true);
+    expect(searchText(distinct)).toBe(distinct);
+    // 60 distinct ASCII-ish words: pairs and triples fit.
+    expect(searchGrams('Quiet library study session tonight with coffee and exams')).not.toContain(PAIRS_ONLY);
+    fc.assert(
+      fc.property(description, (text) => {
+        const pairs = deriveKeywords(text).filter((keyword) => codePoints(keyword).length === 2);
+        expect(searchGrams(text)).toEqual(expect.arrayContaining(pairs));
+        expect(searchGrams(text).length).toBeLessThanOrEqual(2 * codePoints(text.toLowerCase()).length);
+        expect(searchGrams(text).length).toBeLessThanOrEqual(deriveKeywords(text).length);
+      }),
+      RUNS,
+    );
+  });
+
+  it('firstKeywords is the start of deriveKeywords', () => {
+    fc.assert(
+      fc.property(description, fc.integer({ min: 0, max: 30 }), (text, count) => {
+        expect(firstKeywords(text, count)).toEqual(deriveKeywords(text).slice(0, count));
       }),
       RUNS,
     );

@@ -34,7 +34,10 @@ export const posts = pgTable('posts', {
     .references(() => users.id, { onDelete: 'cascade' }),
   description: text('description').notNull().default(''),
   link: text('link').notNull().default(''),
-  keywords: text('keywords').array().notNull().default([]),
+  /** Every pair of neighbouring characters of each description word (shared/keywords.ts searchGrams). */
+  searchGrams: text('search_grams').array().notNull().default([]),
+  /** The description's distinct words, separated by spaces (shared/keywords.ts searchText). */
+  searchText: text('search_text').notNull().default(''),
   hashtags: text('hashtags').array().notNull().default([]),
   imageKey: text('image_key').notNull(),
   width: integer('width').notNull(),

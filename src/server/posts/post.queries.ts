@@ -60,14 +60,22 @@ export async function userPostsPage(db: AppDb, options: { userId: string; after?
     .limit(options.limit + 1);
 }
 
-/** Posts sharing any of the hashtags OR any of the keywords (GIN indexes), never the post itself. */
+/**
+ * Posts sharing any of the hashtags OR any of the keywords (GIN indexes), never the post itself.
+ *
+ * A post has a keyword when the keyword is a substring of one of its words. The keywords given
+ * are the first ones of a description in the spec's order (shared/keywords.ts): each one's first
+ * two characters come before it, and are a keyword of every post that has it. So a post has
+ * one of the keywords iff it has one of the two-character ones, which are search grams.
+ */
 export async function relatedPosts(
   db: AppDb,
   options: { postId: string; hashtags: string[]; keywords: string[]; limit: number },
 ): Promise<CardRow[]> {
+  const pairs = options.keywords.filter((keyword) => Array.from(keyword).length === 2);
   const matches = [
     options.hashtags.length > 0 ? arrayOverlaps(posts.hashtags, options.hashtags) : undefined,
-    options.keywords.length > 0 ? arrayOverlaps(posts.keywords, options.keywords) : undefined,
+    pairs.length > 0 ? arrayOverlaps(posts.searchGrams, pairs) : undefined,
   ].filter((condition): condition is SQL => condition !== undefined);
   if (matches.length === 0) return [];
   return db
@@ -85,7 +93,7 @@ export async function relatedPosts(
 export async function findPostDetail(db: AppDb, id: string) {
   const [row] = await db
     .select({
-      // Not the keywords: a few kilobytes per post that the page never shows.
+      // Not the search columns: the page never shows them.
       id: posts.id,
       description: posts.description,
       link: posts.link,

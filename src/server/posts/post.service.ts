@@ -1,6 +1,6 @@
 import type { PostCard, PostDetail, PostPage, RelatedResponse } from '../../shared/api/posts.js';
 import { deriveHashtags } from '../../shared/hashtags.js';
-import { deriveKeywords } from '../../shared/keywords.js';
+import { firstKeywords, searchGrams, searchText } from '../../shared/keywords.js';
 import {
   HOME_FEED_PAGE_SIZE,
   POST_IMAGE_MAX_BYTES,
@@ -127,7 +127,8 @@ export class PostService {
         userId: author.id,
         description: input.description,
         link: input.link,
-        keywords: deriveKeywords(input.description),
+        searchGrams: searchGrams(input.description),
+        searchText: searchText(input.description),
         hashtags: deriveHashtags(input.description),
         imageKey,
         width: image.width,
@@ -197,7 +198,7 @@ export class PostService {
       const rows = await queries.relatedPosts(this.db, {
         postId: post.id,
         hashtags: post.hashtags.slice(0, RELATED_HASHTAGS_USED),
-        keywords: post.keywords.slice(0, RELATED_KEYWORDS_USED),
+        keywords: firstKeywords(post.description, RELATED_KEYWORDS_USED),
         limit: RELATED_MAX_POSTS,
       });
       const response: RelatedResponse = { posts: rows.map(toCard) };

@@ -1,5 +1,6 @@
-import { and, arrayContains, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, arrayContains, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
+import { gramsDecide, queryGrams } from '../../shared/keywords.js';
 import type { AppDb } from '../db/database.js';
 import { posts, users } from '../db/schema.js';
 import { cardColumns, type CardRow } from '../posts/post.queries.js';
@@ -44,15 +45,26 @@ function inRange(range: TimeRange) {
 }
 
 /**
- * Cards of the posts in the range whose keywords contain any of the words, best first: the
- * most words matched, then newest.
+ * Posts with a word containing every one of the query words (spec section 3: the query word
+ * is one of the post's keywords). The GIN index finds the posts holding the grams the words
+ * need (shared/keywords.ts queryGrams); words longer than a pair are then checked against the
+ * post's words (search_text, a few hundred bytes stored inline), read only for the rows found.
+ */
+function containsAll(words: string[]): SQL {
+  const checks = words.filter((word) => !gramsDecide(word)).map((word) => sql`strpos(${posts.searchText}, ${word}) > 0`);
+  return and(candidates(words), ...checks)!;
+}
+
+/**
+ * Cards of the posts in the range that have any of the words, best first: the most words
+ * matched, then newest.
  *
- * WARNING: a post's keywords are every substring of its words, a kilobyte or more of array, so
- * anything that reads the column for each match (`keywords @> ...` in an ORDER BY) costs a
- * detoast per match: seconds for a word in a fifth of all posts. With several words, each is
- * one GIN lookup returning only (id, created_at), matches are counted per post, and the card
- * columns are read for the winners alone. One word needs no counting, and the planner may then
- * walk the newest posts and stop at the limit.
+ * WARNING: anything that reads the array column for each match (`search_grams @> ...` in an
+ * ORDER BY) costs a detoast per match: with hundreds of grams per post, that is seconds for a
+ * word in a fifth of all posts. With several words, each is one GIN lookup returning only
+ * (id, created_at), matches are counted per post, and the card columns are read for the
+ * winners alone. One word needs no counting, and the planner may then walk the newest posts
+ * and stop at the limit.
  */
 export async function rankedPosts(db: AppDb, words: string[], limit: number, range: TimeRange = {}): Promise<RankedCard[]> {
   if (words.length === 1) {
@@ -63,7 +75,7 @@ export async function rankedPosts(db: AppDb, words: string[], limit: number, ran
     db
       .select({ id: posts.id, createdAt: posts.createdAt })
       .from(posts)
-      .where(and(arrayContains(posts.keywords, [word]), inRange(range))),
+      .where(and(containsAll([word]), inRange(range))),
   );
   const hits = unionAll(first!, ...(rest as [NonNullable<typeof first>])).as('hits');
   const matched = sql<number>`count(*)::int`.as('matched');
@@ -81,14 +93,51 @@ export async function rankedPosts(db: AppDb, words: string[], limit: number, ran
     .orderBy(desc(ranked.matched), desc(ranked.createdAt), desc(ranked.id));
 }
 
-/** Cards of the newest posts in the range containing every one of the words (one GIN lookup). */
+/** Cards of the newest posts in the range that have every one of the words (one GIN lookup). */
 export async function postsWithAllWords(db: AppDb, words: string[], limit: number, range: TimeRange): Promise<CardRow[]> {
   return db
     .select(cardColumns)
     .from(posts)
-    .where(and(arrayContains(posts.keywords, words), inRange(range)))
+    .where(and(containsAll(words), inRange(range)))
     .orderBy(desc(posts.createdAt), desc(posts.id))
     .limit(limit);
+}
+
+/** What the GIN index finds for the words, before the check against the post's words. */
+function candidates(words: string[]): SQL {
+  const { triples, pairs } = queryGrams(words);
+  if (words.every(gramsDecide)) return arrayContains(posts.searchGrams, triples);
+  return or(arrayContains(posts.searchGrams, triples), arrayContains(posts.searchGrams, pairs))!;
+}
+
+export interface GramStatistics {
+  /** Posts in the table, as of the last ANALYZE (0 when never analyzed). */
+  posts: number;
+  /** The share of posts holding each of the most common grams. */
+  frequencies: Map<string, number>;
+  /** At most the share of posts holding any gram not listed (the least listed share); 1 when unknown. */
+  otherwise: number;
+}
+
+/**
+ * What ANALYZE found about the grams: the most common ones and the share of posts holding each
+ * (pg_stats most_common_elems and most_common_elem_freqs, whose last three numbers are the
+ * least and greatest share and the share of nulls). No query of the posts themselves.
+ */
+export async function gramStatistics(db: AppDb): Promise<GramStatistics> {
+  const [row] = await db.execute<{ posts: number; elems: string[] | null; freqs: number[] | null }>(sql`
+    SELECT greatest(c.reltuples, 0)::float8 AS posts, s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs
+    FROM pg_class AS c
+    LEFT JOIN pg_stats AS s ON s.schemaname = current_schema() AND s.tablename = 'posts' AND s.attname = 'search_grams'
+    WHERE c.oid = 'posts'::regclass`).then((result) => (result as unknown as { rows: Array<{ posts: number; elems: string[] | null; freqs: number[] | null }> }).rows);
+  const elems = row?.elems ?? [];
+  const freqs = row?.freqs ?? [];
+  if (!row || elems.length === 0 || freqs.length < elems.length + 3) return { posts: row?.posts ?? 0, frequencies: new Map(), otherwise: 1 };
+  return {
+    posts: row.posts,
+    frequencies: new Map(elems.map((elem, i) => [elem, freqs[i]!])),
+    otherwise: freqs[elems.length]!,
+  };
 }
 
 /** The creation time of the nth newest post, or undefined when there are fewer posts. */

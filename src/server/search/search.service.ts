@@ -1,30 +1,63 @@
+import { sql } from 'drizzle-orm';
 import type { PostSearchResponse, SearchUser } from '../../shared/api/search.js';
 import { SEARCH_MAX_POSTS, SEARCH_MAX_USERS, SEARCH_QUERY_MAX_LENGTH } from '../../shared/limits.js';
 import { peopleSearchPrefix, postSearchWords } from '../../shared/search.js';
 import type { UserRow } from '../auth/auth.queries.js';
-import type { AppDb } from '../db/database.js';
+import { MemoCache } from '../cache/memo-cache.js';
+import type { RateLimitConfig, SearchCostConfig } from '../config.js';
+import type { AppDb, Database } from '../db/database.js';
 import { AppError } from '../http/app-error.js';
+import type { RateLimiter } from '../http/rate-limiter.js';
 import { toCard } from '../posts/post.service.js';
 import { iconUrl } from '../users/icon-images.js';
 import { PostSearch, type PostSearchOptions } from './post-search.js';
-import { MemoCache } from '../cache/memo-cache.js';
+import { SearchGate } from './search-gate.js';
 import * as queries from './search.queries.js';
 
 function checkLength(query: string) {
   if (query.length === 0 || query.length > SEARCH_QUERY_MAX_LENGTH) throw new AppError(400, 'SEARCH_QUERY_INVALID');
 }
 
+/** SQLSTATE 57014: the statement was cancelled, here by statement_timeout. */
+function isCancelled(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '57014') return true;
+  }
+  return false;
+}
+
+/** Who is searching: every search counts against its address, and a signed-in one against the account too. */
+export interface Searcher {
+  /** The client's address as rate limits count it (an IPv6 /64 is one). */
+  address: string;
+  viewer: UserRow | null;
+}
+
+export interface SearchServiceOptions {
+  cacheMs?: number;
+  postSearch?: Partial<PostSearchOptions>;
+  limiter: RateLimiter;
+  limits: RateLimitConfig;
+  cost: SearchCostConfig;
+}
+
 export class SearchService {
+  private readonly db: AppDb;
   private readonly postSearch: PostSearch;
   /** Answers as JSON, by the query's cleaned words. */
   private readonly cache: MemoCache<string>;
+  private readonly gate: SearchGate;
 
   constructor(
-    private readonly db: AppDb,
-    options: { cacheMs?: number; postSearch?: Partial<PostSearchOptions> } = {},
+    private readonly database: Database,
+    private readonly options: SearchServiceOptions,
   ) {
-    this.postSearch = new PostSearch(db, options.postSearch);
+    this.db = database.orm;
+    // PGlite examines a candidate row in ~10 µs on the server's own thread: 3,000 keep a search
+    // statement to a few tens of milliseconds there, which every other request waits for.
+    this.postSearch = new PostSearch(this.db, { maxExamined: database.kind === 'pglite' ? 3_000 : 20_000, ...options.postSearch });
     this.cache = new MemoCache(options.cacheMs ?? 0);
+    this.gate = new SearchGate(options.cost.concurrency, options.cost.queue);
   }
 
   /** Posts were created or deleted: answers remembered before may be wrong now. */
@@ -33,11 +66,12 @@ export class SearchService {
   }
 
   /** Up to 10 people whose username starts with the query; never the viewer. */
-  async users(query: string, viewer: UserRow | null): Promise<SearchUser[]> {
+  async users(query: string, searcher: Searcher): Promise<SearchUser[]> {
+    await this.count(searcher);
     checkLength(query);
     const prefix = peopleSearchPrefix(query);
     if (!prefix) return [];
-    const rows = await queries.usersByPrefix(this.db, prefix, viewer?.id, SEARCH_MAX_USERS);
+    const rows = await this.bounded((db) => queries.usersByPrefix(db, prefix, searcher.viewer?.id, SEARCH_MAX_USERS));
     return rows.map((row) => ({ uid: row.id, username: row.username, icon: iconUrl(row.iconKey) }));
   }
 
@@ -45,14 +79,46 @@ export class SearchService {
    * Up to 100 posts matching any query word, most words matched first, then newest, as
    * `{ posts }` JSON: everyone asking the same words within a moment shares one search.
    */
-  async postsJson(query: string): Promise<string> {
+  async postsJson(query: string, searcher: Searcher): Promise<string> {
+    await this.count(searcher);
     checkLength(query);
     const words = postSearchWords(query);
     // Queries that clean to the same words ("Dorm!" and "dorm") share one entry.
     return this.cache.get(words.join(' '), async () => {
-      const rows = words.length > 0 ? await this.postSearch.cards(words, SEARCH_MAX_POSTS) : [];
+      const rows = words.length > 0 ? await this.bounded((db) => this.postSearch.cards(words, SEARCH_MAX_POSTS, db)) : [];
       const response: PostSearchResponse = { posts: rows.map(toCard) };
       return JSON.stringify(response);
+    });
+  }
+
+  /**
+   * Counted before anything else, answered from the cache or not: the limits are about how
+   * often someone may ask, and a refused query costs nothing more.
+   */
+  private async count({ address, viewer }: Searcher) {
+    const { limiter, limits } = this.options;
+    await limiter.hit(`search:ip:${address}`, limits.searchPerIp, limits.searchWindowMs, 'SEARCHING_TOO_FAST');
+    if (viewer) await limiter.hit(`search:user:${viewer.id}`, limits.searchPerUser, limits.searchWindowMs, 'SEARCHING_TOO_FAST');
+  }
+
+  /**
+   * A search's database work: through the gate, and on PostgreSQL in a transaction whose
+   * statements are cancelled after the statement timeout (503). PGlite cannot cancel a statement
+   * (it ignores statement_timeout); there the cost cap of PostSearch bounds each one instead.
+   */
+  private bounded<T>(work: (db: AppDb) => Promise<T>): Promise<T> {
+    const { statementTimeoutMs } = this.options.cost;
+    return this.gate.run(async () => {
+      if (this.database.kind !== 'postgres' || statementTimeoutMs === 0) return work(this.db);
+      try {
+        return await this.db.transaction(async (tx) => {
+          await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${statementTimeoutMs}`));
+          return work(tx as unknown as AppDb);
+        });
+      } catch (error) {
+        if (isCancelled(error)) throw new AppError(503, 'SEARCH_BUSY', undefined, { 'retry-after': '1' });
+        throw error;
+      }
     });
   }
 }
