@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
@@ -13,7 +11,7 @@ import { signUp } from '../helpers/accounts.js';
 import { jpeg } from '../helpers/images.js';
 import { insertPosts, query } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, emptyPostgres, type TestApp } from '../helpers/test-app.js';
 
 /**
  * The search index is bounded per post (issue 12): a description stores at most a few hundred
@@ -135,26 +133,7 @@ describe('post search matches the keywords rule on the real database', () => {
 /** A database migrated up to (and including) `version`, as it was before a later migration. */
 async function databaseAt(version: number): Promise<{ database: Database; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
-  let database: Database;
-  let drop = async () => undefined;
-  if (adminUrl) {
-    const name = `dormboard_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    database = await openDatabase({ databaseUrl: url.toString() });
-    drop = async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    };
-  } else {
-    database = await openDatabase({});
-  }
+  const { database, drop } = adminUrl ? await emptyPostgres(adminUrl) : { database: await openDatabase({}), drop: async () => undefined };
   await database.rawTransaction(async (tx) => {
     await tx.exec('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
     for (const migration of MIGRATIONS.filter((m) => m.version <= version)) {

@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { createDeflate, crc32 } from 'node:zlib';
+import { createDeflate } from 'node:zlib';
 import sharp from 'sharp';
+import { pngChunk } from './images.js';
 
 /**
  * Image bombs: small files that are legal images under the 50-megapixel limit but cost far more
@@ -28,14 +29,6 @@ export interface CorpusEntry {
   expected: Expected;
 }
 
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body) >>> 0);
-  return Buffer.concat([length, body, crc]);
-}
 
 /** The seven Adam7 passes: where each starts and how far it steps, in x and y. */
 const ADAM7 = [

@@ -25,7 +25,8 @@ async function migratedTemplate(): Promise<PGlite> {
   return client;
 }
 
-async function freshPostgres(adminUrl: string): Promise<{ database: Database; drop: () => Promise<void>; url: string }> {
+/** A new, empty database on the PostgreSQL server of `adminUrl`; drop() removes it. */
+export async function emptyPostgres(adminUrl: string): Promise<{ database: Database; drop: () => Promise<void>; url: string }> {
   const name = `dormboard_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -34,7 +35,6 @@ async function freshPostgres(adminUrl: string): Promise<{ database: Database; dr
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ databaseUrl: url.toString() });
-  await migrate(database);
   return {
     database,
     url: url.toString(),
@@ -45,6 +45,12 @@ async function freshPostgres(adminUrl: string): Promise<{ database: Database; dr
       await client.end();
     },
   };
+}
+
+async function freshPostgres(adminUrl: string): Promise<{ database: Database; drop: () => Promise<void>; url: string }> {
+  const fresh = await emptyPostgres(adminUrl);
+  await migrate(fresh.database);
+  return fresh;
 }
 
 export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void>; url?: string }> {

@@ -15,6 +15,7 @@ import {
 } from '../../src/server/images/image-pipeline.js';
 import { animatedGif, animatedWebp, losslessWebp, png16 } from '../helpers/image-bombs.js';
 import * as fixtures from '../helpers/images.js';
+import { IMAGE_WORK_NICE } from '../../src/server/images/worker-priority.js';
 
 /** Every file the pipeline produced. */
 const outputs = (image: ProcessedImage) => [image.full, ...image.variants.map((variant) => variant.body)];
@@ -254,7 +255,7 @@ describe('processIcon', () => {
 });
 
 describe('image work yields the CPU to requests', () => {
-  it.skipIf(process.platform !== 'linux')("libvips' threads run at the lowest priority (nice 19), and only they", async () => {
+  it.skipIf(process.platform !== 'linux')("libvips' threads run at a low priority (nice 10), and only they", async () => {
     // Whatever priority the test run itself has (CI may run it under nice).
     const before = os.getPriority(process.pid);
     await processImage(await fixtures.jpeg(1600, 1200, { noisy: true }));
@@ -264,7 +265,7 @@ describe('image work yields the CPU to requests', () => {
     }));
     const workers = threads.filter((thread) => thread.name === 'libvips worker');
     expect(workers.length).toBeGreaterThan(0);
-    expect(workers.every((thread) => thread.nice === 19)).toBe(true);
+    expect(workers.every((thread) => thread.nice === IMAGE_WORK_NICE)).toBe(true);
     // The event loop's own thread keeps its priority.
     expect(os.getPriority(process.pid)).toBe(before);
   });
