@@ -103,6 +103,11 @@ describe('searches at once', () => {
     }
     for (const q of queries) expect((await search(t.app, 'posts', q)).json().posts).toHaveLength(100);
   });
+
+  it('people search is cheap by construction and never waits at the gate', async () => {
+    const responses = await Promise.all(['ga', 'gat', 'gate', 'g', 'gx', 'gat0', 'ga1'].map((q) => search(t.app, 'users', q)));
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(7).fill(200));
+  });
 });
 
 describe('cost cap: a ranking examines a bounded number of rows', () => {
