@@ -54,6 +54,9 @@ const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0
 const dbs = values.db!.split(',').filter((db): db is 'pglite' | 'postgres' => db === 'pglite' || db === 'postgres');
 
 const log = (message: string) => console.error(`[bench] ${message}`);
+/** One measurement as the log prints it. */
+const figures = (r: LoadResult) =>
+  `p50 ${r.p50} p95 ${r.p95} p99 ${r.p99} ms, ${r.rps} req/s${r.errors ? `, ${r.errors} errors ${JSON.stringify(r.statuses)}` : ''}`;
 
 function run(command: string, args: string[], env: Record<string, string>) {
   return new Promise<void>((resolve, reject) => {
@@ -493,15 +496,15 @@ for (const db of dbs) {
       await load({ baseUrl: server.base, connections, durationSeconds: 1, requests, headers: { cookie } });
       const result = await load({ baseUrl: server.base, connections, durationSeconds, requests, headers: { cookie } });
       api[db][name].push(result);
-      log(`${db} ${name} @${connections}: p50 ${result.p50} p95 ${result.p95} p99 ${result.p99} ms, ${result.rps} req/s${result.errors ? `, ${result.errors} errors ${JSON.stringify(result.statuses)}` : ''}`);
+      log(`${db} ${name} @${connections}: ${figures(result)}`);
     }
   }
   if (!only || only.includes(FEED_UNDER_SEARCH)) {
     const { feed, searches } = await feedUnderSearch(server.base, cookie, f.vocabulary);
     api[db][FEED_UNDER_SEARCH] = [feed];
     api[db]['uncached searches beside it'] = [searches];
-    log(`${db} ${FEED_UNDER_SEARCH} @16: p50 ${feed.p50} p95 ${feed.p95} p99 ${feed.p99} ms, ${feed.rps} req/s${feed.errors ? `, ${feed.errors} errors ${JSON.stringify(feed.statuses)}` : ''}`);
-    log(`${db} uncached searches beside it @16: p50 ${searches.p50} p95 ${searches.p95} p99 ${searches.p99} ms, ${searches.rps} req/s, statuses ${JSON.stringify(searches.statuses)}`);
+    log(`${db} ${FEED_UNDER_SEARCH} @16: ${figures(feed)}`);
+    log(`${db} uncached searches beside it @16: ${figures(searches)}, statuses ${JSON.stringify(searches.statuses)}`);
   }
   // The same reads with the server's caches off: what a request costs when nobody asked the
   // same thing a moment ago (the scenarios above repeat one profile, one post, a few words).
@@ -517,7 +520,7 @@ for (const db of dbs) {
         await load({ baseUrl: server.base, connections, durationSeconds: 1, requests: all[name]!, headers: { cookie } });
         const result = await load({ baseUrl: server.base, connections, durationSeconds, requests: all[name]!, headers: { cookie } });
         api[db][label].push(result);
-        log(`${db} ${label} @${connections}: p50 ${result.p50} p95 ${result.p95} p99 ${result.p99} ms, ${result.rps} req/s${result.errors ? `, ${result.errors} errors` : ''}`);
+        log(`${db} ${label} @${connections}: ${figures(result)}`);
       }
     }
     await stopServer(server);
@@ -529,7 +532,7 @@ for (const db of dbs) {
     api[db][`home feed, ${ATTACK}`] = [result.feed];
     attack[db] = { mediaP99: result.media.p99, feedP99: result.feed.p99, mediaBytes: result.mediaBytes, uploads: result.uploads };
     for (const [name, r] of [[`${result.mediaBytes}-byte image`, result.media], ['home feed', result.feed]] as const) {
-      log(`${db} ${name} ${ATTACK} @16: p50 ${r.p50} p95 ${r.p95} p99 ${r.p99} ms, ${r.rps} req/s${r.errors ? `, ${r.errors} errors ${JSON.stringify(r.statuses)}` : ''}`);
+      log(`${db} ${name} ${ATTACK} @16: ${figures(r)}`);
     }
     log(`${db} ${ATTACK}: uploads answered ${JSON.stringify(result.uploads)}; removed ${await deleteUploads(server.base, uploaderCookie)} of them`);
   }
@@ -564,7 +567,7 @@ for (const db of dbs) {
       headers: { cookie: uploaderCookie },
     });
     api[db][name].push(result);
-    log(`${db} ${name} @${connections}: p50 ${result.p50} p95 ${result.p95} p99 ${result.p99} ms, ${result.rps} req/s${result.errors ? `, ${result.errors} errors` : ''}`);
+    log(`${db} ${name} @${connections}: ${figures(result)}`);
     await new Promise((resolve) => setTimeout(resolve, 5000));
   }
   log(`${db}: removed ${await deleteUploads(server.base, uploaderCookie)} benchmark uploads`);

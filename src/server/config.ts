@@ -24,7 +24,7 @@ export interface RateLimitConfig {
   searchWindowMs: number;
 }
 
-/** What one process spends on searches that no cache answers (search/search-limits.ts). */
+/** What one process spends on searches that no cache answers (search/search-gate.ts, post-search.ts). */
 export interface SearchCostConfig {
   /** Searches run at once; the rest wait in line. */
   concurrency: number;

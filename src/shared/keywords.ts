@@ -51,6 +51,7 @@ export function firstKeywords(description: string, count: number): string[] {
  */
 export const SEARCH_GRAMS_BUDGET = 6_144;
 const GRAM_OVERHEAD = 28;
+const utf8 = new TextEncoder();
 
 /**
  * Marks a post that stores only its pairs (its triples were over budget). Never a real gram:
@@ -83,18 +84,10 @@ export function searchGrams(description: string): string[] {
     }
   }
   let bytes = 0;
-  for (const gram of grams) bytes += utf8Length(gram) + GRAM_OVERHEAD;
+  for (const gram of grams) bytes += utf8.encode(gram).length + GRAM_OVERHEAD;
   return bytes <= SEARCH_GRAMS_BUDGET ? [...grams] : [...pairs, PAIRS_ONLY];
 }
 
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
-  }
-  return bytes;
-}
 
 /**
  * The post's distinct words of 2 or more characters, separated by spaces: a query word is a

@@ -4,6 +4,7 @@ import { parseIdentifier, validateSignIn } from '../../shared/validation/sign-in
 import { normalizeSignUp, validateSignUp } from '../../shared/validation/sign-up.js';
 import type { RateLimitConfig } from '../config.js';
 import type { AppDb } from '../db/database.js';
+import { hasSqlState } from '../db/sql-state.js';
 import { AppError } from '../http/app-error.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import { newId } from '../ids.js';
@@ -26,13 +27,8 @@ export interface CurrentSession {
   renewedUntil?: Date;
 }
 
-/** Whether a failed insert hit a unique constraint, on either driver (drizzle wraps the error). */
-function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return true;
-  }
-  return false;
-}
+/** SQLSTATE of an insert that hit a unique constraint. */
+const UNIQUE_VIOLATION = '23505';
 
 export class AuthService {
   constructor(
@@ -58,7 +54,7 @@ export class AuthService {
     try {
       user = await queries.insertUser(this.db, { id: newId(), username: input.username, email: input.email, passwordHash });
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
+      if (!hasSqlState(error, UNIQUE_VIOLATION)) throw error;
       // Someone else registered the same name or address a moment ago: report what is taken now.
       const nowTaken = await queries.findTaken(this.db, input.username, input.email);
       const lost = validateSignUp(input, { ...nowTaken, commonPassword });
@@ -93,11 +89,12 @@ export class AuthService {
         ? await queries.findUserByEmail(this.db, identity.email)
         : await queries.findUserByUsername(this.db, identity.username);
     const { loginPerIp, loginFailuresPerAccount, windowMs } = this.limits;
+    const typedKey = `login:fail:typed:${identity.by}:${typed}:${address}`;
     const slots = await this.limiter
       .take(
         [
           { key: `login:fail:ip:${address}`, limit: loginPerIp },
-          { key: `login:fail:typed:${identity.by}:${typed}:${address}`, limit: loginFailuresPerAccount },
+          { key: typedKey, limit: loginFailuresPerAccount },
         ],
         windowMs,
       )
@@ -119,7 +116,7 @@ export class AuthService {
     }
     await Promise.all([
       ...slots.map((slot) => slot.release()),
-      this.limiter.clear(`login:fail:typed:${identity.by}:${typed}:${address}`),
+      this.limiter.clear(typedKey),
       this.limiter.clear(accountKey),
     ]);
     return this.startSession(user);

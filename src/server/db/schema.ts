@@ -34,7 +34,7 @@ export const posts = pgTable('posts', {
     .references(() => users.id, { onDelete: 'cascade' }),
   description: text('description').notNull().default(''),
   link: text('link').notNull().default(''),
-  /** Every pair of neighbouring characters of each description word (shared/keywords.ts searchGrams). */
+  /** The 2- and 3-character pieces of each description word, or the pairs alone over budget (shared/keywords.ts searchGrams). */
   searchGrams: text('search_grams').array().notNull().default([]),
   /** The description's distinct words, separated by spaces (shared/keywords.ts searchText). */
   searchText: text('search_text').notNull().default(''),

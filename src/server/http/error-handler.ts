@@ -4,6 +4,7 @@ import { ERRORS, type ApiErrorBody, type ErrorCode } from '../../shared/errors.j
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError } from './app-error.js';
 import { logRefusal } from './security-log.js';
+import { hasSqlState } from '../db/sql-state.js';
 
 function body(code: ErrorCode, extra: Partial<ApiErrorBody> = {}): ApiErrorBody {
   return { code, message: ERRORS[code], ...extra };
@@ -22,10 +23,7 @@ function codeForStatus(status: number): ErrorCode {
  * exception": that is bad input from the client, not a server fault.
  */
 function isBadTextForDatabase(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '22021' || e.code === '22P05') return true;
-  }
-  return false;
+  return hasSqlState(error, '22021', '22P05');
 }
 
 /**

@@ -83,10 +83,15 @@ export class RateLimiter {
    * get one. A refused attempt is taken back, so refusals alone never extend the count.
    */
   async tryTake(key: string, limit: number, windowMs: number): Promise<Slot | undefined> {
+    return (await this.attempt(key, limit, windowMs)).slot;
+  }
+
+  /** One atomic increment: a slot, or none (taken back) and when the window ends. */
+  private async attempt(key: string, limit: number, windowMs: number): Promise<{ slot?: Slot; resetAt: number }> {
     const { count, resetAt } = await this.store.increment(key, windowMs);
-    if (count <= limit) return { resetAt, release: () => this.store.decrement(key) };
+    if (count <= limit) return { slot: { resetAt, release: () => this.store.decrement(key) }, resetAt };
     await this.store.decrement(key);
-    return undefined;
+    return { resetAt };
   }
 
   /**
@@ -96,9 +101,8 @@ export class RateLimiter {
   async take(limits: Array<{ key: string; limit: number }>, windowMs: number, code?: ErrorCode): Promise<Slot[]> {
     const taken: Slot[] = [];
     for (const { key, limit } of limits) {
-      const slot = await this.tryTake(key, limit, windowMs);
+      const { slot, resetAt } = await this.attempt(key, limit, windowMs);
       if (!slot) {
-        const { resetAt } = await this.store.get(key);
         await Promise.all(taken.map((each) => each.release()));
         throw tooManyRequests(resetAt, code);
       }

@@ -18,7 +18,7 @@ import { decodeCursor, toPage } from '../http/cursor.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import { newId } from '../ids.js';
 import { ImageRejected, processImage, type ProcessedImage } from '../images/image-pipeline.js';
-import { ImageQueueFull, type ImageQueue } from '../images/image-queue.js';
+import type { ImageQueue } from '../images/image-queue.js';
 import type { TrackedFiles } from '../storage/tracked-files.js';
 import { iconUrl } from '../users/icon-images.js';
 import type { UserService } from '../users/user.service.js';
@@ -41,15 +41,6 @@ const REJECTION: Record<ImageRejected['reason'], AppError> = {
   'too-large': new AppError(413, 'IMAGE_TOO_LARGE'),
   corrupt: new AppError(422, 'IMAGE_PROCESSING_FAILED'),
 };
-
-/** Image failures as the user hears them: the spec's messages, or "busy" when the queue is full. */
-export function imageError(error: unknown, rejection: Record<ImageRejected['reason'], AppError>): unknown {
-  if (error instanceof ImageRejected) return rejection[error.reason];
-  if (error instanceof ImageQueueFull) {
-    return new AppError(503, 'IMAGE_QUEUE_FULL', undefined, { 'retry-after': String(error.retryAfterSeconds) });
-  }
-  return error;
-}
 
 export interface PostCaches {
   /** How long the newest posts are held for the home feed (FEED_CACHE_MS). */
@@ -116,7 +107,9 @@ export class PostService {
     try {
       image = await this.images.run(() => processImage(photo.bytes));
     } catch (error) {
-      throw imageError(error, REJECTION);
+      // A full image queue is already the AppError to send (503 with Retry-After).
+      if (error instanceof ImageRejected) throw REJECTION[error.reason];
+      throw error;
     }
 
     const id = newId();

@@ -1,10 +1,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { BoundedQueue } from '../bounded-queue.js';
 import { AppError } from '../http/app-error.js';
+
+/** A search the server will not run now: the gate's queue is full, or its statement timed out. */
+export const searchBusy = () => new AppError(503, 'SEARCH_BUSY', undefined, { 'retry-after': '1' });
 
 /**
  * At most `concurrency` searches run at once in this process; up to `queue` more wait their
- * turn, first come first served, and the next one is refused at once (503 SEARCH_BUSY) instead
- * of piling up.
+ * turn, and the next one is refused at once (503 SEARCH_BUSY) instead of piling up.
  *
  * WARNING: on the embedded database every query runs on the server's own thread, one at a
  * time, in the order asked. Sixteen searches in flight put sixteen statements ahead of the home
@@ -16,30 +19,15 @@ import { AppError } from '../http/app-error.js';
  * of its requests were even read. Each search therefore starts on a new turn of the event loop
  * (and PostSearch takes one between its statements).
  */
-export class SearchGate {
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
+export class SearchGate extends BoundedQueue {
+  constructor(concurrency: number, queue: number) {
+    super(concurrency, queue, searchBusy);
+  }
 
-  constructor(
-    private readonly concurrency: number,
-    private readonly queue: number,
-  ) {}
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.concurrency) {
-      if (this.waiting.length >= this.queue) throw new AppError(503, 'SEARCH_BUSY', undefined, { 'retry-after': '1' });
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else {
-      this.running += 1;
-    }
-    try {
+  override run<T>(work: () => Promise<T>): Promise<T> {
+    return super.run(async () => {
       await nextTurn();
-      return await work();
-    } finally {
-      // The slot passes straight to the next in line, so nobody can overtake the queue.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running -= 1;
-    }
+      return work();
+    });
   }
 }

@@ -6,25 +6,21 @@ import type { UserRow } from '../auth/auth.queries.js';
 import { MemoCache } from '../cache/memo-cache.js';
 import type { RateLimitConfig, SearchCostConfig } from '../config.js';
 import type { AppDb, Database } from '../db/database.js';
+import { hasSqlState } from '../db/sql-state.js';
 import { AppError } from '../http/app-error.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import { toCard } from '../posts/post.service.js';
 import { iconUrl } from '../users/icon-images.js';
 import { PostSearch, type PostSearchOptions } from './post-search.js';
-import { SearchGate } from './search-gate.js';
+import { SearchGate, searchBusy } from './search-gate.js';
 import * as queries from './search.queries.js';
 
 function checkLength(query: string) {
   if (query.length === 0 || query.length > SEARCH_QUERY_MAX_LENGTH) throw new AppError(400, 'SEARCH_QUERY_INVALID');
 }
 
-/** SQLSTATE 57014: the statement was cancelled, here by statement_timeout. */
-function isCancelled(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '57014') return true;
-  }
-  return false;
-}
+/** SQLSTATE of a statement cancelled, here by statement_timeout. */
+const QUERY_CANCELED = '57014';
 
 /** Who is searching: every search counts against its address, and a signed-in one against the account too. */
 export interface Searcher {
@@ -118,7 +114,7 @@ export class SearchService {
           return work(tx as unknown as AppDb);
         });
       } catch (error) {
-        if (isCancelled(error)) throw new AppError(503, 'SEARCH_BUSY', undefined, { 'retry-after': '1' });
+        if (hasSqlState(error, QUERY_CANCELED)) throw searchBusy();
         throw error;
       }
     });

@@ -17,7 +17,7 @@ import { ImageRejected, processIcon } from '../images/image-pipeline.js';
 import type { ImageQueue } from '../images/image-queue.js';
 import { followedIds } from '../follows/follow.queries.js';
 import { userPostsPage } from '../posts/post.queries.js';
-import { imageError, toCard } from '../posts/post.service.js';
+import { toCard } from '../posts/post.service.js';
 import type { TrackedFiles } from '../storage/tracked-files.js';
 import { iconFileKeys, iconFiles, iconUrl, newIconKey } from './icon-images.js';
 import * as queries from './user.queries.js';
@@ -159,7 +159,8 @@ export class UserService {
     try {
       return await this.images.run(() => processIcon(icon.bytes));
     } catch (error) {
-      throw imageError(error, ICON_REJECTION);
+      if (error instanceof ImageRejected) throw ICON_REJECTION[error.reason];
+      throw error;
     }
   }
 }
