@@ -55,7 +55,7 @@ export async function load(options: {
           ...(request.nextPath && { setupRequest: (req: autocannon.Request) => ({ ...req, path: request.nextPath!() }) }),
         })),
       },
-      (error, summary) => (error ? reject(error) : resolve(summary)),
+      (error: Error | null, summary) => (error ? reject(error) : resolve(summary)),
     );
     instance.on('response', (_client, status, _bytes, responseTime) => {
       latencies.push(responseTime);

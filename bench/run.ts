@@ -51,7 +51,7 @@ const CONNECTIONS = [1, 16, 64];
 const PASSWORD = 'benchmark-password';
 const ROOT = path.resolve('bench/.data');
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const dbs = values.db!.split(',').filter((db): db is 'pglite' | 'postgres' => db === 'pglite' || db === 'postgres');
+const dbs = values.db.split(',').filter((db): db is 'pglite' | 'postgres' => db === 'pglite' || db === 'postgres');
 
 const log = (message: string) => console.error(`[bench] ${message}`);
 /** One measurement as the log prints it. */
@@ -291,7 +291,7 @@ async function photoLikeJpeg(width: number, height: number, maxBytes: number): P
   }
 }
 
-function scenarios(f: Fixture, upload: { body: Buffer; contentType: string }): Record<string, LoadRequest[]> {
+function scenarios(f: Fixture): Record<string, LoadRequest[]> {
   return {
     'home feed': [{ path: '/api/posts' }],
     profile: [{ path: `/api/users/${f.popular}` }],
@@ -488,7 +488,7 @@ for (const db of dbs) {
   const { cookie, uploaderCookie } = f;
 
   api[db] = {};
-  for (const [name, requests] of Object.entries(scenarios({ ...f, cookie }, upload))) {
+  for (const [name, requests] of Object.entries(scenarios({ ...f, cookie }))) {
     if (only && !only.includes(name)) continue;
     api[db][name] = [];
     for (const connections of CONNECTIONS) {
@@ -512,7 +512,7 @@ for (const db of dbs) {
   if (uncached.length > 0) {
     await stopServer(server);
     server = await startServer({ ...setup, env: { ...setup.env, READ_CACHE_MS: '0', SEARCH_CACHE_MS: '0', FEED_CACHE_MS: '0' } }, clientDir);
-    const all = scenarios({ ...f, cookie }, upload);
+    const all = scenarios({ ...f, cookie });
     for (const name of uncached) {
       const label = `${name} (caches off)`;
       api[db][label] = [];

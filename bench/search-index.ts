@@ -174,7 +174,7 @@ const random = stream(1, 'search-index');
 const typical = Array.from({ length: TYPICAL }, () => words.description(random, 200));
 const worst = Array.from({ length: WORST }, (_, n) => worstDescription(n));
 
-for (const db of values.db!.split(',')) {
+for (const db of values.db.split(',')) {
   for (const variant of VARIANTS) {
     const sql = db === 'pglite' ? await openPglite() : await openPostgres();
     try {

@@ -326,7 +326,7 @@ async function makePhotos(options: {
   concurrency: number;
   log: (line: string) => void;
 }): Promise<Photo[]> {
-  const photos: Photo[] = new Array(options.owners.length);
+  const photos = new Array<Photo>(options.owners.length);
   let next = 0;
   let done = 0;
   async function worker() {

@@ -29,6 +29,7 @@ import { registerSameOrigin } from './http/same-origin.js';
 import { canonicalUrl, registerApiNoStore } from './http/url-space.js';
 import { ImageQueue } from './images/image-queue.js';
 import { followRoutes } from './follows/follow.routes.js';
+import { UserDirectory } from './directory/user-directory.js';
 import { FollowService } from './follows/follow.service.js';
 import { postRoutes } from './posts/post.routes.js';
 import { PostService } from './posts/post.service.js';
@@ -162,13 +163,14 @@ export async function buildApp({ config, database, counters, storage: givenStora
   });
   // One queue for every image this process decodes, post photos and icons alike.
   const images = givenImages ?? new ImageQueue(config.images.concurrency, config.images.queueLength);
-  const users = new UserService(database.orm, tracked, sessions, limiter, config.rateLimits, images, config.readCacheMs);
-  const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, users, images, {
+  const directory = new UserDirectory(database.orm, config.readCacheMs);
+  const users = new UserService(database.orm, directory, tracked, sessions, limiter, config.rateLimits, images);
+  const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, directory, images, {
     feedCacheMs: config.feedCacheMs,
     readCacheMs: config.readCacheMs,
     onPostsChanged: () => search.postsChanged(),
   });
-  const follows = new FollowService(database.orm, users);
+  const follows = new FollowService(database.orm, directory);
 
   await app.register(authRoutes(auth));
   await app.register(postRoutes(posts));

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageFileKeys } from '../../src/server/posts/post-images.js';
-import { iconFileKeys } from '../../src/server/users/icon-images.js';
+import { iconFileKeys } from '../../src/server/directory/icon-images.js';
 import { API } from '../../src/shared/api/paths.js';
 import type { ImageSet, PostDetail, PostPage } from '../../src/shared/api/posts.js';
 import type { Profile, UserPage } from '../../src/shared/api/users.js';

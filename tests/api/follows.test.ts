@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../src/shared/api/paths.js';
-import type { FollowState, Profile, UserPage, UserRow } from '../../src/shared/api/users.js';
+import type { FollowState, Profile, UserPage, UserListItem } from '../../src/shared/api/users.js';
 import { FOLLOW_LIST_PAGE_SIZE } from '../../src/shared/limits.js';
 import { signUp } from '../helpers/accounts.js';
 import {
@@ -284,7 +284,7 @@ describe('GET /api/users/:username/followers and /following', () => {
     await insertFollows(t.database, edges);
 
     // Newest edge first, then the higher id first among equal times.
-    const expected: UserRow[] = crowd
+    const expected: UserListItem[] = crowd
       .map((user, i) => ({ user, i }))
       .sort((x, y) => Math.floor(y.i / 7) - Math.floor(x.i / 7) || (x.user.id < y.user.id ? 1 : -1))
       .map(({ user, i }) => ({ uid: user.id, username: user.username, icon: null, followers: 1 + (i % 4 === 0 ? 1 : 0) }));

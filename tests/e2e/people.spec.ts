@@ -70,7 +70,7 @@ test('account settings: new icon and bio in one update', async ({ page }) => {
   await expect(page.getByText('No bio')).toBeVisible();
   await page.getByText('Upload Photo').click();
   await page.getByLabel('Upload Photo').setInputFiles(await photo('me', 600, 600, '#ff006e'));
-  await expect(page.getByAltText('Your new profile picture')).toBeVisible();
+  await expect(page.getByAltText('Your new icon')).toBeVisible();
   await page.getByLabel('Edit Bio').fill('Second-year, ramen enthusiast');
   await page.getByRole('button', { name: 'Update' }).click();
   const dialog = page.getByRole('dialog');

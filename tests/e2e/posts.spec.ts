@@ -6,7 +6,7 @@ async function upload(page: Page, description: string, link = '') {
   await page.goto('/upload');
   await expect(page.getByRole('heading', { name: 'Upload' })).toBeVisible();
   await page.getByLabel('Choose a photo').setInputFiles(await photo(description.slice(0, 12)));
-  await expect(page.getByAltText('Preview of your photo')).toBeVisible();
+  await expect(page.getByAltText('What you chose to post')).toBeVisible();
   await page.getByPlaceholder('Share something #wicked').fill(description);
   if (link) await page.getByLabel('Link a website').fill(link);
   await page.getByRole('button', { name: 'Post' }).click();

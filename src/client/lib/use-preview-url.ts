@@ -6,6 +6,8 @@ export function usePreviewUrl(file: Blob | null): string | null {
   useEffect(() => {
     if (!file) return;
     const objectUrl = URL.createObjectURL(file);
+    // The object URL is an outside resource made and revoked by this effect; the state mirrors it.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setUrl(objectUrl);
     return () => URL.revokeObjectURL(objectUrl);
   }, [file]);

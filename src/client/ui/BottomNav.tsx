@@ -1,6 +1,6 @@
 import { useState, type MouseEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import { useCurrentUser } from '../features/auth/api/current-user';
+import { useCurrentUser } from '../api/current-user';
 import { paths } from '../paths';
 import { Avatar } from './Avatar';
 import styles from './BottomNav.module.css';

@@ -61,6 +61,9 @@ export function PopUp({ title, message, buttons = [], loading = false, onCancel 
               type="button"
               className={`${styles.button} ${styles[button.variant ?? (index === 0 ? 'primary' : 'secondary')]}`}
               onClick={button.onClick}
+              // A modal <dialog> focuses its autofocus element when it opens: HTML's own way to
+              // pick a dialog's first focus, and what screen readers expect.
+              // eslint-disable-next-line jsx-a11y/no-autofocus
               autoFocus={index === 0}
             >
               {button.label}

@@ -11,7 +11,7 @@ export function SignInPrompt({ onClose }: { onClose: () => void }) {
       title={COPY.notSignedIn.title}
       message={COPY.notSignedIn.message}
       buttons={[
-        { label: COPY.notSignedIn.signIn, onClick: () => navigate(paths.login) },
+        { label: COPY.notSignedIn.signIn, onClick: () => void navigate(paths.login) },
         { label: COPY.close, onClick: onClose },
       ]}
       onCancel={onClose}

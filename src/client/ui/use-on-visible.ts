@@ -4,7 +4,10 @@ import { useEffect, useRef } from 'react';
 export function useOnVisible<T extends Element>(callback: () => void, enabled: boolean) {
   const ref = useRef<T>(null);
   const latest = useRef(callback);
-  latest.current = callback;
+  // Kept current after each render, so the observer (made once) always calls the newest callback.
+  useEffect(() => {
+    latest.current = callback;
+  });
   useEffect(() => {
     const element = ref.current;
     if (!element || !enabled) return;

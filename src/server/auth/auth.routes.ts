@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { LoginBody, MeResponse, RegisterBody } from '../../shared/api/auth.js';
 import { ErrorBody } from '../../shared/api/common.js';
 import { API } from '../../shared/api/paths.js';
-import { toMe } from '../users/user.mapper.js';
+import { toMe } from './me.js';
 import { rateLimitAddress } from '../http/client-address.js';
 import { logSecurityEvent } from '../http/security-log.js';
 import type { AuthService, SignedIn } from './auth.service.js';

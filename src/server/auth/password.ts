@@ -6,7 +6,7 @@ import { hash, verify, type Options } from '@node-rs/argon2';
  */
 const ARGON2ID: Options = {
   // Algorithm.Argon2id; the package exports it as a const enum, which isolated modules can't read.
-  algorithm: 2 as Options['algorithm'],
+  algorithm: 2,
   memoryCost: 19_456,
   timeCost: 2,
   parallelism: 1,

@@ -68,7 +68,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 function wrapPglite(client: PGlite): Database {
   return {
     kind: 'pglite',
-    orm: drizzlePglite({ client, schema }) as unknown as AppDb,
+    orm: drizzlePglite({ client, schema }),
     rawTransaction: (work) =>
       client.transaction((tx) =>
         work({
@@ -96,7 +96,7 @@ function openPostgres(connectionString: string, connectTimeoutMs: number): Datab
   pool.on('error', () => undefined);
   return {
     kind: 'postgres',
-    orm: drizzlePg({ client: pool, schema }) as unknown as AppDb,
+    orm: drizzlePg({ client: pool, schema }),
     rawTransaction: async (work) => {
       const conn = await pool.connect();
       try {

@@ -33,7 +33,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   // Drizzle wraps the driver's error in `cause`; Node's connect reports several addresses as an AggregateError.
   for (let e = error as ErrorLike | undefined; e && depth < 8; e = e.cause as ErrorLike | undefined, depth++) {
     if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || isUnavailableSqlState(e.code))) return true;
-    if (typeof e.message === 'string' && PG_MESSAGES.some((pattern) => pattern.test(e!.message as string))) return true;
+    if (typeof e.message === 'string' && PG_MESSAGES.some((pattern) => pattern.test(e.message as string))) return true;
     if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   }
   return false;

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { follows, users } from '../db/schema.js';
-import type { PageKey } from '../posts/post.queries.js';
+import type { PageKey } from '../http/cursor.js';
 
 /** One edge per pair, even when two clicks race: the primary key decides, the loser does nothing. */
 export async function insertFollow(db: AppDb, followerId: string, targetId: string) {
@@ -10,12 +10,6 @@ export async function insertFollow(db: AppDb, followerId: string, targetId: stri
 
 export async function deleteFollow(db: AppDb, followerId: string, targetId: string) {
   await db.delete(follows).where(and(eq(follows.followerId, followerId), eq(follows.targetId, targetId)));
-}
-
-/** Ids of everyone the user follows (the primary key's index alone). */
-export async function followedIds(db: AppDb, followerId: string): Promise<string[]> {
-  const rows = await db.select({ id: follows.targetId }).from(follows).where(eq(follows.followerId, followerId));
-  return rows.map((row) => row.id);
 }
 
 export async function followState(db: AppDb, followerId: string, targetId: string) {

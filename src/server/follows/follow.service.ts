@@ -3,9 +3,9 @@ import { FOLLOW_LIST_PAGE_SIZE } from '../../shared/limits.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import type { AppDb } from '../db/database.js';
 import { decodeCursor, toPage } from '../http/cursor.js';
-import { iconUrl } from '../users/icon-images.js';
-import type { PublicUserRow } from '../users/user.queries.js';
-import type { UserService } from '../users/user.service.js';
+import { iconUrl } from '../directory/icon-images.js';
+import type { PublicUserRow } from '../directory/directory.queries.js';
+import type { UserDirectory } from '../directory/user-directory.js';
 import * as queries from './follow.queries.js';
 
 /**
@@ -16,31 +16,31 @@ import * as queries from './follow.queries.js';
 export class FollowService {
   constructor(
     private readonly db: AppDb,
-    private readonly users: UserService,
+    private readonly directory: UserDirectory,
   ) {}
 
   async follow(viewer: UserRow, username: string): Promise<FollowState> {
-    const target = await this.users.publicUser(username);
+    const target = await this.directory.publicUser(username);
     if (target.id !== viewer.id) await queries.insertFollow(this.db, viewer.id, target.id);
     return this.stateAfterChange(viewer, target);
   }
 
   async unfollow(viewer: UserRow, username: string): Promise<FollowState> {
-    const target = await this.users.publicUser(username);
+    const target = await this.directory.publicUser(username);
     await queries.deleteFollow(this.db, viewer.id, target.id);
     return this.stateAfterChange(viewer, target);
   }
 
   /** Both users' counts may have moved: forget their public rows, then read the state. */
   private stateAfterChange(viewer: UserRow, target: PublicUserRow): Promise<FollowState> {
-    this.users.changed(viewer.username);
-    this.users.changed(target.username);
-    this.users.followsChanged(viewer.id);
+    this.directory.changed(viewer.username);
+    this.directory.changed(target.username);
+    this.directory.followsChanged(viewer.id);
     return queries.followState(this.db, viewer.id, target.id);
   }
 
   async list(username: string, side: 'followers' | 'following', cursor: string | undefined): Promise<UserPage> {
-    const userId = await this.users.idOf(username);
+    const userId = await this.directory.idOf(username);
     const rows = await queries.followList(this.db, {
       userId,
       side,

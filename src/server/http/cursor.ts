@@ -4,7 +4,13 @@ import { AppError } from './app-error.js';
  * Opaque page cursors: the sort key of the last row, base64url-encoded JSON. Opaque so clients
  * can't depend on the shape; validated on the way in because clients can send anything.
  */
-export function encodeCursor(key: { sortTime: string; id: string }): string {
+/** Where a page of newest-first rows continues: the last row's sort time and id. */
+export interface PageKey {
+  sortTime: string;
+  id: string;
+}
+
+export function encodeCursor(key: PageKey): string {
   return Buffer.from(JSON.stringify([key.sortTime, key.id])).toString('base64url');
 }
 
@@ -33,7 +39,7 @@ function isPgTimestamp(value: string): boolean {
   );
 }
 
-export function decodeCursor(cursor: string | undefined): { sortTime: string; id: string } | undefined {
+export function decodeCursor(cursor: string | undefined): PageKey | undefined {
   if (cursor === undefined || cursor === '') return undefined;
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -47,7 +53,7 @@ export function decodeCursor(cursor: string | undefined): { sortTime: string; id
 }
 
 /** Splits the one-extra row a page query fetched off into "is there more". */
-export function toPage<Row extends { sortTime: string; id: string }>(rows: Row[], limit: number) {
+export function toPage<Row extends PageKey>(rows: Row[], limit: number) {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };

@@ -3,7 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERRORS, type ApiErrorBody, type ErrorCode } from '../../shared/errors.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError } from './app-error.js';
-import { logRefusal } from './security-log.js';
+import { logSecurityEvent, type SecurityEvent } from './security-log.js';
 import { hasSqlState } from '../db/sql-state.js';
 
 function body(code: ErrorCode, extra: Partial<ApiErrorBody> = {}): ApiErrorBody {
@@ -31,8 +31,8 @@ function isBadTextForDatabase(error: unknown): boolean {
  * path parameter over the router's length limit). Fastify's own body for them is not in the
  * catalogue; this is Fastify's `frameworkErrors` option.
  */
-export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  return sendByStatus(error, request, reply);
+export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void sendByStatus(error, request, reply);
 }
 
 /** A 4xx keeps its status with the catalogue's code for it; anything else is a logged 500. */
@@ -67,4 +67,18 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     return sendByStatus(error, request, reply);
   });
+}
+
+/** Refusals that are security events whatever route gave them. */
+const EVENT_FOR_CODE: Partial<Record<ErrorCode, SecurityEvent>> = {
+  INCORRECT_LOGIN: 'sign-in failed',
+  USERNAME_NOT_REGISTERED: 'sign-in failed',
+  CROSS_SITE_REQUEST: 'cross-site request refused',
+};
+
+/** Called by the error handler for every AppError: logs the ones that are security events. */
+function logRefusal(request: FastifyRequest, error: AppError) {
+  const event = error.audit?.event ?? (error.status === 429 ? 'rate limited' : EVENT_FOR_CODE[error.code]);
+  if (!event) return;
+  logSecurityEvent(request, event, { code: error.code, userId: error.audit?.accountId ?? request.user?.id });
 }

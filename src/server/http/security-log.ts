@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../../shared/errors.js';
-import type { AppError } from './app-error.js';
 
 /**
  * Security events (OWASP ASVS V16.3): one log line each, tagged `security` so they can be
@@ -26,18 +25,4 @@ export function logSecurityEvent(
   // Refusals are warnings: a run of them is an attack, or a broken client, worth a look.
   if (details.code) request.log.warn(line, `security: ${event}`);
   else request.log.info(line, `security: ${event}`);
-}
-
-/** Refusals that are security events whatever route gave them. */
-const EVENT_FOR_CODE: Partial<Record<ErrorCode, SecurityEvent>> = {
-  INCORRECT_LOGIN: 'sign-in failed',
-  USERNAME_NOT_REGISTERED: 'sign-in failed',
-  CROSS_SITE_REQUEST: 'cross-site request refused',
-};
-
-/** Called by the error handler for every AppError: logs the ones that are security events. */
-export function logRefusal(request: FastifyRequest, error: AppError) {
-  const event = error.audit?.event ?? (error.status === 429 ? 'rate limited' : EVENT_FOR_CODE[error.code]);
-  if (!event) return;
-  logSecurityEvent(request, event, { code: error.code, userId: error.audit?.accountId ?? request.user?.id });
 }

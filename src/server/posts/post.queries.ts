@@ -1,6 +1,7 @@
 import { and, arrayOverlaps, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
-import { follows, posts, users } from '../db/schema.js';
+import { posts, users } from '../db/schema.js';
+import type { PageKey } from '../http/cursor.js';
 
 export type PostRow = typeof posts.$inferSelect;
 
@@ -16,11 +17,6 @@ export const cardColumns = {
   sortTime: sql<string>`${posts.createdAt}::text`,
 };
 export type CardRow = { id: string; description: string; imageKey: string; width: number; height: number; placeholder: string; sortTime: string };
-
-export interface PageKey {
-  sortTime: string;
-  id: string;
-}
 
 /** Rows strictly after the cursor in newest-first order. */
 function after(key: PageKey | undefined): SQL | undefined {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorBody } from '../../shared/api/common.js';
 import { CreatePostForm, PageQuery, PostPage, PostParams, PostResponse, RelatedResponse } from '../../shared/api/posts.js';
+import { UsernameParams } from '../../shared/api/users.js';
 import { POST_IMAGE_MAX_BYTES } from '../../shared/limits.js';
 import { requireUser } from '../auth/current-user.js';
 import { readForm } from '../http/multipart-form.js';
@@ -28,6 +29,20 @@ export const postRoutes =
         // they are, which the typed reply can't express.
         return reply.type('application/json; charset=utf-8').send(json as never);
       },
+    );
+
+    app.get(
+      '/api/users/:username/posts',
+      {
+        schema: {
+          tags: ['people'],
+          summary: "A user's posts, newest first (50 a page)",
+          params: UsernameParams,
+          querystring: PageQuery,
+          response: { 200: PostPage, 400: ErrorBody, 404: ErrorBody },
+        },
+      },
+      async (request) => posts.byAuthor(request.params.username, request.query.cursor),
     );
 
     app.post(

@@ -4,6 +4,7 @@ import { firstKeywords, searchGrams, searchText } from '../../shared/keywords.js
 import {
   HOME_FEED_PAGE_SIZE,
   POST_IMAGE_MAX_BYTES,
+  PROFILE_POSTS_PAGE_SIZE,
   RELATED_HASHTAGS_USED,
   RELATED_KEYWORDS_USED,
   RELATED_MAX_POSTS,
@@ -13,6 +14,8 @@ import type { UserRow } from '../auth/auth.queries.js';
 import type { RateLimitConfig } from '../config.js';
 import { MemoCache } from '../cache/memo-cache.js';
 import type { AppDb } from '../db/database.js';
+import { iconUrl } from '../directory/icon-images.js';
+import type { UserDirectory } from '../directory/user-directory.js';
 import { AppError } from '../http/app-error.js';
 import { decodeCursor, toPage } from '../http/cursor.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
@@ -20,8 +23,6 @@ import { newId } from '../ids.js';
 import { ImageRejected, processImage, type ProcessedImage } from '../images/image-pipeline.js';
 import type { ImageQueue } from '../images/image-queue.js';
 import type { TrackedFiles } from '../storage/tracked-files.js';
-import { iconUrl } from '../users/icon-images.js';
-import type { UserService } from '../users/user.service.js';
 import { FeedCache } from './feed-cache.js';
 import { imageFileKeys, imageFiles, imageSet, newImageKey } from './post-images.js';
 import * as queries from './post.queries.js';
@@ -59,6 +60,8 @@ export class PostService {
   private readonly details: MemoCache<PostDetailRow>;
   /** Related posts as JSON, by post id: any new or deleted post may change them. */
   private readonly related: MemoCache<string>;
+  /** The first page of each author's posts, by username: every profile visit asks. */
+  private readonly firstPagesByAuthor: MemoCache<PostPage>;
   private readonly onPostsChanged: () => void;
 
   constructor(
@@ -66,12 +69,13 @@ export class PostService {
     private readonly files: TrackedFiles,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
-    private readonly users: UserService,
+    private readonly directory: UserDirectory,
     private readonly images: ImageQueue,
     { feedCacheMs = 0, readCacheMs = 0, onPostsChanged = () => undefined }: PostCaches = {},
   ) {
     this.details = new MemoCache(readCacheMs, 10_000);
     this.related = new MemoCache(readCacheMs);
+    this.firstPagesByAuthor = new MemoCache(readCacheMs);
     this.onPostsChanged = onPostsChanged;
     this.feedCache = new FeedCache(
       (limit) => queries.newestPosts(this.db, limit),
@@ -85,7 +89,7 @@ export class PostService {
   private postsChanged(author: UserRow) {
     this.feedCache.invalidate();
     this.related.clear();
-    this.users.postsChanged(author.username);
+    this.firstPagesByAuthor.delete(author.username);
     this.onPostsChanged();
   }
 
@@ -140,7 +144,7 @@ export class PostService {
       if (!row) throw new AppError(404, 'POST_NOT_FOUND');
       return row;
     });
-    const author = await this.users.publicUser(post.authorUsername);
+    const author = await this.directory.publicUser(post.authorUsername);
     return {
       id: post.id,
       description: post.description,
@@ -153,9 +157,20 @@ export class PostService {
         username: author.username,
         icon: iconUrl(author.iconKey),
         followers: author.followers,
-        followedByMe: await this.users.isFollowedBy(author.id, viewer),
+        followedByMe: await this.directory.isFollowedBy(author.id, viewer?.id),
       },
     };
+  }
+
+  /** A user's posts, newest first, 50 at a time (their profile). */
+  async byAuthor(rawUsername: string, cursor: string | undefined): Promise<PostPage> {
+    const author = await this.directory.publicUser(rawUsername);
+    const page = async () => {
+      const rows = await queries.userPostsPage(this.db, { userId: author.id, after: decodeCursor(cursor), limit: PROFILE_POSTS_PAGE_SIZE });
+      const { rows: shown, nextCursor } = toPage(rows, PROFILE_POSTS_PAGE_SIZE);
+      return { posts: shown.map(toCard), nextCursor };
+    };
+    return cursor ? page() : this.firstPagesByAuthor.get(author.username, page);
   }
 
   /**

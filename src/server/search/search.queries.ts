@@ -129,7 +129,7 @@ export async function gramStatistics(db: AppDb): Promise<GramStatistics> {
     SELECT greatest(c.reltuples, 0)::float8 AS posts, s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs
     FROM pg_class AS c
     LEFT JOIN pg_stats AS s ON s.schemaname = current_schema() AND s.tablename = 'posts' AND s.attname = 'search_grams'
-    WHERE c.oid = 'posts'::regclass`).then((result) => (result as unknown as { rows: Array<{ posts: number; elems: string[] | null; freqs: number[] | null }> }).rows);
+    WHERE c.oid = 'posts'::regclass`).then((result) => (result as { rows: Array<{ posts: number; elems: string[] | null; freqs: number[] | null }> }).rows);
   const elems = row?.elems ?? [];
   const freqs = row?.freqs ?? [];
   if (!row || elems.length === 0 || freqs.length < elems.length + 3) return { posts: row?.posts ?? 0, frequencies: new Map(), otherwise: 1 };

@@ -10,7 +10,7 @@ import { hasSqlState } from '../db/sql-state.js';
 import { AppError } from '../http/app-error.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import { toCard } from '../posts/post.service.js';
-import { iconUrl } from '../users/icon-images.js';
+import { iconUrl } from '../directory/icon-images.js';
 import { PostSearch, type PostSearchOptions } from './post-search.js';
 import { SearchGate, searchBusy } from './search-gate.js';
 import * as queries from './search.queries.js';
@@ -111,7 +111,7 @@ export class SearchService {
       try {
         return await this.db.transaction(async (tx) => {
           await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${statementTimeoutMs}`));
-          return work(tx as unknown as AppDb);
+          return work(tx);
         });
       } catch (error) {
         if (hasSqlState(error, QUERY_CANCELED)) throw searchBusy();

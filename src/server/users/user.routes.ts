@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '../../shared/api/common.js';
-import { PageQuery, PostPage } from '../../shared/api/posts.js';
 import { ProfileResponse, UpdateProfileForm, UpdateProfileResponse, UsernameParams } from '../../shared/api/users.js';
 import { ICON_MAX_BYTES } from '../../shared/limits.js';
 import { requireUser } from '../auth/current-user.js';
@@ -21,20 +20,6 @@ export const userRoutes =
         },
       },
       async (request) => ({ user: await users.profile(request.params.username, request.user) }),
-    );
-
-    app.get(
-      '/api/users/:username/posts',
-      {
-        schema: {
-          tags: ['people'],
-          summary: "A user's posts, newest first (50 a page)",
-          params: UsernameParams,
-          querystring: PageQuery,
-          response: { 200: PostPage, 400: ErrorBody, 404: ErrorBody },
-        },
-      },
-      async (request) => users.posts(request.params.username, request.query.cursor),
     );
 
     app.patch(

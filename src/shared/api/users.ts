@@ -21,12 +21,12 @@ export const ProfileResponse = z.object({ user: Profile });
 export type ProfileResponse = z.infer<typeof ProfileResponse>;
 
 /** One row of a followers / following list. */
-export const UserRow = z
+export const UserListItem = z
   .object({ uid: z.string(), username: z.string(), icon: z.string().nullable(), followers: z.number().int() })
-  .meta({ id: 'UserRow' });
-export type UserRow = z.infer<typeof UserRow>;
+  .meta({ id: 'UserListItem' });
+export type UserListItem = z.infer<typeof UserListItem>;
 
-export const UserPage = z.object({ users: z.array(UserRow), nextCursor: z.string().nullable() });
+export const UserPage = z.object({ users: z.array(UserListItem), nextCursor: z.string().nullable() });
 export type UserPage = z.infer<typeof UserPage>;
 
 export const FollowState = z.object({ following: z.boolean(), followers: z.number().int() }).meta({ id: 'FollowState' });

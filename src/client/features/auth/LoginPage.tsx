@@ -9,7 +9,7 @@ import { APP_NAME } from '../../app-name';
 import { paths } from '../../paths';
 import button from '../../ui/button.module.css';
 import { TextField } from '../../ui/TextField';
-import { useCurrentUser } from './api/current-user';
+import { useCurrentUser } from '../../api/current-user';
 import { useSignIn } from './api/sign-in';
 import { useSignUp } from './api/sign-up';
 import styles from './LoginPage.module.css';
@@ -43,7 +43,7 @@ export function LoginPage() {
     setErrors([]);
   };
 
-  const onSuccess = () => navigate(paths.home, { replace: true });
+  const onSuccess = () => void navigate(paths.home, { replace: true });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { paths } from '../../paths';
 import { Spinner } from '../../ui/Spinner';
-import { useCurrentUser } from './api/current-user';
+import { useCurrentUser } from '../../api/current-user';
 
 /** Signed-out visitors go to /login (spec section 6); the history entry is replaced. */
 export function RequireAuth({ children }: { children: ReactNode }) {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { FollowState } from '../../../shared/api/users';
 import { API } from '../../../shared/api/paths';
 import { COPY } from '../../../shared/copy';
@@ -7,7 +7,7 @@ import { api } from '../../api/http';
 import button from '../../ui/button.module.css';
 import { PopUp } from '../../ui/PopUp';
 import { SignInPrompt } from '../../ui/SignInPrompt';
-import { useCurrentUser } from '../auth/api/current-user';
+import { useCurrentUser } from '../../api/current-user';
 import styles from './FollowButton.module.css';
 
 /**
@@ -21,7 +21,13 @@ export function FollowButton({ username, following }: { username: string; follow
   const [failed, setFailed] = useState(false);
   const [askToSignIn, setAskToSignIn] = useState(false);
 
-  useEffect(() => setShown(following), [following]);
+  // A new answer from the server (the prop) replaces what the button shows, during render:
+  // React's way to adjust state to a prop without an extra pass.
+  const [lastFollowing, setLastFollowing] = useState(following);
+  if (following !== lastFollowing) {
+    setLastFollowing(following);
+    setShown(following);
+  }
 
   const mutation = useMutation({
     mutationFn: (follow: boolean) => api<FollowState>(follow ? 'PUT' : 'DELETE', API.follow(username)),

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { COPY } from '../../../shared/copy';
 import { Page } from '../../ui/Page';
-import { Notice } from '../errors/Notice';
-import { Feed } from '../posts/components/Feed';
-import { SearchBox } from '../search/SearchBox';
+import { Notice } from '../errors';
+import { Feed } from '../posts';
+import { SearchBox } from '../search';
 import styles from './HomePage.module.css';
 
 type Tab = 'home' | 'university';

@@ -1,7 +1,7 @@
 import { COPY } from '../../../shared/copy';
 import { ApiError } from '../../api/http';
 import { APP_NAME } from '../../app-name';
-import { Notice } from '../errors/Notice';
+import { Notice } from '../errors';
 
 /** The spec's two profile failures: the user doesn't exist, or anything else went wrong. */
 export function ProfileError({ error, username }: { error: unknown; username: string }) {

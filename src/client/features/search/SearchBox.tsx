@@ -13,7 +13,7 @@ export function SearchBox({ initial = '' }: { initial?: string }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // Sent as typed: people search treats outer spaces as "no people" (spec section 5).
-    if (query.trim()) navigate(paths.search(query));
+    if (query.trim()) void navigate(paths.search(query));
   };
   return (
     <form role="search" className={styles.search} onSubmit={submit}>

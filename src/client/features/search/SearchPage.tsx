@@ -4,7 +4,7 @@ import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';
 import { Page } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
-import { PostGrid } from '../posts/components/PostGrid';
+import { PostGrid } from '../posts';
 import { usePostSearch, useUserSearch } from './api/search';
 import { SearchBox } from './SearchBox';
 import styles from './SearchPage.module.css';

@@ -13,7 +13,7 @@ import button from '../../ui/button.module.css';
 import field from '../../ui/field.module.css';
 import { Page } from '../../ui/Page';
 import { PopUp } from '../../ui/PopUp';
-import { useCurrentUser } from '../auth/api/current-user';
+import { useCurrentUser } from '../../api/current-user';
 import styles from './AccountSettingsPage.module.css';
 import { useUpdateProfile } from './api/update-profile';
 
@@ -61,7 +61,7 @@ export function AccountSettingsPage() {
     }
   }
 
-  const goHome = () => navigate(paths.home);
+  const goHome = () => void navigate(paths.home);
   const closeError = () => setStatus({ step: 'editing' });
 
   return (
@@ -69,7 +69,7 @@ export function AccountSettingsPage() {
       <form className={styles.form} onSubmit={submit}>
         <div className={styles.identity}>
           {preview ? (
-            <img src={preview} alt="Your new profile picture" className={styles.preview} width={96} height={96} />
+            <img src={preview} alt="Your new icon" className={styles.preview} width={96} height={96} />
           ) : (
             <Avatar src={me?.icon ?? null} username={me?.username ?? '?'} size={96} />
           )}

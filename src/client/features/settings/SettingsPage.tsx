@@ -6,7 +6,7 @@ import { paths } from '../../paths';
 import { ChevronIcon } from '../../ui/icons';
 import { Page } from '../../ui/Page';
 import { PopUp } from '../../ui/PopUp';
-import { useSignOut } from '../auth/api/sign-out';
+import { useSignOut } from '../auth';
 import styles from './SettingsPage.module.css';
 
 type Confirming = 'sign-out' | 'everywhere' | null;
@@ -21,8 +21,8 @@ export function SettingsPage() {
     const mutation = confirming === 'everywhere' ? signOutEverywhere : signOut;
     setConfirming(null);
     mutation.mutate(undefined, {
-      onSuccess: () => navigate(paths.login, { replace: true }),
-      onError: () => navigate(paths.notFound(COPY.settings.signOutFailed)),
+      onSuccess: () => void navigate(paths.login, { replace: true }),
+      onError: () => void navigate(paths.notFound(COPY.settings.signOutFailed)),
     });
   };
   const cancel = () => setConfirming(null);

@@ -15,8 +15,8 @@ import button from '../../ui/button.module.css';
 import field from '../../ui/field.module.css';
 import { Page } from '../../ui/Page';
 import { PopUp } from '../../ui/PopUp';
-import { useCurrentUser } from '../auth/api/current-user';
-import { useCreatePost } from '../posts/api/create-post';
+import { useCurrentUser } from '../../api/current-user';
+import { useCreatePost } from '../posts';
 import { compressedName, compressImage } from '../../lib/compress-image';
 import styles from './UploadPage.module.css';
 
@@ -72,14 +72,14 @@ export function UploadPage() {
     }
   }
 
-  const goHome = () => navigate(paths.home);
+  const goHome = () => void navigate(paths.home);
 
   return (
     <Page title={COPY.upload.title}>
       <form className={styles.form} onSubmit={submit}>
         <label className={styles.picker} data-has-photo={Boolean(preview)}>
           {preview ? (
-            <img src={preview} alt="Preview of your photo" className={styles.preview} />
+            <img src={preview} alt="What you chose to post" className={styles.preview} />
           ) : (
             <span className={styles.pickerText}>{COPY.upload.choosePhoto}</span>
           )}

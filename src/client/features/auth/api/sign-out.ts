@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { API } from '../../../../shared/api/paths';
 import { api } from '../../../api/http';
-import { setCurrentUser } from './current-user';
+import { setCurrentUser } from '../../../api/current-user';
 
 /** Ends this browser's session, or with `everywhere` every session of the signed-in user. */
 export function useSignOut({ everywhere = false } = {}) {

@@ -14,7 +14,7 @@ export function DeletePostButton({ postId }: { postId: string }) {
   const navigate = useNavigate();
   const deletePost = useDeletePost();
   const [step, setStep] = useState<Step>('idle');
-  const goHome = () => navigate(paths.home, { replace: true });
+  const goHome = () => void navigate(paths.home, { replace: true });
 
   const confirm = () => {
     setStep('deleting');

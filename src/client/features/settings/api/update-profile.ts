@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MeResponse } from '../../../../shared/api/auth';
 import { API } from '../../../../shared/api/paths';
 import { api } from '../../../api/http';
-import { setCurrentUser } from '../../auth/api/current-user';
+import { setCurrentUser } from '../../../api/current-user';
 
 /** Icon and bio go together in one request (PATCH /api/me). */
 export function useUpdateProfile() {

@@ -1,8 +1,8 @@
 import type { Me } from '../../shared/api/auth.js';
-import type { UserRow } from '../auth/auth.queries.js';
-import { iconUrl } from './icon-images.js';
+import { iconUrl } from '../directory/icon-images.js';
+import type { UserRow } from './auth.queries.js';
 
-
+/** The signed-in user as they see themselves (with their e-mail, which nobody else sees). */
 export function toMe(user: UserRow): Me {
   return {
     uid: user.id,

@@ -1,7 +1,7 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import type { Me, MeResponse } from '../../../../shared/api/auth';
-import { API } from '../../../../shared/api/paths';
-import { api, ApiError } from '../../../api/http';
+import type { Me, MeResponse } from '../../shared/api/auth';
+import { API } from '../../shared/api/paths';
+import { api, ApiError } from './http';
 
 export const CURRENT_USER_KEY = ['current-user'] as const;
 /** The spec's localStorage key: a cache for instant rendering, never the authority. */

@@ -1,0 +1,106 @@
+// The architecture, checked on every `npm run lint` (README, "How the code is laid out").
+//
+// - client → shared ← server: shared is pure; client and server never import each other.
+// - client/ui is the kit every feature builds on, so it imports no feature; a feature imports
+//   another only through that feature's index.ts.
+// - Server areas are layered, lowest first. An area imports only areas below it, so areas can
+//   never import each other in circles (a file-level cycle check alone would miss
+//   auth/a → users/b → auth/c).
+
+/** Lowest first. Infrastructure, then the areas of the product, then what assembles them. */
+const SERVER_LAYERS = [
+  'ids',
+  'cache',
+  'bounded-queue',
+  'periodic-task',
+  'db',
+  'http',
+  'images',
+  // Reads every area's settings (their types live with the area they configure).
+  'config',
+  'storage',
+  // Reads every area shares: public user rows, icons, who follows whom.
+  'directory',
+  'auth',
+  'posts',
+  'follows',
+  'users',
+  'search',
+  'backup',
+  'tools',
+];
+
+/** src/server/<name>/… or src/server/<name>.ts */
+const serverArea = (names) => `^src/server/(${names.join('|')})(/|\\.ts$)`;
+
+const layerRules = SERVER_LAYERS.slice(0, -1).map((area, index) => ({
+  name: `server-layer-${area}`,
+  comment: `${area} is below ${SERVER_LAYERS.slice(index + 1).join(', ')}: it may not import them.`,
+  severity: 'error',
+  from: { path: serverArea([area]) },
+  to: { path: serverArea(SERVER_LAYERS.slice(index + 1)) },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'Modules that import each other in a circle.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'shared-is-pure',
+      comment: 'src/shared is used by both sides, so it imports neither.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/(client|server)/' },
+    },
+    {
+      name: 'client-not-server',
+      severity: 'error',
+      from: { path: '^src/client/' },
+      to: { path: '^src/server/' },
+    },
+    {
+      name: 'server-not-client',
+      severity: 'error',
+      from: { path: '^src/server/' },
+      to: { path: '^src/client/' },
+    },
+    {
+      name: 'ui-imports-no-feature',
+      comment: 'ui/ is what features are built from; a feature-specific piece belongs in its feature.',
+      severity: 'error',
+      from: { path: '^src/client/ui/' },
+      to: { path: '^src/client/features/' },
+    },
+    {
+      name: 'feature-public-entry',
+      comment: "A feature imports another feature only through that feature's index.ts.",
+      severity: 'error',
+      from: { path: '^src/client/features/([^/]+)/' },
+      to: {
+        path: '^src/client/features/[^/]+/',
+        pathNot: ['^src/client/features/$1/', '^src/client/features/[^/]+/index\\.ts$'],
+      },
+    },
+    ...layerRules,
+    {
+      name: 'not-to-tests',
+      comment: 'Product code never depends on tests or benchmarks.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(tests|bench)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: '^(src|tests|bench)/',
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js'] },
+    moduleSystems: ['es6'],
+  },
+};

@@ -1,0 +1,66 @@
+// One lint for the whole repository: type-aware TypeScript everywhere, React and accessibility
+// rules for the client. The layering (client → shared ← server, areas without cycles) is checked by
+// dependency-cruiser (.dependency-cruiser.cjs), which sees whole import graphs, not one file.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', '.e2e-data/', 'bench/.data/', 'data/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-import-type-side-effects': 'error',
+      // A promise nobody awaits must say so (`void`), except where React takes a handler.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      // Fastify plugins, hooks and handlers are async by contract, whether or not they await.
+      '@typescript-eslint/require-await': 'off',
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    files: ['src/client/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat['recommended-latest'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['src/client/**/*.tsx'],
+    ...jsxA11y.flatConfigs.strict,
+  },
+  {
+    // Tests read JSON bodies as they come (untyped on purpose: a test must not trust the types
+    // of what it checks).
+    files: ['tests/**'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+    },
+  },
+  {
+    // Command-line tools, benchmarks and tests report on the console.
+    files: ['src/server/tools/**', 'bench/**', 'tests/**', 'scripts/**', '*.ts', '*.js'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  // Formatting is Prettier's (npm run format:check), so no rule here argues with it.
+  prettier,
+);
