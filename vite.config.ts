@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { DEFAULT_APP_NAME } from './src/shared/app-name';
+import { DEFAULT_APP_NAME } from './src/shared/app-name.ts';
 
 /** In development Vite serves index.html itself, so it fills in the product name the server would. */
 function appName(): Plugin {
