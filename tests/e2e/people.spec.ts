@@ -101,13 +101,17 @@ test('profile loading, missing users, and signed-out follow', async ({ page, req
   await page.goto('/@no_such_student/followers');
   await expect(page.getByText('User not found!')).toBeVisible();
 
+  // One's own profile, held back until its loading message has been seen.
   await signInViaApi(page.request, someone);
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/api/users/*', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await held;
     await route.continue();
   });
   await page.goto(`/@${someone.username}`);
   await expect(page.getByText('Loading your story!')).toBeVisible();
+  release();
   await expect(page.getByRole('heading', { name: `@${someone.username}` })).toBeVisible();
   await page.unrouteAll({ behavior: 'wait' });
 });
