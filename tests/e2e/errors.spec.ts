@@ -36,6 +36,8 @@ test('a screen whose code fails to load offers Retry, which loads it again', asy
   await retry.click();
   await expect.poll(chunkRequests).toBeGreaterThan(before);
   await expect(failure(page)).toContainText(COPY.routeError.offline);
+  // Focus is back on the button, for another try from the keyboard.
+  await expect(retry).toBeFocused();
 
   // The navigation still works, and another route leaves the error behind.
   await page.getByRole('link', { name: 'Home' }).click();

@@ -1,5 +1,5 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { Component, type ReactNode } from 'react';
+import { Component, createRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { COPY } from '../../shared/copy';
 import { APP_NAME } from '../app-name';
@@ -20,6 +20,8 @@ interface BoundaryState {
   failed: boolean;
   error: unknown;
   resetKey: string;
+  /** Retry was pressed here: if the screen fails again, focus goes back to the button. */
+  retried: boolean;
 }
 
 function messageFor(error: unknown) {
@@ -28,7 +30,9 @@ function messageFor(error: unknown) {
 }
 
 class Boundary extends Component<BoundaryProps, BoundaryState> {
-  override state: BoundaryState = { failed: false, error: undefined, resetKey: this.props.resetKey };
+  override state: BoundaryState = { failed: false, error: undefined, resetKey: this.props.resetKey, retried: false };
+
+  private retryButton = createRef<HTMLButtonElement>();
 
   static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
     return { failed: true, error };
@@ -36,7 +40,13 @@ class Boundary extends Component<BoundaryProps, BoundaryState> {
 
   static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
     if (props.resetKey === state.resetKey) return null;
-    return { failed: false, error: undefined, resetKey: props.resetKey };
+    return { failed: false, error: undefined, resetKey: props.resetKey, retried: false };
+  }
+
+  override componentDidUpdate(_: BoundaryProps, previous: BoundaryState) {
+    // The button pressed was unmounted while the screen loaded: a keyboard user would be left
+    // at the top of the document.
+    if (this.state.failed && !previous.failed && this.state.retried) this.retryButton.current?.focus();
   }
 
   private retry = () => {
@@ -52,7 +62,7 @@ class Boundary extends Component<BoundaryProps, BoundaryState> {
       void this.props.queryClient.resetQueries();
     }
     // Mounting the screen again imports a failed chunk anew (lazyWithRetry).
-    this.setState({ failed: false, error: undefined });
+    this.setState({ failed: false, error: undefined, retried: true });
   };
 
   override render() {
@@ -66,7 +76,7 @@ class Boundary extends Component<BoundaryProps, BoundaryState> {
             <p className={styles.message}>{messageFor(this.state.error)}</p>
           </div>
           {/* Not button.primary: white on the accent is 3.9:1, under WCAG's 4.5:1 for text. */}
-          <button type="button" className={button.secondary} onClick={this.retry}>
+          <button ref={this.retryButton} type="button" className={button.secondary} onClick={this.retry}>
             {COPY.routeError.retry}
           </button>
         </section>
