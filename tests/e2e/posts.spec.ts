@@ -33,7 +33,8 @@ test('upload, see it in another feed, open it, delete it', async ({ page }) => {
   // Grid cards use the small variants, never the full-size photo.
   await expect(card).toHaveAttribute('srcset', /-400\.webp 400w, .*-800\.webp 800w/);
   expect(await card.getAttribute('src')).not.toContain('-full');
-  expect(await card.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/-(400|800)\.webp$/);
+  // currentSrc stays empty until the lazy image starts loading.
+  await expect.poll(() => card.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/-(400|800)\.webp$/);
   await card.click();
 
   await expect(page).toHaveURL(/\/post\//);
