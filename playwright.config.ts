@@ -5,6 +5,10 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 const PORT = Number(process.env.E2E_PORT) || 3100;
 /** A second server that nobody posts to: what a brand-new install looks like. */
 const FRESH_PORT = PORT + 1;
+const FRESH_URL = `http://127.0.0.1:${FRESH_PORT}`;
+
+const PHONE = { ...devices['Pixel 7'], viewport: { width: 390, height: 844 } };
+const DESKTOP = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } };
 
 function server(port: number) {
   // A fresh embedded database for every run, so tests never depend on leftovers.
@@ -40,17 +44,13 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
   },
+  // Every spec at both sizes the app is used at: a phone and a laptop. The fresh-install spec
+  // gets its own server (nobody posts there), so each size has a project for it too.
   projects: [
-    {
-      name: 'phone',
-      testIgnore: /fresh\.spec\.ts/,
-      use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 } },
-    },
-    {
-      name: 'fresh-install',
-      testMatch: /fresh\.spec\.ts/,
-      use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, baseURL: `http://127.0.0.1:${FRESH_PORT}` },
-    },
+    { name: 'phone', testIgnore: /fresh\.spec\.ts/, use: PHONE },
+    { name: 'desktop', testIgnore: /fresh\.spec\.ts/, use: DESKTOP },
+    { name: 'fresh-install-phone', testMatch: /fresh\.spec\.ts/, use: { ...PHONE, baseURL: FRESH_URL } },
+    { name: 'fresh-install-desktop', testMatch: /fresh\.spec\.ts/, use: { ...DESKTOP, baseURL: FRESH_URL } },
   ],
   webServer: [server(PORT), server(FRESH_PORT)],
 });

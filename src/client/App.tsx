@@ -1,10 +1,12 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { BrowserRouter, Route, Routes, useParams } from 'react-router';
+import { Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { BrowserRouter, Outlet, Route, Routes, useParams } from 'react-router';
 import { RequireAuth } from './features/auth/RequireAuth';
 import { NotFoundPage } from './features/errors/NotFoundPage';
 import { HomePage } from './features/home/HomePage';
+import { lazyWithRetry } from './lib/lazy-with-retry';
 import { queryClient } from './query-client';
+import { RouteErrorBoundary } from './ui/RouteErrorBoundary';
 import { Spinner } from './ui/Spinner';
 
 /**
@@ -12,8 +14,10 @@ import { Spinner } from './ui/Spinner';
  * when first opened (the upload and settings screens also carry the image compressor).
  */
 function page<Props extends object>(load: () => Promise<ComponentType<Props>>) {
-  const Component = lazy(async () => ({ default: await load() }));
+  const latest = lazyWithRetry(load);
   return function LazyPage(props: Props) {
+    // Kept for this mount: a failed chunk reaches the error boundary, whose Retry mounts anew.
+    const [Component] = useState(latest);
     return (
       <Suspense fallback={<Spinner label="Loading" fullScreen />}>
         <Component {...props} />
@@ -31,7 +35,6 @@ const AccountSettingsPage = page(() => import('./features/settings/AccountSettin
 const ProfilePage = page(() => import('./features/people/ProfilePage').then((m) => m.ProfilePage));
 const FollowListPage = page(() => import('./features/people/FollowListPage').then((m) => m.FollowListPage));
 
-
 /** The profile routes are /@{username}...: a first segment without the '@' is not a page. */
 function Handle({ children }: { children: (username: string) => ReactNode }) {
   const { handle = '' } = useParams();
@@ -44,28 +47,31 @@ export function App() {
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
         <Routes>
-          <Route path="/" element={<RequireAuth><HomePage /></RequireAuth>} />
-          <Route path="/login" element={<LoginPage />} />
-          <Route path="/search/:query" element={<SearchPage />} />
-          <Route path="/post/:id" element={<PostPage />} />
-          <Route path="/upload" element={<RequireAuth><UploadPage /></RequireAuth>} />
-          <Route path="/settings" element={<RequireAuth><SettingsPage /></RequireAuth>} />
-          <Route path="/settings/account" element={<RequireAuth><AccountSettingsPage /></RequireAuth>} />
-          <Route path="/404/:error" element={<NotFoundPage />} />
-          <Route path="/404" element={<NotFoundPage />} />
-          <Route
-            path="/:handle"
-            element={<Handle>{(username) => <ProfilePage key={username} username={username} />}</Handle>}
-          />
-          <Route
-            path="/:handle/followers"
-            element={<Handle>{(username) => <FollowListPage key={username} username={username} side="followers" />}</Handle>}
-          />
-          <Route
-            path="/:handle/following"
-            element={<Handle>{(username) => <FollowListPage key={username} username={username} side="following" />}</Handle>}
-          />
-          <Route path="*" element={<NotFoundPage />} />
+          {/* Whichever screen matched, a failure to load or render it stays inside it. */}
+          <Route element={<RouteErrorBoundary><Outlet /></RouteErrorBoundary>}>
+            <Route path="/" element={<RequireAuth><HomePage /></RequireAuth>} />
+            <Route path="/login" element={<LoginPage />} />
+            <Route path="/search/:query" element={<SearchPage />} />
+            <Route path="/post/:id" element={<PostPage />} />
+            <Route path="/upload" element={<RequireAuth><UploadPage /></RequireAuth>} />
+            <Route path="/settings" element={<RequireAuth><SettingsPage /></RequireAuth>} />
+            <Route path="/settings/account" element={<RequireAuth><AccountSettingsPage /></RequireAuth>} />
+            <Route path="/404/:error" element={<NotFoundPage />} />
+            <Route path="/404" element={<NotFoundPage />} />
+            <Route
+              path="/:handle"
+              element={<Handle>{(username) => <ProfilePage key={username} username={username} />}</Handle>}
+            />
+            <Route
+              path="/:handle/followers"
+              element={<Handle>{(username) => <FollowListPage key={username} username={username} side="followers" />}</Handle>}
+            />
+            <Route
+              path="/:handle/following"
+              element={<Handle>{(username) => <FollowListPage key={username} username={username} side="following" />}</Handle>}
+            />
+            <Route path="*" element={<NotFoundPage />} />
+          </Route>
         </Routes>
       </BrowserRouter>
     </QueryClientProvider>

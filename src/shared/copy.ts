@@ -103,4 +103,12 @@ export const COPY = {
     signOutEverywhereTitle: 'Sign out everywhere?',
     signOutEverywhereMessage: 'You will be signed out on every device, this one included.',
   },
+  /** Not in the spec: a screen that failed to load or to render (the routes' error boundary). */
+  routeError: {
+    title: 'Something went wrong',
+    offline: 'This page could not be loaded. Check your connection and try again.',
+    newVersion: (appName: string) => `${appName} has been updated. Retry to load the new version.`,
+    broken: 'This page ran into a problem. Try again in a moment.',
+    retry: 'Retry',
+  },
 } as const;

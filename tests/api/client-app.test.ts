@@ -57,10 +57,12 @@ describe('client app', () => {
     expect(plain.body).toBe('console.log(1)');
   });
 
-  it('unknown API and media paths, and non-GET requests, get a JSON 404 instead of the app', async () => {
+  it('unknown API, media and asset paths, and non-GET requests, get a JSON 404 instead of the app', async () => {
     for (const [method, url] of [
       ['GET', '/api/nope'],
       ['GET', '/media/images/none.webp'],
+      // A chunk of an older build, asked for by a tab opened before the deploy.
+      ['GET', '/assets/SearchPage-old123.js'],
       ['POST', '/login'],
     ] as const) {
       const response = await t.app.inject({ method, url });

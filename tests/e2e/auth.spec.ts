@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loginErrors, newAccount, signIn, signOut, signUp } from './helpers';
+import { loginErrors, newAccount, signIn, signInViaApi, signOut, signUp, signUpViaApi } from './helpers';
 
 test('a signed-out visit to / goes to the login screen with the hero', async ({ page }) => {
   await page.goto('/');
@@ -62,9 +62,9 @@ test('create-account messages appear one per line, in the spec order', async ({ 
   );
 });
 
-test('taken usernames and e-mails are reported by the server', async ({ page }) => {
-  const taken = await signUp(page);
-  await signOut(page);
+test('taken usernames and e-mails are reported by the server', async ({ page, request }) => {
+  const taken = await signUpViaApi(request);
+  await page.goto('/login');
   await page.getByRole('button', { name: 'New Account' }).click();
   await page.getByPlaceholder('Username').fill(taken.username.toUpperCase());
   await page.getByPlaceholder('Email').fill(taken.email);
@@ -91,11 +91,11 @@ test('a common password is refused by the server, with its message on screen', a
 });
 
 test('sign out everywhere ends the sessions of every browser', async ({ page, browser, baseURL }) => {
-  const account = await signUp(page);
+  const account = await signUpViaApi(page.request);
+  // Another browser, signed in too.
   const other = await browser.newContext({ baseURL });
-  const otherPage = await other.newPage();
-  await signIn(otherPage, account.username, account.password);
-  await expect(otherPage).toHaveURL('/');
+  await signInViaApi(other.request, account);
+  expect((await other.request.get('/api/me')).status()).toBe(200);
 
   await page.goto('/settings');
   await page.getByRole('button', { name: 'Sign out everywhere' }).click();
@@ -105,13 +105,13 @@ test('sign out everywhere ends the sessions of every browser', async ({ page, br
   await expect(page).toHaveURL('/login');
 
   // The other browser's session is gone too: its cookie no longer signs it in.
-  expect((await otherPage.request.get('/api/me')).status()).toBe(401);
+  expect((await other.request.get('/api/me')).status()).toBe(401);
   await other.close();
 });
 
-test('sign-in messages', async ({ page }) => {
-  const account = await signUp(page);
-  await signOut(page);
+test('sign-in messages', async ({ page, request }) => {
+  const account = await signUpViaApi(request);
+  await page.goto('/login');
 
   await page.getByRole('button', { name: 'Enter' }).click();
   await expect(loginErrors(page)).toHaveText('Fill in all the fields.');
@@ -128,7 +128,7 @@ test('sign-in messages', async ({ page }) => {
 });
 
 test('the sign-out confirmation is a dialog that Cancel and Escape dismiss', async ({ page }) => {
-  await signUp(page);
+  await signUpViaApi(page.request);
   await page.goto('/settings');
   await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
   const dialog = page.getByRole('dialog');
@@ -165,7 +165,8 @@ test('not-found pages and the signed-out profile tab', async ({ page }) => {
 });
 
 test('the Your University tab shows its notice', async ({ page }) => {
-  await signUp(page);
+  await signUpViaApi(page.request);
+  await page.goto('/');
   await page.getByRole('tab', { name: 'Your University' }).click();
   await expect(page.getByText('Still working on it!')).toBeVisible();
   await expect(page.getByText('This page has not been created yet!')).toBeVisible();

@@ -1,11 +1,17 @@
-import { expect, type Page } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { API } from '../../src/shared/api/paths';
+import { photo } from './images';
 
 let counter = 0;
 
-/** A unique, valid account for this test run. */
+/**
+ * A unique, valid account: both viewports' projects and both workers share one server, so the
+ * tag is random rather than made of the time and the process (which two workers may share).
+ */
 export function newAccount(prefix = 'e2e') {
   counter += 1;
-  const tag = `${Date.now().toString(36).slice(-5)}${process.pid % 100}${counter}`;
+  const tag = `${randomBytes(4).toString('hex')}${counter}`;
   return { username: `${prefix}_${tag}`.slice(0, 20), email: `${prefix}.${tag}@example.com`, password: 'studentliving1' };
 }
 
@@ -18,6 +24,36 @@ export async function signUp(page: Page, account = newAccount()) {
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page).toHaveURL('/');
   return account;
+}
+
+/**
+ * The same account and session as signUp, made through the API: for tests about something else
+ * (the forms have their own tests in auth.spec.ts), where filling them in only costs time. With
+ * `page.request` the session cookie lands in the page's browser context, replacing any it held
+ * (the page is not loaded: go where the test starts); with the `request` fixture the page stays
+ * signed out.
+ */
+export async function signUpViaApi(request: APIRequestContext, account = newAccount()) {
+  const response = await request.post(API.register, { data: account });
+  expect(response.status(), await response.text()).toBe(201);
+  return account;
+}
+
+/** Signs in as `account` through the API (see signUpViaApi). */
+export async function signInViaApi(request: APIRequestContext, account: { username: string; password: string }) {
+  const response = await request.post(API.login, { data: { identifier: account.username, password: account.password } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/**
+ * Posts a photo as the signed-in account through the API, as the upload form would: for tests
+ * that need a post to look at (the form itself is posts.spec.ts's).
+ */
+export async function postViaApi(request: APIRequestContext, description: string, link = '') {
+  const response = await request.post(API.posts, {
+    multipart: { photo: await photo(description.slice(0, 12)), description, link },
+  });
+  expect(response.status(), await response.text()).toBe(201);
 }
 
 export async function signIn(page: Page, identifier: string, password: string) {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { newAccount, signUp } from './helpers';
+import { newAccount, signUpViaApi } from './helpers';
 import { photo } from './images';
 
 /**
@@ -38,7 +38,7 @@ test('markup in a description, a bio and a search query is shown as text and nev
     dialogs.push(dialog.message());
     await dialog.dismiss();
   });
-  const me = await signUp(page, newAccount('xss'));
+  const me = await signUpViaApi(page.request, newAccount('xss'));
 
   // A javascript: link never leaves the browser.
   const refused = await upload(page, 'harmless #xss', 'javascript:window.__pwned=9');

@@ -1,24 +1,16 @@
-import { expect, test, type Page } from '@playwright/test';
-import { newAccount, signIn, signOut, signUp } from './helpers';
+import { expect, test } from '@playwright/test';
+import { newAccount, postViaApi, signInViaApi, signUpViaApi } from './helpers';
 import { photo } from './images';
-
-async function post(page: Page, description: string) {
-  await page.goto('/upload');
-  await page.getByLabel('Choose a photo').setInputFiles(await photo('people'));
-  await page.getByPlaceholder('Share something #wicked').fill(description);
-  await page.getByRole('button', { name: 'Post' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Home' }).click();
-  await expect(page).toHaveURL('/');
-}
 
 test('follow from a post and from a profile; the lists show it', async ({ page }) => {
   test.setTimeout(60_000);
-  const author = await signUp(page, newAccount('star'));
+  const author = await signUpViaApi(page.request, newAccount('star'));
   const description = `people ${Date.now()} #campus`;
-  await post(page, description);
-  await signOut(page);
+  await postViaApi(page.request, description);
 
-  const fan = await signUp(page, newAccount('fan'));
+  // A fan, in the same browser (the author's session is replaced).
+  const fan = await signUpViaApi(page.request, newAccount('fan'));
+  await page.goto('/');
   await page.getByAltText(description).click();
   const follow = page.getByRole('button', { name: 'Follow', exact: true });
   await follow.click();
@@ -54,16 +46,14 @@ test('follow from a post and from a profile; the lists show it', async ({ page }
   await expect(page.getByRole('link', { name: /0 Followers/ })).toBeVisible();
 
   // Following back is allowed: the author follows the fan too.
-  await signOut(page);
-  await signIn(page, author.username, author.password);
-  await expect(page).toHaveURL('/');
+  await signInViaApi(page.request, author);
   await page.goto(`/@${fan.username}`);
   await page.getByRole('button', { name: 'Follow', exact: true }).click();
   await expect(page.getByRole('link', { name: /1 Followers/ })).toBeVisible();
 });
 
 test('account settings: new icon and bio in one update', async ({ page }) => {
-  const me = await signUp(page, newAccount('icon'));
+  const me = await signUpViaApi(page.request, newAccount('icon'));
   await page.goto('/settings');
   await page.getByRole('link', { name: 'Account Settings' }).click();
   await expect(page.getByRole('heading', { name: 'Account Settings' })).toBeVisible();
@@ -86,7 +76,7 @@ test('account settings: new icon and bio in one update', async ({ page }) => {
 });
 
 test('account settings errors show the code with Home and Cancel', async ({ page }) => {
-  await signUp(page, newAccount('iconerr'));
+  await signUpViaApi(page.request, newAccount('iconerr'));
   await page.goto('/settings/account');
   await page.getByLabel('Upload Photo').setInputFiles({ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('x') });
   await page.getByRole('button', { name: 'Update' }).click();
@@ -98,16 +88,12 @@ test('account settings errors show the code with Home and Cancel', async ({ page
   await expect(page.getByRole('dialog')).toHaveCount(0);
 });
 
-test('profile loading, missing users, and signed-out follow', async ({ page }) => {
-  const someone = await signUp(page, newAccount('seen'));
-  await page.route('**/api/users/*', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    await route.continue();
-  });
+test('profile loading, missing users, and signed-out follow', async ({ page, request }) => {
+  // Made elsewhere: this browser starts signed out.
+  const someone = await signUpViaApi(request, newAccount('seen'));
   await page.goto(`/@${someone.username}`);
-  await expect(page.getByText('Loading your story!')).toBeVisible();
-  await expect(page.getByRole('heading', { name: `@${someone.username}` })).toBeVisible();
-  await page.unrouteAll({ behavior: 'wait' });
+  await page.getByRole('button', { name: 'Follow', exact: true }).click();
+  await expect(page.getByRole('dialog')).toContainText('Not signed in!');
 
   await page.goto('/@no_such_student');
   await expect(page.getByText('User not found!')).toBeVisible();
@@ -115,8 +101,17 @@ test('profile loading, missing users, and signed-out follow', async ({ page }) =
   await page.goto('/@no_such_student/followers');
   await expect(page.getByText('User not found!')).toBeVisible();
 
-  await signOut(page);
+  // One's own profile, held back until its loading message has been seen.
+  await signInViaApi(page.request, someone);
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/users/*', async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.goto(`/@${someone.username}`);
-  await page.getByRole('button', { name: 'Follow', exact: true }).click();
-  await expect(page.getByRole('dialog')).toContainText('Not signed in!');
+  await expect(page.getByText('Loading your story!')).toBeVisible();
+  release();
+  await expect(page.getByRole('heading', { name: `@${someone.username}` })).toBeVisible();
+  await page.unrouteAll({ behavior: 'wait' });
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { newAccount, signOut, signUp, signIn } from './helpers';
+import { newAccount, postViaApi, signInViaApi, signUpViaApi } from './helpers';
 import { photo } from './images';
 
 async function upload(page: Page, description: string, link = '') {
@@ -14,7 +14,7 @@ async function upload(page: Page, description: string, link = '') {
 
 test('upload, see it in another feed, open it, delete it', async ({ page }) => {
   test.setTimeout(60_000);
-  const author = await signUp(page, newAccount('author'));
+  const author = await signUpViaApi(page.request, newAccount('author'));
   const description = `Dorm room glow-up ${Date.now()} #studentliving #DormLife`;
   await upload(page, description, 'https://example.com/room');
   const done = page.getByRole('dialog');
@@ -25,14 +25,16 @@ test('upload, see it in another feed, open it, delete it', async ({ page }) => {
   // Your own posts are not in your home feed.
   await expect(page.getByAltText(description)).toHaveCount(0);
 
-  await signOut(page);
-  const viewer = await signUp(page, newAccount('viewer'));
+  // Another student, in the same browser (the author's session is replaced), sees it.
+  const viewer = await signUpViaApi(page.request, newAccount('viewer'));
+  await page.goto('/');
   const card = page.getByAltText(description);
   await expect(card).toBeVisible();
   // Grid cards use the small variants, never the full-size photo.
   await expect(card).toHaveAttribute('srcset', /-400\.webp 400w, .*-800\.webp 800w/);
   expect(await card.getAttribute('src')).not.toContain('-full');
-  expect(await card.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/-(400|800)\.webp$/);
+  // currentSrc stays empty until the lazy image starts loading.
+  await expect.poll(() => card.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/-(400|800)\.webp$/);
   await card.click();
 
   await expect(page).toHaveURL(/\/post\//);
@@ -48,9 +50,7 @@ test('upload, see it in another feed, open it, delete it', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0);
   const postUrl = page.url();
 
-  await signOut(page);
-  await signIn(page, author.username, author.password);
-  await expect(page).toHaveURL('/');
+  await signInViaApi(page.request, author);
   await page.goto(postUrl);
   await page.getByRole('button', { name: 'Delete' }).click();
   const confirm = page.getByRole('dialog');
@@ -68,13 +68,10 @@ test('upload, see it in another feed, open it, delete it', async ({ page }) => {
 
 test('related posts share a hashtag', async ({ page }) => {
   const tag = `#t${Date.now().toString(36)}`;
-  await signUp(page, newAccount('rel'));
-  for (const text of [`first ${tag}`, `second ${tag}`]) {
-    await upload(page, text);
-    await page.getByRole('dialog').getByRole('button', { name: 'Home' }).click();
-  }
-  await signOut(page);
-  await signUp(page, newAccount('relview'));
+  await signUpViaApi(page.request, newAccount('rel'));
+  for (const text of [`first ${tag}`, `second ${tag}`]) await postViaApi(page.request, text);
+  await signUpViaApi(page.request, newAccount('relview'));
+  await page.goto('/');
   await page.getByAltText(`second ${tag}`).click();
   const discover = page.getByRole('region', { name: 'Discover' });
   await expect(discover.getByAltText(`first ${tag}`)).toBeVisible();
@@ -82,7 +79,7 @@ test('related posts share a hashtag', async ({ page }) => {
 });
 
 test('upload errors appear in a popup with the error code', async ({ page }) => {
-  await signUp(page, newAccount('uperr'));
+  await signUpViaApi(page.request, newAccount('uperr'));
   await page.goto('/upload');
   // No photo chosen: nothing happens.
   await page.getByRole('button', { name: 'Post' }).click();
@@ -103,20 +100,21 @@ test('upload errors appear in a popup with the error code', async ({ page }) => 
 });
 
 test('the feed shows six skeleton cards while loading', async ({ page }) => {
-  await signUp(page, newAccount('skel'));
+  await signUpViaApi(page.request, newAccount('skel'));
   // Hold the feed response back a moment (the real server still answers it).
   await page.route('**/api/posts', async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await route.continue();
   });
-  await page.reload();
+  await page.goto('/');
   const skeleton = page.getByTestId('feed-skeleton');
   await expect(skeleton).toBeVisible();
   await expect(skeleton.locator('> div > div')).toHaveCount(6);
 });
 
 test('the bottom bar: active tab colour, and tapping the current tab stays put', async ({ page }) => {
-  await signUp(page, newAccount('nav'));
+  await signUpViaApi(page.request, newAccount('nav'));
+  await page.goto('/');
   const home = page.getByRole('link', { name: 'Home' });
   await expect(home).toHaveCSS('color', 'rgb(255, 0, 72)');
   await expect(page.getByRole('link', { name: 'Upload' })).toHaveCSS('color', 'rgb(249, 249, 249)');

@@ -3,15 +3,16 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../../shared/errors.js';
-import { isApiUrl, isMediaUrl } from './url-space.js';
+import { isApiUrl, isMediaUrl, isUnder } from './url-space.js';
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
  * Serves the built React app: hashed assets cached forever, and index.html (with the product
- * name filled in) for every other GET so deep links work on reload. API and media paths that
- * match nothing get a JSON 404 instead.
+ * name filled in) for every other GET so deep links work on reload. API, media and asset paths
+ * that match nothing get a JSON 404 instead: a chunk an older build named (a tab opened before a
+ * deploy) must fail as missing, not load a page as if it were a script.
  */
 export async function registerClientApp(app: FastifyInstance, clientDir: string, appName: string) {
   const indexFile = path.join(clientDir, 'index.html');
@@ -36,7 +37,8 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
 
   app.setNotFoundHandler((request, reply) => {
     const isPage = request.method === 'GET' || request.method === 'HEAD';
-    if (!isPage || isApiUrl(request.url) || isMediaUrl(request.url) || !indexHtml) {
+    const isFile = isApiUrl(request.url) || isMediaUrl(request.url) || isUnder(request.url, '/assets');
+    if (!isPage || isFile || !indexHtml) {
       return reply.code(404).send({ code: 'NOT_FOUND', message: ERRORS.NOT_FOUND });
     }
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);

@@ -1,0 +1,92 @@
+import { expect, test, type Page } from '@playwright/test';
+import { COPY } from '../../src/shared/copy';
+
+/**
+ * Every route sits inside an error boundary: a screen whose code does not arrive, or that breaks
+ * while rendering, says so with a Retry button, and the rest of the app keeps working.
+ */
+
+const SEARCH_CHUNK = '**/assets/SearchPage-*.js';
+
+/** The boundary's message, announced as an alert. */
+function failure(page: Page) {
+  return page.getByRole('alert');
+}
+
+/** How many times the browser has asked for the search screen's chunk so far. */
+function countChunkRequests(page: Page) {
+  let count = 0;
+  page.on('request', (request) => {
+    if (/\/assets\/SearchPage-[^/]*\.js$/.test(request.url())) count += 1;
+  });
+  return () => count;
+}
+
+test('a screen whose code fails to load offers Retry, which loads it again', async ({ page }) => {
+  const chunkRequests = countChunkRequests(page);
+  await page.route(SEARCH_CHUNK, (route) => route.abort());
+  await page.goto('/search/dorm');
+  await expect(failure(page).getByRole('heading', { name: COPY.routeError.title })).toBeVisible();
+  await expect(failure(page)).toContainText(COPY.routeError.offline);
+  const retry = page.getByRole('button', { name: COPY.routeError.retry });
+  await expect(retry).toBeVisible();
+
+  // Still failing: Retry asks for the chunk again (React.lazy alone never would) and fails again.
+  const before = chunkRequests();
+  await retry.click();
+  await expect.poll(chunkRequests).toBeGreaterThan(before);
+  await expect(failure(page)).toContainText(COPY.routeError.offline);
+  // Focus is back on the button, for another try from the keyboard.
+  await expect(retry).toBeFocused();
+
+  // The navigation still works, and another route leaves the error behind.
+  await page.getByRole('link', { name: 'Home' }).click();
+  await expect(page).toHaveURL('/login');
+  await expect(page.getByRole('button', { name: 'Enter' })).toBeVisible();
+  await expect(failure(page)).toHaveCount(0);
+
+  // Back on the search: failing still, until the connection comes back and Retry loads it.
+  await page.goBack();
+  await expect(retry).toBeVisible();
+  await page.unroute(SEARCH_CHUNK);
+  await retry.click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('dorm');
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('dorm');
+  await expect(failure(page)).toHaveCount(0);
+});
+
+test('a chunk gone after a deploy: Retry loads the new version', async ({ page }) => {
+  await page.route(SEARCH_CHUNK, (route) => route.fulfill({ status: 404 }));
+  // The server's index.html now names another build's entry script.
+  await page.route(
+    (url) => url.pathname === '/',
+    async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/\/assets\/index-[^"]+\.js/, '/assets/index-newbuild.js');
+      await route.fulfill({ response, body });
+    },
+  );
+  await page.goto('/search/dorm');
+  await expect(failure(page)).toContainText(COPY.routeError.newVersion('dormboard'));
+
+  await page.unrouteAll({ behavior: 'wait' });
+  await page.evaluate(() => Object.assign(window, { oldVersion: true }));
+  await page.getByRole('button', { name: COPY.routeError.retry }).click();
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('dorm');
+  // A fresh page (the new index.html), not the old one asking again.
+  expect(await page.evaluate(() => 'oldVersion' in window)).toBe(false);
+});
+
+test('a screen that breaks while rendering offers Retry, which asks the server again', async ({ page }) => {
+  // An answer the post screen cannot show (say, a proxy or a half-finished deploy in between).
+  await page.route('**/api/posts/nothing-here', (route) => route.fulfill({ json: { post: { id: 'nothing-here' } } }));
+  await page.goto('/post/nothing-here');
+  await expect(failure(page).getByRole('heading', { name: COPY.routeError.title })).toBeVisible();
+  await expect(failure(page)).toContainText(COPY.routeError.broken);
+
+  await page.unrouteAll({ behavior: 'wait' });
+  await page.getByRole('button', { name: COPY.routeError.retry }).click();
+  // The real answer this time: there is no such post, and the screen says so.
+  await expect(page.getByText(COPY.post.missingTitle)).toBeVisible();
+  await expect(failure(page)).toHaveCount(0);
+});
