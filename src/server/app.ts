@@ -17,6 +17,7 @@ import { backupRoutes } from './backup/backup.routes.js';
 import { AuthService } from './auth/auth.service.js';
 import { registerCurrentUser } from './auth/current-user.js';
 import { SessionCache } from './auth/session-cache.js';
+import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { registerClientApp } from './http/client-app.js';
@@ -54,6 +55,8 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** The image queue; by default one sized by config.images (tests pass their own to fill it). */
   images?: ImageQueue;
+  /** The in-memory caches' time (*_CACHE_MS); tests move it on instead of sleeping. */
+  clock?: Clock;
 }
 
 /** Redis when REDIS_URL is set, so limits hold across processes; else this process's memory. */
@@ -62,7 +65,16 @@ function createCounterStore(config: Config): CounterStore {
 }
 
 /** Builds the whole app (plugins, then routes) without listening: tests call app.inject. */
-export async function buildApp({ config, database, counters, storage: givenStorage, adminToken, logStream, images: givenImages }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  counters,
+  storage: givenStorage,
+  adminToken,
+  logStream,
+  images: givenImages,
+  clock = systemClock,
+}: AppDeps): Promise<FastifyInstance> {
   const storage = givenStorage ?? createStorage(config);
   const app = Fastify({
     logger: { level: config.logLevel, ...(logStream && { stream: logStream }) },
@@ -130,7 +142,7 @@ export async function buildApp({ config, database, counters, storage: givenStora
   const counterStore = counters ?? createCounterStore(config);
   const limiter = new RateLimiter(counterStore);
   // Sound only where one process owns the database (embedded); see auth/session-cache.ts.
-  const sessions = new SessionCache(database.kind === 'pglite' ? config.sessionCacheMs : 0);
+  const sessions = new SessionCache(database.kind === 'pglite' ? config.sessionCacheMs : 0, 10_000, clock);
   const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions);
   registerCurrentUser(app, auth);
 
@@ -156,17 +168,19 @@ export async function buildApp({ config, database, counters, storage: givenStora
   if (database.kind === 'pglite') registerEmbeddedMaintenance(app, database, config.embeddedMaintenance);
   const search = new SearchService(database, {
     cacheMs: config.searchCacheMs,
+    clock,
     limiter,
     limits: config.rateLimits,
     cost: config.searchCost,
   });
   // One queue for every image this process decodes, post photos and icons alike.
   const images = givenImages ?? new ImageQueue(config.images.concurrency, config.images.queueLength);
-  const users = new UserService(database.orm, tracked, sessions, limiter, config.rateLimits, images, config.readCacheMs);
+  const users = new UserService(database.orm, tracked, sessions, limiter, config.rateLimits, images, config.readCacheMs, clock);
   const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, users, images, {
     feedCacheMs: config.feedCacheMs,
     readCacheMs: config.readCacheMs,
     onPostsChanged: () => search.postsChanged(),
+    clock,
   });
   const follows = new FollowService(database.orm, users);
 

@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/server/app.js';
+import type { Clock } from '../../src/server/clock.js';
 import { DEFAULT_RATE_LIMITS, loadConfig, type Config } from '../../src/server/config.js';
 import type { ImageQueue } from '../../src/server/images/image-queue.js';
 import { openDatabase, type Database } from '../../src/server/db/database.js';
@@ -69,10 +70,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A complete app on its own empty database. Rate limits are generous unless a test sets them. */
+/**
+ * A complete app on its own empty database. Rate limits are generous unless a test sets them;
+ * `deps.clock` is the caches' time (see TestClock).
+ */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  deps: { storage?: Storage; logStream?: { write(line: string): void }; images?: ImageQueue } = {},
+  deps: { storage?: Storage; logStream?: { write(line: string): void }; images?: ImageQueue; clock?: Clock } = {},
 ): Promise<TestApp> {
   const { database, drop } = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-test-'));
@@ -97,7 +101,7 @@ export async function createTestApp(
     },
     ...overrides,
   };
-  const app = await buildApp({ config, database, storage: deps.storage, logStream: deps.logStream, images: deps.images });
+  const app = await buildApp({ config, database, storage: deps.storage, logStream: deps.logStream, images: deps.images, clock: deps.clock });
   await app.ready();
   return {
     app,
@@ -110,4 +114,22 @@ export async function createTestApp(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The caches' time for a test: it stands still until the test moves it on, so "within the time
+ * to live" and "after it" do not depend on how fast two requests happen to run.
+ */
+export class TestClock {
+  private time = Date.now();
+  readonly now: Clock = () => this.time;
+
+  advance(ms: number) {
+    this.time += ms;
+  }
+
+  /** Moves on to the real time (never back): for comparisons with times taken from Date.now(). */
+  catchUp() {
+    this.time = Math.max(this.time, Date.now());
+  }
 }

@@ -7,6 +7,7 @@ import { validateBio } from '../../shared/validation/profile.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import type { SessionCache } from '../auth/session-cache.js';
 import { MemoCache } from '../cache/memo-cache.js';
+import { systemClock, type Clock } from '../clock.js';
 import type { RateLimitConfig } from '../config.js';
 import type { AppDb } from '../db/database.js';
 import { AppError } from '../http/app-error.js';
@@ -56,10 +57,11 @@ export class UserService {
     private readonly limits: RateLimitConfig,
     private readonly images: ImageQueue,
     readCacheMs = 0,
+    clock: Clock = systemClock,
   ) {
-    this.publicRows = new MemoCache(readCacheMs, 10_000);
-    this.firstPages = new MemoCache(readCacheMs);
-    this.followed = new MemoCache(readCacheMs, 10_000);
+    this.publicRows = new MemoCache(readCacheMs, 10_000, clock);
+    this.firstPages = new MemoCache(readCacheMs, 1000, clock);
+    this.followed = new MemoCache(readCacheMs, 10_000, clock);
   }
 
   async profile(rawUsername: string, viewer: UserRow | null): Promise<Profile> {
