@@ -61,7 +61,7 @@ export interface AppDeps {
 
 /** Redis when REDIS_URL is set, so limits hold across processes; else this process's memory. */
 function createCounterStore(config: Config): CounterStore {
-  return config.redisUrl ? new RedisCounterStore(config.redisUrl) : new MemoryCounterStore();
+  return config.redisUrl ? new RedisCounterStore(config.redisUrl, `${config.redisKeyPrefix}rl:`) : new MemoryCounterStore();
 }
 
 /** Builds the whole app (plugins, then routes) without listening: tests call app.inject. */

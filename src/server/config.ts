@@ -127,6 +127,11 @@ export interface Config {
   s3: S3Config | undefined;
   /** Redis for rate-limit counters shared by every process; when absent, in memory. */
   redisUrl: string | undefined;
+  /**
+   * Put before every key this app writes to Redis, so several apps (or a test run) can share one
+   * Redis database without touching each other's keys.
+   */
+  redisKeyPrefix: string;
   appName: string;
   /** Built client (index.html + assets); served when it exists. */
   clientDir: string;
@@ -222,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'dormboard:',
     appName: env.APP_NAME || DEFAULT_APP_NAME,
     clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),
     trustProxy: trustProxySetting(env.TRUST_PROXY),

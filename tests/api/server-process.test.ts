@@ -1,20 +1,17 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/processes.js';
 import { client, startServer } from '../helpers/server-process.js';
 
 /**
  * The real entry point as a separate process on the embedded database: it starts, keeps its
  * data across restarts on the same DATA_DIR, and closes cleanly on SIGTERM and SIGINT.
  */
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-process-'));
-
 // Embedded-only: the PostgreSQL run covers the database, not the process.
 describe.skipIf(process.env.TEST_DATABASE_URL)('server process', () => {
-  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
   it('keeps accounts across a restart and exits cleanly on SIGTERM and SIGINT', async () => {
+    const dataDir = tempDir('process');
     const first = await startServer({ DATA_DIR: dataDir });
     const account = { username: 'persisted', email: 'persisted@example.com', password: 'still here 1' };
     expect((await client(first.base).call('POST', '/api/auth/register', account)).status).toBe(201);

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../../src/server/app.js';
 import type { Clock } from '../../src/server/clock.js';
 import { DEFAULT_RATE_LIMITS, loadConfig, type Config } from '../../src/server/config.js';
@@ -12,6 +10,7 @@ import type { ImageQueue } from '../../src/server/images/image-queue.js';
 import { openDatabase, type Database } from '../../src/server/db/database.js';
 import type { Storage } from '../../src/server/storage/storage.js';
 import { migrate } from '../../src/server/db/migrate.js';
+import { createEmptyDatabase, TEST_DATABASE_URL } from './services.js';
 
 /**
  * Tests run on a real database: an in-memory PGlite cloned from one migrated template (opening
@@ -28,24 +27,8 @@ async function migratedTemplate(): Promise<PGlite> {
 
 /** A new, empty database on the PostgreSQL server of `adminUrl`; drop() removes it. */
 export async function emptyPostgres(adminUrl: string): Promise<{ database: Database; drop: () => Promise<void>; url: string }> {
-  const name = `dormboard_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
-  return {
-    database,
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
+  const fresh = await createEmptyDatabase(adminUrl);
+  return { database: await openDatabase({ databaseUrl: fresh.url }), url: fresh.url, drop: fresh.drop };
 }
 
 async function freshPostgres(adminUrl: string): Promise<{ database: Database; drop: () => Promise<void>; url: string }> {
@@ -55,8 +38,7 @@ async function freshPostgres(adminUrl: string): Promise<{ database: Database; dr
 }
 
 export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void>; url?: string }> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (adminUrl) return freshPostgres(adminUrl);
+  if (TEST_DATABASE_URL) return freshPostgres(TEST_DATABASE_URL);
   template ??= migratedTemplate();
   // clone() is typed as the interface but returns a PGlite.
   const database = await openDatabase({ pglite: (await (await template).clone()) as PGlite });
