@@ -143,7 +143,7 @@ export async function buildApp({
   const limiter = new RateLimiter(counterStore);
   // Sound only where one process owns the database (embedded); see auth/session-cache.ts.
   const sessions = new SessionCache(database.kind === 'pglite' ? config.sessionCacheMs : 0, 10_000, clock);
-  const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions);
+  const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions, config.passwordHashing);
   registerCurrentUser(app, auth);
 
   // Deletions can be held while a backup copies files (see storage/pausable-deletes.ts).

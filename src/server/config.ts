@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_APP_NAME } from '../shared/app-name.js';
+import { OWASP_ARGON2ID, type Argon2Cost } from './auth/password.js';
 import { POOL_THREADS_PER_IMAGE } from './images/image-queue.js';
 import type { MaintenanceConfig } from './db/embedded-maintenance.js';
 
@@ -164,6 +165,11 @@ export interface Config {
    */
   orphanFileAgeMs: number;
   images: ImageWorkConfig;
+  /**
+   * argon2id's cost for new password hashes. Not read from the environment: a server always
+   * hashes at OWASP's parameters; only tests lower it (checking a hash costs what it says).
+   */
+  passwordHashing: Argon2Cost;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
@@ -265,5 +271,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseConnectTimeoutMs: integer(env.DATABASE_CONNECT_TIMEOUT_MS, 5_000, 'DATABASE_CONNECT_TIMEOUT_MS'),
     orphanFileAgeMs: integer(env.ORPHAN_FILE_AGE_MS, 60 * 60 * 1000, 'ORPHAN_FILE_AGE_MS'),
     images: imageWorkConfig(env),
+    passwordHashing: OWASP_ARGON2ID,
   };
 }

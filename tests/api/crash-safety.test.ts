@@ -9,7 +9,7 @@ import type { Profile, UserPage } from '../../src/shared/api/users.js';
 import * as fixtures from '../helpers/images.js';
 import { tempDir } from '../helpers/processes.js';
 import { buildServer, startServer, type ServerProcess } from '../helpers/server-process.js';
-import { createEmptyDatabase, noPostgres } from '../helpers/services.js';
+import { createEmptyDatabase, noPostgres, TEST_DATABASE_URL } from '../helpers/services.js';
 import { slowRun } from '../helpers/slow.js';
 
 /**
@@ -314,7 +314,8 @@ beforeAll(async () => {
 
 describe('crash safety: SIGKILL during writes, restart on the same data', () => {
   // The data folders and servers go with the test, whether it passes, fails or times out.
-  it(`embedded database (PGlite): ${ROUNDS} rounds`, async ({ signal }) => {
+  // Embedded-only: a run on PostgreSQL (TEST_DATABASE_URL) takes the PostgreSQL half instead.
+  it.skipIf(TEST_DATABASE_URL)(`embedded database (PGlite): ${ROUNDS} rounds`, async ({ signal }) => {
     const summary = await crashRounds({ env: {}, dataDir: tempDir('crash') }, script, signal);
     console.info('crash safety, PGlite:', summary);
   }, TIMEOUT_MS);

@@ -1,21 +1,27 @@
 import { hash, verify, type Options } from '@node-rs/argon2';
 
-/**
- * argon2id at the OWASP Password Storage Cheat Sheet's recommended minimum:
- * 19 MiB of memory, 2 iterations, 1 lane.
- */
-const ARGON2ID: Options = {
-  // Algorithm.Argon2id; the package exports it as a const enum, which isolated modules can't read.
-  algorithm: 2 as Options['algorithm'],
-  memoryCost: 19_456,
-  timeCost: 2,
-  parallelism: 1,
-};
-
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2ID);
+/** argon2id's cost: memory in KiB and passes over it (one lane). */
+export interface Argon2Cost {
+  memoryCost: number;
+  timeCost: number;
 }
 
+/**
+ * argon2id at the OWASP Password Storage Cheat Sheet's recommended minimum:
+ * 19 MiB of memory, 2 iterations, 1 lane. What every server uses (config.ts).
+ */
+export const OWASP_ARGON2ID: Argon2Cost = { memoryCost: 19_456, timeCost: 2 };
+
+function options(cost: Argon2Cost): Options {
+  // Algorithm.Argon2id; the package exports it as a const enum, which isolated modules can't read.
+  return { algorithm: 2 as Options['algorithm'], memoryCost: cost.memoryCost, timeCost: cost.timeCost, parallelism: 1 };
+}
+
+export function hashPassword(password: string, cost: Argon2Cost = OWASP_ARGON2ID): Promise<string> {
+  return hash(password, options(cost));
+}
+
+/** The cost is read from the hash itself, so a check costs what the hash was made with. */
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
     return await verify(passwordHash, password);
@@ -24,14 +30,17 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
   }
 }
 
-let decoyHash: Promise<string> | undefined;
+/** One decoy per cost: the decoy must cost what the real hashes of the same server cost. */
+const decoyHashes = new Map<string, Promise<string>>();
 
 /**
  * Spends the same time as a real check, for sign-ins to accounts that don't exist, so response
  * times don't reveal which e-mail addresses are registered.
  */
-export async function verifyDecoy(password: string): Promise<false> {
-  decoyHash ??= hashPassword('decoy password that matches nothing');
-  await verifyPassword(await decoyHash, password);
+export async function verifyDecoy(password: string, cost: Argon2Cost = OWASP_ARGON2ID): Promise<false> {
+  const key = `${cost.memoryCost},${cost.timeCost}`;
+  let decoy = decoyHashes.get(key);
+  if (!decoy) decoyHashes.set(key, (decoy = hashPassword('decoy password that matches nothing', cost)));
+  await verifyPassword(await decoy, password);
   return false;
 }
