@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { DEFAULT_RATE_LIMITS, loadConfig } from '../../src/server/config.js';
 import { openDatabase } from '../../src/server/db/database.js';
 import { DiskStorage } from '../../src/server/storage/disk-storage.js';
 import { tempDir } from '../helpers/processes.js';
-import { client, runTool, startServer } from '../helpers/server-process.js';
+import { buildServer, client, runTool, startServer } from '../helpers/server-process.js';
 import { noPostgres } from '../helpers/services.js';
 import { createTestApp, createTestDatabase } from '../helpers/test-app.js';
 
@@ -19,13 +19,20 @@ async function photoForm(description: string) {
   return form;
 }
 
+// The bundle `npm start` runs (seconds sooner to start than through tsx); the tools run through
+// tsx, as `npm run backup` and the others do.
+let script: string;
+beforeAll(async () => {
+  script = await buildServer();
+});
+
 const alice = { username: 'alice', email: 'alice@example.com', password: 'backup pass 1' };
 const bob = { username: 'bob', email: 'bob@example.com', password: 'backup pass 2' };
 
 /** An embedded setup with two users, a follow and two posts; returns its data directory. */
 async function embeddedSetup() {
   const dataDir = tempDir('source');
-  const server = await startServer({ DATA_DIR: dataDir });
+  const server = await startServer({ DATA_DIR: dataDir }, script);
   const a = client(server.base);
   const b = client(server.base);
   expect((await a.call('POST', '/api/auth/register', alice)).status).toBe(201);
@@ -54,7 +61,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('npm run backup / restore', () =>
     // Restoring over an existing database is refused.
     expect((await runTool('restore', [out], { DATA_DIR: restoredDir })).code).not.toBe(0);
 
-    const restored = await startServer({ DATA_DIR: restoredDir });
+    const restored = await startServer({ DATA_DIR: restoredDir }, script);
     try {
       const api = client(restored.base);
       expect((await api.call('POST', '/api/auth/login', { identifier: 'alice', password: alice.password })).status).toBe(200);
