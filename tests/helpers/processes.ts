@@ -87,7 +87,13 @@ function register(resource: Resource, owner: AbortSignal | undefined) {
       const resources = new Set<Resource>();
       bySignal.set(signal, (owned = resources));
       signal.addEventListener('abort', () => void disposeEach(resources), { once: true });
-      if (test?.context.signal === signal) onTestFinished(() => disposeEach(resources));
+      if (test?.context.signal === signal) {
+        onTestFinished(() => {
+          // A retry of the test registers its own.
+          bySignal.delete(signal);
+          return disposeEach(resources);
+        });
+      }
     }
     owned.add(resource);
   }
