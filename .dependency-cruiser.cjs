@@ -10,6 +10,7 @@
 /** Lowest first. Infrastructure, then the areas of the product, then what assembles them. */
 const SERVER_LAYERS = [
   'ids',
+  'clock',
   'cache',
   'bounded-queue',
   'periodic-task',
@@ -87,6 +88,13 @@ module.exports = {
       },
     },
     ...layerRules,
+    {
+      name: 'server-area-listed',
+      comment: 'Every server module belongs to a layer (SERVER_LAYERS) or assembles them (app.ts, main.ts).',
+      severity: 'error',
+      from: { path: '^src/server/', pathNot: [serverArea(SERVER_LAYERS), '^src/server/(app|main)\\.ts$'] },
+      to: {},
+    },
     {
       name: 'not-to-tests',
       comment: 'Product code never depends on tests or benchmarks.',

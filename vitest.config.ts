@@ -1,13 +1,29 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
+
+/**
+ * `npm run test:slow` only (vitest.slow.config.ts): suites of minutes, or of several processes.
+ * Suites that have a long and a short version (tests/helpers/slow.ts) are in both configs.
+ */
+export const SLOW_ONLY = ['tests/api/image-memory.test.ts', 'tests/api/two-processes.test.ts'];
+export const SHORT_HERE_LONG_IN_SLOW = ['tests/api/crash-safety.test.ts', 'tests/api/fuzz.test.ts'];
+
+/** What both configs share. */
+export const common: NonNullable<ViteUserConfig['test']> = {
+  // Says once which service-backed suites are skipped, and fails a run whose services are named but down.
+  globalSetup: ['tests/helpers/global-setup.ts'],
+  // Kills what a test file's processes left behind, and removes its temporary folders.
+  setupFiles: ['tests/helpers/setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: 'forks',
+  maxWorkers: 2,
+};
 
 export default defineConfig({
   test: {
+    ...common,
     include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts'],
     // Playwright owns tests/e2e.
-    exclude: ['tests/e2e/**', 'node_modules/**'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
-    maxWorkers: 2,
+    exclude: ['tests/e2e/**', 'node_modules/**', ...SLOW_ONLY],
   },
 });

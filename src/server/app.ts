@@ -17,6 +17,7 @@ import { backupRoutes } from './backup/backup.routes.js';
 import { AuthService } from './auth/auth.service.js';
 import { registerCurrentUser } from './auth/current-user.js';
 import { SessionCache } from './auth/session-cache.js';
+import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { registerClientApp } from './http/client-app.js';
@@ -55,15 +56,26 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** The image queue; by default one sized by config.images (tests pass their own to fill it). */
   images?: ImageQueue;
+  /** The in-memory caches' time (*_CACHE_MS); tests move it on instead of sleeping. */
+  clock?: Clock;
 }
 
 /** Redis when REDIS_URL is set, so limits hold across processes; else this process's memory. */
 function createCounterStore(config: Config): CounterStore {
-  return config.redisUrl ? new RedisCounterStore(config.redisUrl) : new MemoryCounterStore();
+  return config.redisUrl ? new RedisCounterStore(config.redisUrl, `${config.redisKeyPrefix}rl:`) : new MemoryCounterStore();
 }
 
 /** Builds the whole app (plugins, then routes) without listening: tests call app.inject. */
-export async function buildApp({ config, database, counters, storage: givenStorage, adminToken, logStream, images: givenImages }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  counters,
+  storage: givenStorage,
+  adminToken,
+  logStream,
+  images: givenImages,
+  clock = systemClock,
+}: AppDeps): Promise<FastifyInstance> {
   const storage = givenStorage ?? createStorage(config);
   const app = Fastify({
     logger: { level: config.logLevel, ...(logStream && { stream: logStream }) },
@@ -131,8 +143,8 @@ export async function buildApp({ config, database, counters, storage: givenStora
   const counterStore = counters ?? createCounterStore(config);
   const limiter = new RateLimiter(counterStore);
   // Sound only where one process owns the database (embedded); see auth/session-cache.ts.
-  const sessions = new SessionCache(database.kind === 'pglite' ? config.sessionCacheMs : 0);
-  const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions);
+  const sessions = new SessionCache(database.kind === 'pglite' ? config.sessionCacheMs : 0, 10_000, clock);
+  const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions, config.passwordHashing);
   registerCurrentUser(app, auth);
 
   // Deletions can be held while a backup copies files (see storage/pausable-deletes.ts).
@@ -157,18 +169,20 @@ export async function buildApp({ config, database, counters, storage: givenStora
   if (database.kind === 'pglite') registerEmbeddedMaintenance(app, database, config.embeddedMaintenance);
   const search = new SearchService(database, {
     cacheMs: config.searchCacheMs,
+    clock,
     limiter,
     limits: config.rateLimits,
     cost: config.searchCost,
   });
   // One queue for every image this process decodes, post photos and icons alike.
   const images = givenImages ?? new ImageQueue(config.images.concurrency, config.images.queueLength);
-  const directory = new UserDirectory(database.orm, config.readCacheMs);
+  const directory = new UserDirectory(database.orm, config.readCacheMs, clock);
   const users = new UserService(database.orm, directory, tracked, sessions, limiter, config.rateLimits, images);
   const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, directory, images, {
     feedCacheMs: config.feedCacheMs,
     readCacheMs: config.readCacheMs,
     onPostsChanged: () => search.postsChanged(),
+    clock,
   });
   const follows = new FollowService(database.orm, directory);
 

@@ -70,6 +70,18 @@ export interface ImageWorkConfig {
   queueLength: number;
 }
 
+/** argon2id's cost: memory in KiB and passes over it (one lane). */
+export interface Argon2Cost {
+  memoryCost: number;
+  timeCost: number;
+}
+
+/**
+ * argon2id at the OWASP Password Storage Cheat Sheet's recommended minimum:
+ * 19 MiB of memory, 2 iterations, 1 lane. What every server uses (auth/password.ts hashes with it).
+ */
+export const OWASP_ARGON2ID: Argon2Cost = { memoryCost: 19_456, timeCost: 2 };
+
 /** libuv threads the image queue always leaves to argon2 (sign-in) and file reads (/media). */
 export const THREADS_KEPT_FROM_IMAGES = 2;
 
@@ -127,6 +139,11 @@ export interface Config {
   s3: S3Config | undefined;
   /** Redis for rate-limit counters shared by every process; when absent, in memory. */
   redisUrl: string | undefined;
+  /**
+   * Put before every key this app writes to Redis, so several apps (or a test run) can share one
+   * Redis database without touching each other's keys.
+   */
+  redisKeyPrefix: string;
   appName: string;
   /** Built client (index.html + assets); served when it exists. */
   clientDir: string;
@@ -159,6 +176,11 @@ export interface Config {
    */
   orphanFileAgeMs: number;
   images: ImageWorkConfig;
+  /**
+   * argon2id's cost for new password hashes. Not read from the environment: a server always
+   * hashes at OWASP's parameters; only tests lower it (checking a hash costs what it says).
+   */
+  passwordHashing: Argon2Cost;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
@@ -222,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'dormboard:',
     appName: env.APP_NAME || DEFAULT_APP_NAME,
     clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),
     trustProxy: trustProxySetting(env.TRUST_PROXY),
@@ -259,5 +282,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseConnectTimeoutMs: integer(env.DATABASE_CONNECT_TIMEOUT_MS, 5_000, 'DATABASE_CONNECT_TIMEOUT_MS'),
     orphanFileAgeMs: integer(env.ORPHAN_FILE_AGE_MS, 60 * 60 * 1000, 'ORPHAN_FILE_AGE_MS'),
     images: imageWorkConfig(env),
+    passwordHashing: OWASP_ARGON2ID,
   };
 }

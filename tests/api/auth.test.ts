@@ -4,7 +4,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../src/shared/api/paths.js';
 import { ERRORS, type ErrorCode } from '../../src/shared/errors.js';
-import { DEFAULT_RATE_LIMITS, trustProxySetting } from '../../src/server/config.js';
+import { DEFAULT_RATE_LIMITS, loadConfig, trustProxySetting } from '../../src/server/config.js';
 import type { Database } from '../../src/server/db/database.js';
 import { sessions, users } from '../../src/server/db/schema.js';
 import { newAccount, sessionCookie, signUp } from '../helpers/accounts.js';
@@ -157,16 +157,25 @@ describe('POST /api/auth/register', () => {
     expect(sessionSetCookie(response)).not.toMatch(/;\s*Secure/i);
   });
 
-  it('stores the password as argon2id (OWASP parameters), never the password itself', async () => {
-    const account = await signUp(t.app, newAccount());
-    const row = await userRow(t.database, account.username);
-    expect(row).toBeDefined();
-    expect(row!.passwordHash.startsWith('$argon2id$v=19$m=19456,t=2,p=1$')).toBe(true);
-    expect(row!.passwordHash).not.toContain(account.password);
-    expect(JSON.stringify(row)).not.toContain(account.password);
-    // Salted: the same password gives another hash for another account.
-    const other = await signUp(t.app, { ...newAccount(), password: account.password });
-    expect((await userRow(t.database, other.username))!.passwordHash).not.toBe(row!.passwordHash);
+  it('stores the password as argon2id (OWASP parameters, what a server always uses), never the password itself', async () => {
+    // Test apps hash cheaply (helpers/test-app.ts); this one hashes as every server does.
+    const production = await createTestApp({ passwordHashing: loadConfig({}).passwordHashing });
+    try {
+      const account = await signUp(production.app, newAccount());
+      const row = await userRow(production.database, account.username);
+      expect(row).toBeDefined();
+      expect(row!.passwordHash.startsWith('$argon2id$v=19$m=19456,t=2,p=1$')).toBe(true);
+      expect(row!.passwordHash).not.toContain(account.password);
+      expect(JSON.stringify(row)).not.toContain(account.password);
+      // Salted: the same password gives another hash for another account.
+      const other = await signUp(production.app, { ...newAccount(), password: account.password });
+      expect((await userRow(production.database, other.username))!.passwordHash).not.toBe(row!.passwordHash);
+      // And signing in checks it.
+      const login = await post(production.app, API.login, { identifier: account.username, password: account.password });
+      expect(login.statusCode, login.body).toBe(200);
+    } finally {
+      await production.close();
+    }
   });
 
   it('stores only a SHA-256 hash of the session token, never the token', async () => {

@@ -14,8 +14,9 @@ import { signUp } from '../helpers/accounts.js';
 import * as fixtures from '../helpers/images.js';
 import { expectError, get, patchMe, query } from '../helpers/people.js';
 import { createPost, multipart } from '../helpers/posts.js';
+import { tempDir } from '../helpers/processes.js';
 import { buildServer, client, startServer, type ServerProcess } from '../helpers/server-process.js';
-import { createEmptyDatabase, POSTGRES_ADMIN_URL, unavailable } from '../helpers/services.js';
+import { createEmptyDatabase, noPostgres } from '../helpers/services.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -351,17 +352,15 @@ describe('slow clients cannot hold the server hostage', () => {
 
 // ---------------------------------------------------------------- the database goes away
 
-const noPostgres = await unavailable(POSTGRES_ADMIN_URL);
-
 describe.skipIf(noPostgres)('PostgreSQL unreachable: 503, then recovery (a real server process behind a TCP proxy)', () => {
   let proxy: TcpProxy;
   let server: ServerProcess;
   let drop: () => Promise<void>;
-  let script: string;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-outage-'));
+  let dataDir: string;
   const CONNECT_TIMEOUT_MS = 1_000;
 
   beforeAll(async () => {
+    dataDir = tempDir('outage');
     const database = await createEmptyDatabase();
     drop = database.drop;
     const target = new URL(database.url);
@@ -369,7 +368,7 @@ describe.skipIf(noPostgres)('PostgreSQL unreachable: 503, then recovery (a real 
     const viaProxy = new URL(database.url);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
-    script = await buildServer();
+    const script = await buildServer();
     server = await startServer(
       {
         DATABASE_URL: viaProxy.toString(),
@@ -387,8 +386,6 @@ describe.skipIf(noPostgres)('PostgreSQL unreachable: 503, then recovery (a real 
     await server?.stop();
     await proxy?.close();
     await drop?.();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (script) fs.rmSync(path.dirname(script), { recursive: true, force: true });
   });
 
   async function expectUnavailable(response: Response) {

@@ -2,14 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostPage } from '../../src/shared/api/posts.js';
 import { signUp } from '../helpers/accounts.js';
 import { insertPosts, query } from '../helpers/people.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, TestClock, type TestApp } from '../helpers/test-app.js';
 
 /**
  * The home feed's first page comes from an in-memory window of the newest posts. It must give
  * exactly what the database would, for every viewer, and never hold a change for longer than
- * its time to live.
+ * its time to live. The cache's time stands still until a test moves it on.
  */
 const TTL = 400;
+const clock = new TestClock();
 let t: TestApp;
 let serial = 0;
 
@@ -53,14 +54,12 @@ async function newestFirst(excludeUserId?: string): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('home feed cache', () => {
   let alice: Awaited<ReturnType<typeof signUp>>;
   let bob: Awaited<ReturnType<typeof signUp>>;
 
   beforeAll(async () => {
-    t = await createTestApp({ feedCacheMs: TTL });
+    t = await createTestApp({ feedCacheMs: TTL }, { clock: clock.now });
     alice = await signUp(t.app);
     bob = await signUp(t.app);
   });
@@ -71,7 +70,7 @@ describe('home feed cache', () => {
   it('pages from the cache equal the database, for everyone, with no gaps or repeats', async () => {
     await addPosts(alice.uid, 130);
     await addPosts(bob.uid, 120);
-    await wait(TTL);
+    clock.advance(TTL);
     for (const [cookie, exclude] of [[undefined, undefined], [alice.cookie, alice.uid], [bob.cookie, bob.uid]] as const) {
       const first = await feed(cookie);
       expect(first.posts).toHaveLength(100);
@@ -81,7 +80,7 @@ describe('home feed cache', () => {
 
   it('a viewer who wrote most recent posts still gets a full page (from the database)', async () => {
     await addPosts(alice.uid, 250, Date.UTC(2026, 5, 1));
-    await wait(TTL);
+    clock.advance(TTL);
     const page = await feed(alice.cookie);
     expect(page.posts.map((post) => post.id)).toEqual((await newestFirst(alice.uid)).slice(0, 100));
     expect(page.nextCursor).not.toBeNull();
@@ -91,8 +90,9 @@ describe('home feed cache', () => {
     const before = await feed();
     const [id] = await addPosts(bob.uid, 1, Date.UTC(2027, 0, 1));
     // Within the window the cached page is served (this is what saves the database)...
+    clock.advance(TTL - 1);
     expect((await feed()).posts[0]!.id).toBe(before.posts[0]!.id);
-    await wait(TTL + 50);
+    clock.advance(1);
     // ...and after it the new post is there.
     expect((await feed()).posts[0]!.id).toBe(id);
   });
@@ -102,7 +102,7 @@ describe('home feed cache', () => {
     const newest = response.json<PostPage>().posts[0]!;
     // Make the newest post bob's own real post so he may delete it through the API.
     await query(t.database, 'UPDATE posts SET user_id = $1 WHERE id = $2', [bob.uid, newest.id]);
-    await wait(TTL + 50);
+    clock.advance(TTL);
     expect((await feed()).posts[0]!.id).toBe(newest.id);
     const deleted = await t.app.inject({ method: 'DELETE', url: `/api/posts/${newest.id}`, headers: { cookie: bob.cookie } });
     expect(deleted.statusCode).toBe(204);

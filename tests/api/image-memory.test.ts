@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/shared/errors.js';
 import { imageCorpus, type CorpusEntry } from '../helpers/image-bombs.js';
+import { tempDir } from '../helpers/processes.js';
 import { buildServer, client, startServer, type ServerProcess } from '../helpers/server-process.js';
 
 /**
@@ -50,7 +49,6 @@ function canMeasure(): boolean {
 const skip = Boolean(process.env.TEST_DATABASE_URL) || !canMeasure();
 // Generated once (~20-30 s) and cached in the temporary folder for later runs.
 const corpus = skip ? [] : await imageCorpus();
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-image-memory-'));
 
 describe.skipIf(skip)('memory per upload, image bombs', () => {
   let server: ServerProcess;
@@ -62,7 +60,7 @@ describe.skipIf(skip)('memory per upload, image bombs', () => {
   beforeAll(async () => {
     server = await startServer(
       // One account uploads everything: the hourly upload limits are not what is tested here.
-      { DATA_DIR: dataDir, RATE_LIMIT_POSTS_PER_USER: '1000', RATE_LIMIT_ICONS_PER_USER: '1000' },
+      { DATA_DIR: tempDir('image-memory'), RATE_LIMIT_POSTS_PER_USER: '1000', RATE_LIMIT_ICONS_PER_USER: '1000' },
       await buildServer(),
     );
     pid = server.child.pid!;
@@ -80,7 +78,6 @@ describe.skipIf(skip)('memory per upload, image bombs', () => {
     // embedded database grows with the posts, so this is not a bound.
     if (server && peaks.length > 0) peaks.push(`RSS after the corpus: ${Math.round(rssMiB(pid) - startIdle)} MiB over ${Math.round(startIdle)} at the start`);
     await server?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
     if (peaks.length > 0) console.log(`peak RSS above idle:\n${peaks.join('\n')}`);
   });
 

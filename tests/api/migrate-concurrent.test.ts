@@ -2,19 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { MIGRATIONS } from '../../src/server/db/migrations/index.js';
-import { createEmptyDatabase, POSTGRES_ADMIN_URL, unavailable } from '../helpers/services.js';
+import { createEmptyDatabase, noPostgres } from '../helpers/services.js';
 
 /**
  * App processes that start together all run migrate() against one PostgreSQL database: each
  * migration must still run exactly once, and every process must come up.
  */
-const skip = await unavailable(POSTGRES_ADMIN_URL);
 
 /** Every table the migrations create, read from their SQL. */
 const TABLES = [...new Set(MIGRATIONS.flatMap((m) => [...m.sql.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?(\w+)/gi)].map((match) => match[1]!)))].sort();
 const VERSIONS = MIGRATIONS.map((m) => m.version);
 
-describe.skipIf(skip)('migrations from several processes at once (PostgreSQL)', () => {
+describe.skipIf(noPostgres)('migrations from several processes at once (PostgreSQL)', () => {
   let fresh: Awaited<ReturnType<typeof createEmptyDatabase>>;
   const connections: Database[] = [];
 

@@ -431,16 +431,17 @@ describe('POST /api/posts: refusals', () => {
     expectError(await createPost(t.app, user.cookie, { bytes }), 413, 'IMAGE_TOO_LARGE');
   });
 
-  const hostile: Array<[string, () => Buffer | Promise<Buffer>, string, string, number, ErrorCode]> = [
-    ['an SVG with a script', fixtures.svgWithScript, 'image/svg+xml', 'x.svg', 415, 'INVALID_FILETYPE'],
-    ['an HTML page named .jpg', fixtures.html, 'image/jpeg', 'x.jpg', 415, 'INVALID_FILETYPE'],
-    ['an empty file', fixtures.empty, 'image/jpeg', 'x.jpg', 415, 'INVALID_FILETYPE'],
-    ['"GIF89a" followed by a script', fixtures.fakeGifHeader, 'image/gif', 'x.gif', 415, 'INVALID_FILETYPE'],
-    ['a JPEG cut off in its header', fixtures.headerTruncatedJpeg, 'image/jpeg', 'x.jpg', 415, 'INVALID_FILETYPE'],
-    ['a JPEG cut off in its pixel data', fixtures.truncatedJpeg, 'image/jpeg', 'x.jpg', 422, 'IMAGE_PROCESSING_FAILED'],
-    ['a 20000×20000 PNG', () => fixtures.hugePng(), 'image/png', 'x.png', 413, 'IMAGE_TOO_LARGE'],
+  // The title's placeholders take the first values in order: name, status, code.
+  const hostile: Array<[string, number, ErrorCode, () => Buffer | Promise<Buffer>, string, string]> = [
+    ['an SVG with a script', 415, 'INVALID_FILETYPE', fixtures.svgWithScript, 'image/svg+xml', 'x.svg'],
+    ['an HTML page named .jpg', 415, 'INVALID_FILETYPE', fixtures.html, 'image/jpeg', 'x.jpg'],
+    ['an empty file', 415, 'INVALID_FILETYPE', fixtures.empty, 'image/jpeg', 'x.jpg'],
+    ['"GIF89a" followed by a script', 415, 'INVALID_FILETYPE', fixtures.fakeGifHeader, 'image/gif', 'x.gif'],
+    ['a JPEG cut off in its header', 415, 'INVALID_FILETYPE', fixtures.headerTruncatedJpeg, 'image/jpeg', 'x.jpg'],
+    ['a JPEG cut off in its pixel data', 422, 'IMAGE_PROCESSING_FAILED', fixtures.truncatedJpeg, 'image/jpeg', 'x.jpg'],
+    ['a 20000×20000 PNG', 413, 'IMAGE_TOO_LARGE', () => fixtures.hugePng(), 'image/png', 'x.png'],
   ];
-  it.each(hostile)('%s → %i %s', async (_name, make, type, filename, status, code) => {
+  it.each(hostile)('%s → %i %s', async (_name, status, code, make, type, filename) => {
     expectError(await createPost(t.app, user.cookie, { bytes: await make(), type, filename, description: 'hostile' }), status, code);
   });
 

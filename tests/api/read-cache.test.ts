@@ -7,7 +7,7 @@ import { newAccount, signUp } from '../helpers/accounts.js';
 import { jpeg } from '../helpers/images.js';
 import { follow, patchMe, query, unfollow } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, TestClock, type TestApp } from '../helpers/test-app.js';
 
 /**
  * Post pages, public profiles and the first page of a user's posts are shared for a moment
@@ -15,6 +15,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
  * elsewhere (another process; here, SQL behind the app's back) shows within the time to live.
  */
 const TTL = 400;
+/** The cache's time: it stands still until a test moves it on. */
+const clock = new TestClock();
 let t: TestApp;
 type Account = Awaited<ReturnType<typeof signUp>>;
 
@@ -26,7 +28,6 @@ async function getJson<T>(url: string, cookie?: string): Promise<T> {
 const profile = (account: Account, cookie?: string) => getJson<{ user: Profile }>(API.user(account.username), cookie).then((body) => body.user);
 const postPage = (id: string, cookie?: string) => getJson<{ post: PostDetail }>(API.post(id), cookie).then((body) => body.post);
 const profilePosts = (account: Account) => getJson<PostPage>(API.userPosts(account.username)).then((page) => page.posts.map((post) => post.id));
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function newPost(author: Account, description = 'Fresh from the dorm #studentliving') {
   const response = await createPost(t.app, author.cookie, { bytes: await jpeg(64, 48), type: 'image/jpeg', description });
@@ -40,7 +41,7 @@ describe('read cache', () => {
   let postId: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ readCacheMs: TTL });
+    t = await createTestApp({ readCacheMs: TTL }, { clock: clock.now });
     [author, reader] = await Promise.all([signUp(t.app), signUp(t.app)]);
     postId = await newPost(author);
     // Everything below is read once first, so it is in the cache when the change comes.
@@ -111,7 +112,7 @@ describe('read cache', () => {
     await profile(author);
     await query(t.database, `UPDATE users SET bio = 'Changed elsewhere' WHERE id = $1`, [author.uid]);
     expect((await profile(author)).bio).not.toBe('Changed elsewhere');
-    await wait(TTL + 50);
+    clock.advance(TTL);
     expect((await profile(author)).bio).toBe('Changed elsewhere');
   });
 
@@ -119,7 +120,7 @@ describe('read cache', () => {
     expect((await profile(author, reader.cookie)).followedByMe).toBe(false);
     await query(t.database, `INSERT INTO follows (follower_id, target_id) VALUES ($1, $2)`, [reader.uid, author.uid]);
     expect((await profile(author, reader.cookie)).followedByMe).toBe(false);
-    await wait(TTL + 50);
+    clock.advance(TTL);
     expect(await profile(author, reader.cookie)).toMatchObject({ followedByMe: true, followers: 1 });
     await unfollow(t.app, author.username, reader.cookie);
   });

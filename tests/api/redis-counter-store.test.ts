@@ -5,16 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/server/http/app-error.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from '../../src/server/http/rate-limiter.js';
 import { RedisCounterStore } from '../../src/server/http/redis-counter-store.js';
-import { testRedisUrl, unavailable } from '../helpers/services.js';
+import { deleteRedisKeys, noRedis, redisTestPrefix, TEST_REDIS_URL } from '../helpers/services.js';
 
 /**
  * Rate-limit counters: the Redis store (shared by every process) must behave exactly like the
  * in-memory one, so one contract runs over both; then what only Redis can do (two connections,
- * one count). Database 5 of the test Redis, keys under a prefix unique to this run.
+ * one count). The Redis of TEST_REDIS_URL, keys under a prefix unique to this run, and only
+ * those deleted afterwards.
  */
-const REDIS_URL = testRedisUrl(5);
-const skip = await unavailable(REDIS_URL);
-const RUN = `dormboard:test:${process.pid}:${randomBytes(4).toString('hex')}:`;
+const REDIS_URL = TEST_REDIS_URL ?? '';
+const skip = noRedis;
+const RUN = redisTestPrefix('counters');
 
 let admin: Redis | undefined;
 const opened: RedisCounterStore[] = [];
@@ -33,8 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const store of opened) await store.close().catch(() => undefined);
   if (!admin) return;
-  const keys = await admin.keys(`${RUN.replace(/[*?[\]]/g, '\\$&')}*`);
-  if (keys.length > 0) await admin.del(...keys);
+  await deleteRedisKeys(admin, RUN);
   await admin.quit();
 });
 
@@ -55,7 +55,7 @@ async function thrown(promise: Promise<unknown>): Promise<AppError> {
 
 const backends: Array<{ name: string; make: () => CounterStore }> = [
   { name: 'MemoryCounterStore', make: () => new MemoryCounterStore() },
-  // Without a Redis (only ever on a developer machine), the memory half still runs.
+  // Without TEST_REDIS_URL, the memory half still runs.
   ...(skip ? [] : [{ name: 'RedisCounterStore', make: () => redisStore() }]),
 ];
 

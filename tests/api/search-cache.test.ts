@@ -6,7 +6,7 @@ import { signUp } from '../helpers/accounts.js';
 import { jpeg } from '../helpers/images.js';
 import { insertPosts, query } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, TestClock, type TestApp } from '../helpers/test-app.js';
 
 /**
  * Post search answers are held for a moment (SEARCH_CACHE_MS). The process that creates or
@@ -14,6 +14,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
  * written behind the app's back) shows within the time to live.
  */
 const TTL = 400;
+/** The cache's time: it stands still until a test moves it on. */
+const clock = new TestClock();
 let t: TestApp;
 
 async function search(q: string): Promise<string[]> {
@@ -27,13 +29,12 @@ async function search(q: string): Promise<string[]> {
 const describeAs = (app: TestApp, id: string, description: string) =>
   query(app.database, 'UPDATE posts SET search_grams = $1, search_text = $2 WHERE id = $3', [searchGrams(description), searchText(description), id]);
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('post search cache', () => {
   let author: Awaited<ReturnType<typeof signUp>>;
 
   beforeAll(async () => {
-    t = await createTestApp({ searchCacheMs: TTL });
+    t = await createTestApp({ searchCacheMs: TTL }, { clock: clock.now });
     author = await signUp(t.app);
   });
   afterAll(() => t.close());
@@ -55,7 +56,7 @@ describe('post search cache', () => {
     await describeAs(t, 'elsewhere1', 'post');
     // Still the remembered answer...
     expect(await search('post')).toEqual([]);
-    await wait(TTL + 50);
+    clock.advance(TTL);
     // ...then the database's.
     expect(await search('post')).toEqual(['elsewhere1']);
   });
@@ -63,7 +64,7 @@ describe('post search cache', () => {
   it('shares the entry between queries that clean to the same words', async () => {
     await insertPosts(t.database, [{ id: 'elsewhere2', userId: author.uid, at: new Date().toISOString() }]);
     await describeAs(t, 'elsewhere2', 'wombat');
-    await wait(TTL + 50);
+    clock.advance(TTL);
     expect(await search('wombat')).toEqual(['elsewhere2']);
     await query(t.database, `DELETE FROM posts WHERE id = 'elsewhere2'`);
     // "Wombat!" cleans to "wombat": the remembered answer, not a new search.

@@ -10,7 +10,7 @@ import type { PostSearchResponse, UserSearchResponse } from '../../src/shared/ap
 import { API } from '../../src/shared/api/paths.js';
 import { ERRORS } from '../../src/shared/errors.js';
 import { deriveHashtags } from '../../src/shared/hashtags.js';
-import { cleanWords, deriveKeywords, searchGrams, searchText } from '../../src/shared/keywords.js';
+import { deriveKeywords, searchGrams, searchText } from '../../src/shared/keywords.js';
 import { SEARCH_MAX_POSTS, SEARCH_MAX_USERS, SEARCH_MAX_WORDS, SEARCH_QUERY_MAX_LENGTH } from '../../src/shared/limits.js';
 import { signUp } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +14,8 @@ import { API } from '../../src/shared/api/paths.js';
 import { deriveHashtags } from '../../src/shared/hashtags.js';
 import { searchGrams, searchText } from '../../src/shared/keywords.js';
 import { isHttpLink } from '../../src/shared/validation/post.js';
+import { spawnGroup } from '../helpers/processes.js';
+import { childEnv } from '../helpers/server-process.js';
 import { createTestDatabase } from '../helpers/test-app.js';
 
 /**
@@ -241,18 +242,17 @@ describe('seeder determinism', () => {
 });
 
 describe('seeder CLI', () => {
-  function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'bench/seed.ts', ...args], {
-        cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: '', S3_BUCKET: '', ...env },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.on('error', reject);
-      child.on('exit', (code) => resolve({ code, stderr }));
+  async function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+    const run = spawnGroup(process.execPath, ['--import', 'tsx', 'bench/seed.ts', ...args], {
+      cwd: ROOT,
+      env: childEnv({ DATABASE_URL: '', S3_BUCKET: '', ...env }),
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
+    let stderr = '';
+    run.child.stderr!.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => run.child.once('close', (code) => resolve(code)));
+    await run.kill();
+    return { code, stderr };
   }
 
   it('refuses an embedded database that a running app owns', async () => {

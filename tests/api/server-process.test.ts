@@ -1,21 +1,24 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { client, startServer } from '../helpers/server-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/processes.js';
+import { buildServer, client, startServer } from '../helpers/server-process.js';
 
 /**
  * The real entry point as a separate process on the embedded database: it starts, keeps its
  * data across restarts on the same DATA_DIR, and closes cleanly on SIGTERM and SIGINT.
  */
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-process-'));
-
 // Embedded-only: the PostgreSQL run covers the database, not the process.
 describe.skipIf(process.env.TEST_DATABASE_URL)('server process', () => {
-  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  // The bundle `npm run build:server` makes, as `npm start` runs it (and seconds sooner than tsx).
+  let script: string;
+  beforeAll(async () => {
+    script = await buildServer();
+  });
 
   it('keeps accounts across a restart and exits cleanly on SIGTERM and SIGINT', async () => {
-    const first = await startServer({ DATA_DIR: dataDir });
+    const dataDir = tempDir('process');
+    const first = await startServer({ DATA_DIR: dataDir }, script);
     const account = { username: 'persisted', email: 'persisted@example.com', password: 'still here 1' };
     expect((await client(first.base).call('POST', '/api/auth/register', account)).status).toBe(201);
     // While running, the server tells local tools where it is (readable by the owner only).
@@ -23,7 +26,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('server process', () => {
     expect(await first.stop('SIGTERM')).toBe(0);
     expect(fs.existsSync(path.join(dataDir, 'server.json'))).toBe(false);
 
-    const second = await startServer({ DATA_DIR: dataDir });
+    const second = await startServer({ DATA_DIR: dataDir }, script);
     const api = client(second.base);
     const login = await api.call('POST', '/api/auth/login', { identifier: account.email, password: account.password });
     expect(login.status).toBe(200);

@@ -1,16 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount, signUp } from '../helpers/accounts.js';
 import { patchMe, query } from '../helpers/people.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, TestClock, type TestApp } from '../helpers/test-app.js';
 
 /**
  * On the embedded database the session's user is remembered between requests. What this
- * process changes must show at once; the cache must never outlive the session itself.
+ * process changes must show at once; the cache must never outlive the session itself. The
+ * cache's time stands still until a test moves it on; sessions themselves keep real time.
  */
+const TTL = 60 * 60 * 1000;
+
 describe.skipIf(process.env.TEST_DATABASE_URL)('session cache (embedded database)', () => {
   let t: TestApp;
+  const clock = new TestClock();
   beforeAll(async () => {
-    t = await createTestApp({ sessionCacheMs: 60_000 });
+    t = await createTestApp({ sessionCacheMs: TTL }, { clock: clock.now });
   });
   afterAll(async () => {
     await t?.close();
@@ -23,7 +27,11 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('session cache (embedded database
     expect((await me(alice.cookie)).statusCode).toBe(200);
     await query(t.database, "UPDATE users SET bio = 'changed behind its back' WHERE id = $1", [alice.uid]);
     // The remembered user is used (this is what saves a query per request)...
+    clock.advance(TTL - 1);
     expect((await me(alice.cookie)).json().user.bio).toBe('');
+    // ...until it expires.
+    clock.advance(1);
+    expect((await me(alice.cookie)).json().user.bio).toBe('changed behind its back');
   });
 
   it('signing out ends the session at once', async () => {
@@ -67,16 +75,21 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('session cache (embedded database
   it('a session read near its end is extended, and memory holds the new end', async () => {
     const dave = await signUp(t.app, newAccount('cache'));
     expect((await me(dave.cookie)).statusCode).toBe(200);
-    // Move the end to a moment from now, then forget and re-read, as for a long-unused session.
-    const soon = new Date(Date.now() + 300);
+    // Move the end to ten minutes from now, then forget and re-read, as for a long-unused session.
+    clock.catchUp();
+    const soon = new Date(clock.now() + 10 * 60 * 1000);
     await query(t.database, 'UPDATE sessions SET expires_at = $1 WHERE user_id = $2', [soon.toISOString(), dave.uid]);
     await patchMe(t.app, dave.cookie, [['bio', 'x']]);
     const renewed = await me(dave.cookie);
     expect(renewed.statusCode).toBe(200);
     expect(renewed.cookies.map((c) => c.name)).toEqual(['session']);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    // Past the old end: the session lives on (from memory or not), because it was used.
-    expect((await me(dave.cookie)).statusCode).toBe(200);
+    // Past the old end (within the cache's time to live): memory still answers, so it holds the
+    // new end. Had it kept the old one, it would have dropped the entry and re-read the bio.
+    await query(t.database, "UPDATE users SET bio = 'changed behind its back' WHERE id = $1", [dave.uid]);
+    clock.advance(11 * 60 * 1000);
+    const later = await me(dave.cookie);
+    expect(later.statusCode).toBe(200);
+    expect(later.json().user.bio).toBe('x');
     const [row] = await query<{ expires_at: Date }>(t.database, 'SELECT expires_at FROM sessions WHERE user_id = $1', [dave.uid]);
     expect(new Date(row!.expires_at).getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 60 * 60 * 1000);
   });

@@ -1,10 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { removeLater, spawnGroup } from './processes.js';
 import { freePort } from './services.js';
 
-/** The real entry point (src/server/main.ts) as a child process. */
+/**
+ * The real entry point (src/server/main.ts) as a child process, in a process group of its own
+ * that processes.ts kills when the test ends, fails or times out.
+ */
 export interface ServerProcess {
   base: string;
   child: ChildProcess;
@@ -22,6 +26,8 @@ export async function buildServer(): Promise<string> {
   const cache = path.resolve('node_modules/.cache');
   fs.mkdirSync(cache, { recursive: true });
   const folder = fs.mkdtempSync(path.join(cache, 'dormboard-server-'));
+  // Removed with the test or file, even when a test times out before its own clean-up.
+  removeLater(folder);
   const script = path.join(folder, 'main.js');
   await build({
     entryPoints: ['src/server/main.ts'],
@@ -40,57 +46,62 @@ export async function buildServer(): Promise<string> {
   return script;
 }
 
+/**
+ * This process's environment without what points a server at real services or data: a developer's
+ * own DATABASE_URL, REDIS_URL or S3 bucket must never reach a test's server. Tests set them
+ * explicitly when they mean to.
+ */
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(DATABASE_|REDIS_|S3_|AWS_)|^(DATA_DIR|PORT|HOST|CLIENT_DIR)$/.test(name)),
+  );
+  return { ...inherited, ...env };
+}
+
+export interface StartOptions {
+  /** Kill the server when this aborts (the test's signal): by default the running test's. */
+  signal?: AbortSignal;
+}
+
 /** Starts src/server/main.ts through tsx, or the given bundle from buildServer(). */
-export async function startServer(env: Record<string, string>, script?: string): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string>, script?: string, { signal }: StartOptions = {}): Promise<ServerProcess> {
   // A port free a moment ago, not a fixed sequence: test files in other processes start servers too.
   const port = await freePort();
   const args = script ? [script] : ['--import', 'tsx', 'src/server/main.ts'];
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', CLIENT_DIR: '/nonexistent', ...env },
+  const server = spawnGroup(process.execPath, args, {
+    env: childEnv({ PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', CLIENT_DIR: '/nonexistent', ...env }),
+    // stderr is passed through, and its end kept to explain a server that does not start.
     stdio: ['ignore', 'ignore', 'pipe'],
+    echo: true,
+    signal,
   });
-  // Passed through, and the end kept to explain a server that does not start.
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    process.stderr.write(chunk);
-    stderr = (stderr + chunk.toString()).slice(-4_000);
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
       await fetch(`${base}/api/me`);
       break;
     } catch {
-      if (i > 400 || child.exitCode !== null) {
-        child.kill('SIGKILL');
-        throw new Error(`server on ${port} did not start (exit code ${child.exitCode}):\n${stderr}`);
+      if (i > 400 || server.child.exitCode !== null) {
+        await server.kill();
+        throw new Error(`server on ${port} did not start (exit code ${server.child.exitCode}):\n${server.output()}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  return {
-    base,
-    child,
-    stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null) child.kill(signal);
-      return exited;
-    },
-  };
+  return { base, child: server.child, stop: (stopSignal = 'SIGTERM') => server.stop(stopSignal) };
 }
 
 /** Runs one of the npm tools (src/server/tools/*.ts) to completion. */
-export function runTool(tool: string, args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `src/server/tools/${tool}.ts`, ...args], {
-      env: { ...process.env, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+export async function runTool(tool: string, args: string[], env: Record<string, string>) {
+  const run = spawnGroup(process.execPath, ['--import', 'tsx', `src/server/tools/${tool}.ts`, ...args], { env: childEnv(env) });
+  let stdout = '';
+  let stderr = '';
+  run.child.stdout!.on('data', (chunk) => (stdout += chunk));
+  run.child.stderr!.on('data', (chunk) => (stderr += chunk));
+  // 'close', not 'exit': the output may still be arriving when the process has exited.
+  const code = await new Promise<number | null>((resolve) => run.child.once('close', (code) => resolve(code)));
+  await run.kill();
+  return { code, stdout, stderr };
 }
 
 /** JSON requests with a cookie jar of one session. */

@@ -21,7 +21,7 @@ const filePart = (bytes: Buffer, truncated = false): FakePart => ({
   toBuffer: async () => bytes,
 });
 
-function request(parts: FakePart[], failWith?: unknown): FastifyRequest {
+function request(parts: FakePart[], failWith?: Error): FastifyRequest {
   return {
     isMultipart: () => true,
     parts: () =>

@@ -2,7 +2,7 @@ import type { LoginBody, RegisterBody } from '../../shared/api/auth.js';
 import { ERRORS, errorCodeOf } from '../../shared/errors.js';
 import { parseIdentifier, validateSignIn } from '../../shared/validation/sign-in.js';
 import { normalizeSignUp, validateSignUp } from '../../shared/validation/sign-up.js';
-import type { RateLimitConfig } from '../config.js';
+import { OWASP_ARGON2ID, type Argon2Cost, type RateLimitConfig } from '../config.js';
 import type { AppDb } from '../db/database.js';
 import { hasSqlState } from '../db/sql-state.js';
 import { AppError } from '../http/app-error.js';
@@ -36,6 +36,7 @@ export class AuthService {
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
     private readonly sessions: SessionCache,
+    private readonly passwordCost: Argon2Cost = OWASP_ARGON2ID,
   ) {}
 
   async register(body: RegisterBody, address: string): Promise<SignedIn> {
@@ -49,7 +50,7 @@ export class AuthService {
     const messages = validateSignUp(input, { ...taken, commonPassword });
     if (messages.length > 0) throw signUpError(messages);
 
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await hashPassword(input.password, this.passwordCost);
     let user: UserRow;
     try {
       user = await queries.insertUser(this.db, { id: newId(), username: input.username, email: input.email, passwordHash });
@@ -106,7 +107,7 @@ export class AuthService {
 
     if (!user || !accountSlot) {
       // The same argon2 time as a real check, so neither case can be told apart by timing.
-      await verifyDecoy(body.password);
+      await verifyDecoy(body.password, this.passwordCost);
       if (!user && identity.by === 'username') throw new AppError(404, 'USERNAME_NOT_REGISTERED');
       // The log tells operators what the answer may not: this account's guesses are used up.
       throw new AppError(401, 'INCORRECT_LOGIN').withAudit(user ? { event: 'rate limited', accountId: user.id } : {});

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../clock.js';
 import type { UserRow } from './auth.queries.js';
 
 interface Entry {
@@ -23,12 +24,13 @@ export class SessionCache {
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 10_000,
+    private readonly now: Clock = systemClock,
   ) {}
 
   get(tokenHash: string): UserRow | undefined {
     const entry = this.entries.get(tokenHash);
     if (!entry) return undefined;
-    const now = Date.now();
+    const now = this.now();
     if (entry.expiresAt <= now || now - entry.cachedAt >= this.ttlMs) {
       this.entries.delete(tokenHash);
       return undefined;
@@ -45,7 +47,7 @@ export class SessionCache {
     if (this.ttlMs <= 0 || generation !== this.forgets) return;
     // Map keeps insertion order: the oldest entry goes first when full.
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(tokenHash, { user, expiresAt: expiresAt.getTime(), cachedAt: Date.now() });
+    this.entries.set(tokenHash, { user, expiresAt: expiresAt.getTime(), cachedAt: this.now() });
   }
 
   forgetSession(tokenHash: string) {

@@ -1,3 +1,5 @@
+import { systemClock, type Clock } from '../clock.js';
+
 /**
  * Values worth sharing between requests, kept for a moment (ttlMs), newest use last, at most
  * maxEntries of them. Simultaneous misses for one key share a single computation, and a failed
@@ -10,11 +12,12 @@ export class MemoCache<T> {
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 1000,
+    private readonly now: Clock = systemClock,
   ) {}
 
   async get(key: string, compute: () => Promise<T>): Promise<T> {
     if (this.ttlMs <= 0) return compute();
-    const now = Date.now();
+    const now = this.now();
     const hit = this.entries.get(key);
     if (hit && hit.expires > now) {
       // Map order is insertion order: re-inserting marks it most recently used.

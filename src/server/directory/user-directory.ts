@@ -1,4 +1,5 @@
 import { MemoCache } from '../cache/memo-cache.js';
+import { systemClock, type Clock } from '../clock.js';
 import type { AppDb } from '../db/database.js';
 import { AppError } from '../http/app-error.js';
 import { normalizeUsername } from './username.js';
@@ -19,9 +20,10 @@ export class UserDirectory {
   constructor(
     private readonly db: AppDb,
     readCacheMs = 0,
+    clock: Clock = systemClock,
   ) {
-    this.publicRows = new MemoCache(readCacheMs, 10_000);
-    this.followed = new MemoCache(readCacheMs, 10_000);
+    this.publicRows = new MemoCache(readCacheMs, 10_000, clock);
+    this.followed = new MemoCache(readCacheMs, 10_000, clock);
   }
 
   /** What anyone may see of a user; 404 for nobody (never remembered: they may sign up). */

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../clock.js';
 import { encodeCursor } from '../http/cursor.js';
 import type { CardRow } from './post.queries.js';
 
@@ -25,6 +26,7 @@ export class FeedCache {
     private readonly toJson: (row: CardRow) => string,
     private readonly ttlMs: number,
     private readonly size: number,
+    private readonly now: Clock = systemClock,
   ) {}
 
   invalidate() {
@@ -35,14 +37,14 @@ export class FeedCache {
     const cached = this.window;
     if (cached) {
       const window = await cached.catch(() => undefined);
-      if (window && Date.now() - window.loadedAt < this.ttlMs) return window;
+      if (window && this.now() - window.loadedAt < this.ttlMs) return window;
       if (this.window !== cached) return this.current();
     }
     // One load at a time: concurrent requests share it.
     const loading = this.load(this.size + 1).then((rows) => ({
       rows: rows.slice(0, this.size).map((row) => ({ ...row, json: this.toJson(row) })),
       complete: rows.length <= this.size,
-      loadedAt: Date.now(),
+      loadedAt: this.now(),
     }));
     this.window = loading;
     loading.catch(() => {

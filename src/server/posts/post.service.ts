@@ -13,6 +13,7 @@ import { isImageType, validatePostText } from '../../shared/validation/post.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import type { RateLimitConfig } from '../config.js';
 import { MemoCache } from '../cache/memo-cache.js';
+import { systemClock, type Clock } from '../clock.js';
 import type { AppDb } from '../db/database.js';
 import { iconUrl } from '../directory/icon-images.js';
 import type { UserDirectory } from '../directory/user-directory.js';
@@ -50,6 +51,8 @@ export interface PostCaches {
   readCacheMs?: number;
   /** Told when a post is created or deleted, for other caches of posts (search). */
   onPostsChanged?: () => void;
+  /** The caches' time (tests move it on). */
+  clock?: Clock;
 }
 
 type PostDetailRow = NonNullable<Awaited<ReturnType<typeof queries.findPostDetail>>>;
@@ -71,11 +74,11 @@ export class PostService {
     private readonly limits: RateLimitConfig,
     private readonly directory: UserDirectory,
     private readonly images: ImageQueue,
-    { feedCacheMs = 0, readCacheMs = 0, onPostsChanged = () => undefined }: PostCaches = {},
+    { feedCacheMs = 0, readCacheMs = 0, onPostsChanged = () => undefined, clock = systemClock }: PostCaches = {},
   ) {
-    this.details = new MemoCache(readCacheMs, 10_000);
-    this.related = new MemoCache(readCacheMs);
-    this.firstPagesByAuthor = new MemoCache(readCacheMs);
+    this.details = new MemoCache(readCacheMs, 10_000, clock);
+    this.related = new MemoCache(readCacheMs, 1000, clock);
+    this.firstPagesByAuthor = new MemoCache(readCacheMs, 1000, clock);
     this.onPostsChanged = onPostsChanged;
     this.feedCache = new FeedCache(
       (limit) => queries.newestPosts(this.db, limit),
@@ -83,6 +86,7 @@ export class PostService {
       feedCacheMs,
       // Room for a viewer's own recent posts to be left out and still fill a page.
       HOME_FEED_PAGE_SIZE * 2,
+      clock,
     );
   }
 

@@ -4,6 +4,7 @@ import { SEARCH_MAX_POSTS, SEARCH_MAX_USERS, SEARCH_QUERY_MAX_LENGTH } from '../
 import { peopleSearchPrefix, postSearchWords } from '../../shared/search.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import { MemoCache } from '../cache/memo-cache.js';
+import type { Clock } from '../clock.js';
 import type { RateLimitConfig, SearchCostConfig } from '../config.js';
 import type { AppDb, Database } from '../db/database.js';
 import { hasSqlState } from '../db/sql-state.js';
@@ -31,6 +32,8 @@ export interface Searcher {
 
 export interface SearchServiceOptions {
   cacheMs?: number;
+  /** The answer cache's time (tests move it on). */
+  clock?: Clock;
   postSearch?: Partial<PostSearchOptions>;
   limiter: RateLimiter;
   limits: RateLimitConfig;
@@ -52,7 +55,7 @@ export class SearchService {
     // PGlite examines a candidate row in ~10 µs on the server's own thread: 3,000 keep a search
     // statement to a few tens of milliseconds there, which every other request waits for.
     this.postSearch = new PostSearch(this.db, { maxExamined: database.kind === 'pglite' ? 3_000 : 20_000, ...options.postSearch });
-    this.cache = new MemoCache(options.cacheMs ?? 0);
+    this.cache = new MemoCache(options.cacheMs ?? 0, 1000, options.clock);
     this.gate = new SearchGate(options.cost.concurrency, options.cost.queue);
   }
 
