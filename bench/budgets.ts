@@ -42,7 +42,8 @@ export function checkBudgets(n: BenchNumbers): BudgetResult[] {
     add(`home feed p99 @16 beside 16 uncached searches (${db})`, '≤ 100 ms', ms(value), value <= 100);
   }
   if (n.firstViewBytes !== undefined) add('first view of / transferred', '≤ 600 KB', kb(n.firstViewBytes), n.firstViewBytes <= 600 * 1024);
-  if (n.imageByteRatio !== undefined) add('image bytes vs full-size cards', '≥ 100×', `${n.imageByteRatio.toFixed(0)}×`, n.imageByteRatio >= 100);
+  if (n.imageByteRatio !== undefined)
+    add('image bytes vs full-size cards', '≥ 100×', `${n.imageByteRatio.toFixed(0)}×`, n.imageByteRatio >= 100);
   if (n.lcpSlow4gMs !== undefined) add('LCP on Slow 4G', '≤ 1800 ms', `${n.lcpSlow4gMs} ms`, n.lcpSlow4gMs <= 1800);
   if (n.cls !== undefined) add('CLS', '≤ 0.02', n.cls.toFixed(3), n.cls <= 0.02);
   add('initial JS (gzip)', '≤ 110 KB', kb(n.initialJsGzip), n.initialJsGzip <= 110 * 1024);

@@ -278,7 +278,9 @@ async function createPostBody(): Promise<{ body: Buffer; contentType: string }> 
 
 /** Gradient plus blurred noise: compresses like a photo. Quality is lowered until it fits `maxBytes`. */
 async function photoLikeJpeg(width: number, height: number, maxBytes: number): Promise<Buffer> {
-  const noise = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 70 } } })
+  const noise = await sharp({
+    create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 70 } },
+  })
     .blur(1.2)
     .png()
     .toBuffer();
@@ -286,7 +288,10 @@ async function photoLikeJpeg(width: number, height: number, maxBytes: number): P
     `<svg width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#e76f51" stop-opacity="0.6"/><stop offset="1" stop-color="#264653" stop-opacity="0.6"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`,
   );
   for (let quality = 92; ; quality -= 4) {
-    const jpeg = await sharp(noise).composite([{ input: gradient }]).jpeg({ quality }).toBuffer();
+    const jpeg = await sharp(noise)
+      .composite([{ input: gradient }])
+      .jpeg({ quality })
+      .toBuffer();
     if (jpeg.length <= maxBytes || quality <= 40) return jpeg;
   }
 }
@@ -316,7 +321,7 @@ const FEED_UNDER_SEARCH = 'home feed under search load';
  */
 function uncachedSearches(vocabulary: string[]): () => string {
   let state = 12_345;
-  const next = (n: number) => ((state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0) % n);
+  const next = (n: number) => (state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0) % n;
   const seen = new Set<string>();
   return () => {
     for (;;) {
@@ -341,7 +346,12 @@ function uncachedSearches(vocabulary: string[]): () => string {
  */
 async function feedUnderSearch(base: string, cookie: string, vocabulary: string[]): Promise<{ feed: LoadResult; searches: LoadResult }> {
   const nextSearch = uncachedSearches(vocabulary);
-  const searching = load({ baseUrl: base, connections: 16, durationSeconds: durationSeconds + 2, requests: [{ path: nextSearch(), nextPath: nextSearch }] });
+  const searching = load({
+    baseUrl: base,
+    connections: 16,
+    durationSeconds: durationSeconds + 2,
+    requests: [{ path: nextSearch(), nextPath: nextSearch }],
+  });
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const feed = await load({ baseUrl: base, connections: 16, durationSeconds, requests: [{ path: '/api/posts' }], headers: { cookie } });
   return { feed, searches: await searching };
@@ -377,7 +387,11 @@ async function smallMediaUrl(base: string, feed: FeedPage): Promise<{ url: strin
  * interlaced 16-bit PNG, progressive 4:4:4 JPEG) and the costliest upload still accepted, a
  * 12-MP AVIF photo (~2 s and ~220 MiB to decode).
  */
-async function underUploadAttack(base: string, f: Fixture, uploaderCookie: string): Promise<{ media: LoadResult; feed: LoadResult; mediaBytes: number; uploads: Record<string, number> }> {
+async function underUploadAttack(
+  base: string,
+  f: Fixture,
+  uploaderCookie: string,
+): Promise<{ media: LoadResult; feed: LoadResult; mediaBytes: number; uploads: Record<string, number> }> {
   const corpus = await imageCorpus();
   const pick = (name: string) => corpus.find((entry) => entry.name.startsWith(name))!;
   const bombs: CorpusEntry[] = [pick('12-bit AVIF'), pick('interlaced 16-bit'), pick('progressive 4:4:4'), pick('12-MP AVIF photo')];
@@ -397,7 +411,11 @@ async function underUploadAttack(base: string, f: Fixture, uploaderCookie: strin
   const attackers = Array.from({ length: ATTACKERS }, async (_, i) => {
     for (let n = i; attacking; n++) {
       const { body, contentType } = forms[n % forms.length]!;
-      const response = await fetch(`${base}/api/posts`, { method: 'POST', headers: { cookie: uploaderCookie, 'content-type': contentType }, body });
+      const response = await fetch(`${base}/api/posts`, {
+        method: 'POST',
+        headers: { cookie: uploaderCookie, 'content-type': contentType },
+        body,
+      });
       await response.arrayBuffer();
       uploads[response.status] = (uploads[response.status] ?? 0) + 1;
     }
@@ -511,7 +529,10 @@ for (const db of dbs) {
   const uncached = ['profile', 'post detail', 'related posts', 'search posts'].filter((name) => !only || only.includes(name));
   if (uncached.length > 0) {
     await stopServer(server);
-    server = await startServer({ ...setup, env: { ...setup.env, READ_CACHE_MS: '0', SEARCH_CACHE_MS: '0', FEED_CACHE_MS: '0' } }, clientDir);
+    server = await startServer(
+      { ...setup, env: { ...setup.env, READ_CACHE_MS: '0', SEARCH_CACHE_MS: '0', FEED_CACHE_MS: '0' } },
+      clientDir,
+    );
     const all = scenarios({ ...f, cookie });
     for (const name of uncached) {
       const label = `${name} (caches off)`;
@@ -531,10 +552,15 @@ for (const db of dbs) {
     api[db][`20 KB image, ${ATTACK}`] = [result.media];
     api[db][`home feed, ${ATTACK}`] = [result.feed];
     attack[db] = { mediaP99: result.media.p99, feedP99: result.feed.p99, mediaBytes: result.mediaBytes, uploads: result.uploads };
-    for (const [name, r] of [[`${result.mediaBytes}-byte image`, result.media], ['home feed', result.feed]] as const) {
+    for (const [name, r] of [
+      [`${result.mediaBytes}-byte image`, result.media],
+      ['home feed', result.feed],
+    ] as const) {
       log(`${db} ${name} ${ATTACK} @16: ${figures(r)}`);
     }
-    log(`${db} ${ATTACK}: uploads answered ${JSON.stringify(result.uploads)}; removed ${await deleteUploads(server.base, uploaderCookie)} of them`);
+    log(
+      `${db} ${ATTACK}: uploads answered ${JSON.stringify(result.uploads)}; removed ${await deleteUploads(server.base, uploaderCookie)} of them`,
+    );
   }
   if (only) {
     await stopServer(server);
@@ -607,13 +633,24 @@ for (const [db, rows] of Object.entries(api)) {
     for (const r of results) lines.push(`| ${name} | ${db} | ${r.connections} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.rps} | ${r.errors} |`);
   }
 }
-lines.push('', `| ceiling (same bytes as the feed, static file) @16 | req/s | feed req/s | feed / ceiling | feed bytes |`, `|---|---:|---:|---:|---:|`);
+lines.push(
+  '',
+  `| ceiling (same bytes as the feed, static file) @16 | req/s | feed req/s | feed / ceiling | feed bytes |`,
+  `|---|---:|---:|---:|---:|`,
+);
 for (const [db, c] of Object.entries(ceiling)) {
   lines.push(`| ${db} | ${c.static.rps} | ${c.feed.rps} | ${(c.ratio * 100).toFixed(1)} % | ${c.feedBytes} |`);
 }
 if (page) {
-  lines.push('', `| first view of / (390×844, DPR 3, cold) | bytes | requests | image bytes | images | LCP ms | CLS |`, `|---|---:|---:|---:|---:|---:|---:|`);
-  for (const [name, v] of [['unthrottled', page.unthrottled], ['Slow 4G', page.slow4g]] as const) {
+  lines.push(
+    '',
+    `| first view of / (390×844, DPR 3, cold) | bytes | requests | image bytes | images | LCP ms | CLS |`,
+    `|---|---:|---:|---:|---:|---:|---:|`,
+  );
+  for (const [name, v] of [
+    ['unthrottled', page.unthrottled],
+    ['Slow 4G', page.slow4g],
+  ] as const) {
     lines.push(`| ${name} | ${v.bytes} | ${v.requests} | ${v.imageBytes} | ${v.imageRequests} | ${v.lcpMs} | ${v.cls.toFixed(4)} |`);
   }
   lines.push(`| 100 cards at full size (the original's approach) | ${page.fullSizeBytes} | | | | | |`);
@@ -632,6 +669,11 @@ fs.writeFileSync(
 );
 log('wrote bench/results.json');
 if (values.check && budgets.some((b) => !b.ok)) {
-  log(`budgets missed: ${budgets.filter((b) => !b.ok).map((b) => b.name).join('; ')}`);
+  log(
+    `budgets missed: ${budgets
+      .filter((b) => !b.ok)
+      .map((b) => b.name)
+      .join('; ')}`,
+  );
   process.exit(1);
 }

@@ -159,7 +159,11 @@ const QUERY_WORDS = ['st', 'ro', 'nig', 'roo', 'room', 'study', 'library', 'toni
 
 async function timeQuery(sql: Sql, variant: Variant, word: string): Promise<{ ms: number; rows: number }> {
   const text = `SELECT id, created_at FROM v WHERE ${variant.match}`;
-  const params = variant.name.startsWith('grams 2 ') ? [word, pairsOf(word)] : variant.name.startsWith('grams') ? [word, queryGramsUpTo3(word)] : [word];
+  const params = variant.name.startsWith('grams 2 ')
+    ? [word, pairsOf(word)]
+    : variant.name.startsWith('grams')
+      ? [word, queryGramsUpTo3(word)]
+      : [word];
   const runs: number[] = [];
   let rows = 0;
   for (let i = 0; i < 9; i++) {
@@ -178,7 +182,11 @@ for (const db of values.db.split(',')) {
   for (const variant of VARIANTS) {
     const sql = db === 'pglite' ? await openPglite() : await openPostgres();
     try {
-      for (const statement of variant.ddl.split(';').map((s) => s.trim()).filter(Boolean)) await sql.query(statement);
+      for (const statement of variant.ddl
+        .split(';')
+        .map((s) => s.trim())
+        .filter(Boolean))
+        await sql.query(statement);
       const empty = await indexBytes(sql);
       await insert(sql, variant, 0, typical);
       const afterTypical = await indexBytes(sql);

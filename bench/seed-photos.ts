@@ -27,14 +27,38 @@ const ASPECTS: ReadonlyArray<readonly [number, number]> = [
 
 /** [top, bottom] colours of a scene: dorm walls, sky over campus, night party, library wood... */
 const SCENES: ReadonlyArray<readonly [RGB, RGB]> = [
-  [[236, 228, 214], [150, 118, 84]],
-  [[120, 170, 230], [70, 110, 60]],
-  [[24, 20, 60], [220, 90, 40]],
-  [[200, 170, 130], [90, 60, 40]],
-  [[240, 240, 235], [180, 180, 175]],
-  [[40, 45, 55], [160, 140, 120]],
-  [[250, 200, 150], [120, 60, 80]],
-  [[180, 210, 200], [230, 230, 220]],
+  [
+    [236, 228, 214],
+    [150, 118, 84],
+  ],
+  [
+    [120, 170, 230],
+    [70, 110, 60],
+  ],
+  [
+    [24, 20, 60],
+    [220, 90, 40],
+  ],
+  [
+    [200, 170, 130],
+    [90, 60, 40],
+  ],
+  [
+    [240, 240, 235],
+    [180, 180, 175],
+  ],
+  [
+    [40, 45, 55],
+    [160, 140, 120],
+  ],
+  [
+    [250, 200, 150],
+    [120, 60, 80],
+  ],
+  [
+    [180, 210, 200],
+    [230, 230, 220],
+  ],
 ];
 
 type RGB = readonly [number, number, number];
@@ -86,7 +110,6 @@ class Lattice {
     }
   }
 }
-
 
 function randomColor(random: Random): RGB {
   return [int(random, 20, 235), int(random, 20, 235), int(random, 20, 235)];
@@ -165,8 +188,7 @@ export async function generatePhoto(random: Random, options: PhotoOptions = {}):
   const pixelCount = width * height;
   const lowBpp = Math.max(MIN_BPP, (MIN_BYTES * 1.15 * 8) / pixelCount);
   const highBpp = Math.min(MAX_BPP, (MAX_BYTES * 0.92 * 8) / pixelCount);
-  const targetBpp =
-    options.width !== undefined || lowBpp >= highBpp ? 1.5 : lowBpp * (highBpp / lowBpp) ** random();
+  const targetBpp = options.width !== undefined || lowBpp >= highBpp ? 1.5 : lowBpp * (highBpp / lowBpp) ** random();
   let texture = textureFor(targetBpp);
 
   const base = Buffer.allocUnsafe(baseWidth * baseHeight * 3);
@@ -275,15 +297,16 @@ async function encode(
     const grainRow = ((y + grainY) & mask) * TILE;
     let at = y * width * 3;
     for (let x = 0; x < width; x++) {
-      const delta =
-        noise.texture[textureRow + ((x + textureX) & mask)]! * texture + noise.grain[grainRow + ((x + grainX) & mask)]! * grain;
+      const delta = noise.texture[textureRow + ((x + textureX) & mask)]! * texture + noise.grain[grainRow + ((x + grainX) & mask)]! * grain;
       out[at] = out[at]! + delta;
       out[at + 1] = out[at + 1]! + delta;
       out[at + 2] = out[at + 2]! + delta;
       at += 3;
     }
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 /** An "object": a shaded rectangle or ellipse, partly transparent. */

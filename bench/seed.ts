@@ -140,9 +140,7 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
     tx.query<{ username: string; email: string }>('SELECT username, email FROM users'),
   );
   if (existing.length > 0 && !options.append) {
-    throw new SeedRefused(
-      `the database already has ${existing.length} users: seed an empty database, or pass --append to add to it`,
-    );
+    throw new SeedRefused(`the database already has ${existing.length} users: seed an empty database, or pass --append to add to it`);
   }
   const rebuildIndexes = options.rebuildIndexes ?? postCount + followCount >= REBUILD_INDEXES_FROM;
   // Index builds sort in memory when they may: much faster for the big GIN index.
@@ -165,7 +163,10 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
   const passwordHash = await phase('passwordHash', () => hashPassword(options.password ?? DEFAULT_PASSWORD));
   const users = makeUsers(stream(seedValue, 'users'), userCount, existing);
   const postsRandom = stream(seedValue, 'posts');
-  const authorOrder = shuffle(stream(seedValue, 'authors'), Array.from({ length: userCount }, (_, index) => index));
+  const authorOrder = shuffle(
+    stream(seedValue, 'authors'),
+    Array.from({ length: userCount }, (_, index) => index),
+  );
   // Some users post a lot: the top poster has ~1.4% of all posts, most users a handful.
   const authorRank = zipf(userCount, 1, 10);
   const postsPerUser = new Uint32Array(userCount);
@@ -216,7 +217,20 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
           });
           await loader.insert(
             'posts',
-            ['id', 'user_id', 'description', 'link', 'search_grams', 'search_text', 'hashtags', 'image_key', 'width', 'height', 'placeholder', 'created_at'],
+            [
+              'id',
+              'user_id',
+              'description',
+              'link',
+              'search_grams',
+              'search_text',
+              'hashtags',
+              'image_key',
+              'width',
+              'height',
+              'placeholder',
+              'created_at',
+            ],
             rows.map((row) => [
               row.id,
               row.userId,
@@ -383,12 +397,15 @@ function makeFollowGraph(random: Random, n: number, count: number): { edges: num
     return { edges, followers };
   }
 
-  const order = shuffle(random, Array.from({ length: n }, (_, index) => index));
+  const order = shuffle(
+    random,
+    Array.from({ length: n }, (_, index) => index),
+  );
   const celebrities = order.slice(0, Math.min(20, Math.max(1, Math.floor(n / 100))));
   const celebrityRank = zipf(celebrities.length, 0.5, 2);
   // A celebrity can't have more followers than there are other users: leave room.
   const celebrityEdges = Math.min(Math.round(count * 0.3), Math.floor(celebrities.length * (n - 1) * 0.7));
-  for (let misses = 0; edges.length < celebrityEdges && misses < 1_000; ) {
+  for (let misses = 0; edges.length < celebrityEdges && misses < 1_000;) {
     if (add(int(random, 0, n - 1), celebrities[celebrityRank(random)]!)) misses = 0;
     else misses += 1;
   }
@@ -521,8 +538,7 @@ async function main(): Promise<number> {
       'rebuild-indexes': { type: 'string' },
     },
   });
-  const usage =
-    'usage: npm run seed -- --users N --posts N --follows N [--photos 300] [--seed 1] [--password P] [--append]';
+  const usage = 'usage: npm run seed -- --users N --posts N --follows N [--photos 300] [--seed 1] [--password P] [--append]';
   const count = (name: string, raw: string | undefined): number => {
     const value = Number(raw);
     if (raw === undefined || raw === '' || !Number.isInteger(value) || value < 0) {

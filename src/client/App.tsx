@@ -48,20 +48,51 @@ export function App() {
       <BrowserRouter>
         <Routes>
           {/* Whichever screen matched, a failure to load or render it stays inside it. */}
-          <Route element={<RouteErrorBoundary><Outlet /></RouteErrorBoundary>}>
-            <Route path="/" element={<RequireAuth><HomePage /></RequireAuth>} />
+          <Route
+            element={
+              <RouteErrorBoundary>
+                <Outlet />
+              </RouteErrorBoundary>
+            }
+          >
+            <Route
+              path="/"
+              element={
+                <RequireAuth>
+                  <HomePage />
+                </RequireAuth>
+              }
+            />
             <Route path="/login" element={<LoginPage />} />
             <Route path="/search/:query" element={<SearchPage />} />
             <Route path="/post/:id" element={<PostPage />} />
-            <Route path="/upload" element={<RequireAuth><UploadPage /></RequireAuth>} />
-            <Route path="/settings" element={<RequireAuth><SettingsPage /></RequireAuth>} />
-            <Route path="/settings/account" element={<RequireAuth><AccountSettingsPage /></RequireAuth>} />
+            <Route
+              path="/upload"
+              element={
+                <RequireAuth>
+                  <UploadPage />
+                </RequireAuth>
+              }
+            />
+            <Route
+              path="/settings"
+              element={
+                <RequireAuth>
+                  <SettingsPage />
+                </RequireAuth>
+              }
+            />
+            <Route
+              path="/settings/account"
+              element={
+                <RequireAuth>
+                  <AccountSettingsPage />
+                </RequireAuth>
+              }
+            />
             <Route path="/404/:error" element={<NotFoundPage />} />
             <Route path="/404" element={<NotFoundPage />} />
-            <Route
-              path="/:handle"
-              element={<Handle>{(username) => <ProfilePage key={username} username={username} />}</Handle>}
-            />
+            <Route path="/:handle" element={<Handle>{(username) => <ProfilePage key={username} username={username} />}</Handle>} />
             <Route
               path="/:handle/followers"
               element={<Handle>{(username) => <FollowListPage key={username} username={username} side="followers" />}</Handle>}

@@ -104,7 +104,10 @@ export function threadpoolSize(env: NodeJS.ProcessEnv): number {
 export function imageWorkConfig(env: NodeJS.ProcessEnv): ImageWorkConfig {
   const pool = threadpoolSize(env);
   const fitsPool = (concurrency: number) => concurrency * POOL_THREADS_PER_IMAGE + THREADS_KEPT_FROM_IMAGES <= pool;
-  const fitted = Math.max(1, Math.min(os.availableParallelism() - 1, Math.floor((pool - THREADS_KEPT_FROM_IMAGES) / POOL_THREADS_PER_IMAGE)));
+  const fitted = Math.max(
+    1,
+    Math.min(os.availableParallelism() - 1, Math.floor((pool - THREADS_KEPT_FROM_IMAGES) / POOL_THREADS_PER_IMAGE)),
+  );
   const concurrency = integer(env.IMAGE_CONCURRENCY, fitted, 'IMAGE_CONCURRENCY');
   if (concurrency < 1) throw new Error('IMAGE_CONCURRENCY must be at least 1');
   if (env.IMAGE_CONCURRENCY && !fitsPool(concurrency)) {

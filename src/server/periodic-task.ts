@@ -4,7 +4,10 @@ import type { FastifyInstance } from 'fastify';
  * Runs `task` every `everyMs` while the app is up (and once when it is ready, with `atStart`),
  * never two runs at once. A failure is logged and the next run retries.
  */
-export function registerPeriodicTask(app: FastifyInstance, options: { name: string; everyMs: number; atStart?: boolean; task: () => Promise<void> }) {
+export function registerPeriodicTask(
+  app: FastifyInstance,
+  options: { name: string; everyMs: number; atStart?: boolean; task: () => Promise<void> },
+) {
   let running = false;
   const run = async () => {
     if (running) return;

@@ -88,7 +88,6 @@ export function searchGrams(description: string): string[] {
   return bytes <= SEARCH_GRAMS_BUDGET ? [...grams] : [...pairs, PAIRS_ONLY];
 }
 
-
 /**
  * The post's distinct words of 2 or more characters, separated by spaces: a query word is a
  * substring of one of the words iff it is a substring of this text (words hold no spaces).

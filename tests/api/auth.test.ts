@@ -23,12 +23,7 @@ function me(app: FastifyInstance, cookie?: string) {
 }
 
 /** An API error: the status, `{ code, message }` with the catalogue text, and `messages` if given. */
-function expectError(
-  response: LightMyRequestResponse,
-  status: number,
-  code: ErrorCode,
-  messages?: string[],
-) {
+function expectError(response: LightMyRequestResponse, status: number, code: ErrorCode, messages?: string[]) {
   expect(response.statusCode, response.body).toBe(status);
   expect(response.headers['content-type']).toMatch(/^application\/json/);
   const body = response.json();
@@ -196,8 +191,16 @@ describe('POST /api/auth/register', () => {
       ['empty email', (a) => ({ ...a, email: '' }), ['Fill in all the fields.']],
       ['empty password', (a) => ({ ...a, password: '' }), ['Fill in all the fields.']],
       ['all empty', () => ({ username: '', email: '', password: '' }), ['Fill in all the fields.']],
-      ['leading space in username', (a) => ({ ...a, username: ` ${a.username}` }), ['Remove spaces or tabs in your username.', 'Invalid username.']],
-      ['trailing tab in username', (a) => ({ ...a, username: `${a.username}\t` }), ['Remove spaces or tabs in your username.', 'Invalid username.']],
+      [
+        'leading space in username',
+        (a) => ({ ...a, username: ` ${a.username}` }),
+        ['Remove spaces or tabs in your username.', 'Invalid username.'],
+      ],
+      [
+        'trailing tab in username',
+        (a) => ({ ...a, username: `${a.username}\t` }),
+        ['Remove spaces or tabs in your username.', 'Invalid username.'],
+      ],
       ['2-character username', (a) => ({ ...a, username: 'ab' }), ['Username must be 3-20 characters long.']],
       ['21-character username', (a) => ({ ...a, username: 'a'.repeat(21) }), ['Username must be 3-20 characters long.']],
       ['invalid username characters', (a) => ({ ...a, username: 'bad-name!' }), ['Invalid username.']],
@@ -219,11 +222,23 @@ describe('POST /api/auth/register', () => {
           'Password must be 8-32 characters long.',
         ],
       ],
-      ['empty field and others', (a) => ({ username: '', email: 'bad', password: a.password }), ['Fill in all the fields.', 'Invalid email address.']],
+      [
+        'empty field and others',
+        (a) => ({ username: '', email: 'bad', password: a.password }),
+        ['Fill in all the fields.', 'Invalid email address.'],
+      ],
       ['a common password, in any case', (a) => ({ ...a, password: 'Password1' }), ['This password is too common.']],
       ['another common password', (a) => ({ ...a, password: 'qwertyuiop' }), ['This password is too common.']],
-      ['a common password after the other rules', (a) => ({ ...a, email: 'bad', password: 'iloveyou' }), ['Invalid email address.', 'This password is too common.']],
-      ['a common password under 8 characters (only the length rule)', (a) => ({ ...a, password: 'qwerty' }), ['Password must be 8-32 characters long.']],
+      [
+        'a common password after the other rules',
+        (a) => ({ ...a, email: 'bad', password: 'iloveyou' }),
+        ['Invalid email address.', 'This password is too common.'],
+      ],
+      [
+        'a common password under 8 characters (only the length rule)',
+        (a) => ({ ...a, password: 'qwerty' }),
+        ['Password must be 8-32 characters long.'],
+      ],
     ];
 
     it.each(cases)('%s', async (_, make, expected) => {
@@ -272,7 +287,9 @@ describe('POST /api/auth/register', () => {
 
     it('full-width and other compatibility forms of a taken address are the taken address', async () => {
       const alice = await signUp(t.app, newAccount('alice'));
-      const fullWidth = Array.from(alice.email, (char) => (char >= '!' && char <= '~' ? String.fromCodePoint(char.codePointAt(0)! + 0xfee0) : char)).join('');
+      const fullWidth = Array.from(alice.email, (char) =>
+        char >= '!' && char <= '~' ? String.fromCodePoint(char.codePointAt(0)! + 0xfee0) : char,
+      ).join('');
       expect(fullWidth).not.toBe(alice.email);
       const response = await post(t.app, API.register, { ...newAccount(), email: fullWidth.toUpperCase() });
       expectError(response, 409, 'EMAIL_TAKEN', ['Email already registered.']);
@@ -285,12 +302,27 @@ describe('POST /api/auth/register', () => {
     it('an address with an invisible character is "Invalid email address.", never a second account', async () => {
       const alice = await signUp(t.app, newAccount('alice'));
       const [local, domain] = alice.email.split('@') as [string, string];
-      const hidden = ['\u200b', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u200e', '\u202e', '\u3164', '\u00a0', '\u0007', '\u034f', '\ufe0f'];
+      const hidden = [
+        '\u200b',
+        '\u200d',
+        '\u2060',
+        '\ufeff',
+        '\u00ad',
+        '\u200e',
+        '\u202e',
+        '\u3164',
+        '\u00a0',
+        '\u0007',
+        '\u034f',
+        '\ufe0f',
+      ];
       for (const char of hidden) {
         const response = await post(t.app, API.register, { ...newAccount(), email: `${local}${char}@${domain}` });
         expectError(response, 400, 'EMAIL_INVALID', ['Invalid email address.']);
       }
-      expect((await post(t.app, API.register, { ...newAccount(), email: `${local}@${domain.replace('.', '\u200b.')}` })).statusCode).toBe(400);
+      expect((await post(t.app, API.register, { ...newAccount(), email: `${local}@${domain.replace('.', '\u200b.')}` })).statusCode).toBe(
+        400,
+      );
     });
 
     it('a new address in full-width is stored in its plain form', async () => {
@@ -305,7 +337,11 @@ describe('POST /api/auth/register', () => {
       const bob = await signUp(t.app, newAccount('bob'));
       const same = await post(t.app, API.register, { username: alice.username, email: alice.email, password: 'other password' });
       expectError(same, 409, 'USERNAME_TAKEN', ['Username has already been registered.', 'Email already registered.']);
-      const mixed = await post(t.app, API.register, { username: alice.username.toUpperCase(), email: bob.email.toUpperCase(), password: 'other password' });
+      const mixed = await post(t.app, API.register, {
+        username: alice.username.toUpperCase(),
+        email: bob.email.toUpperCase(),
+        password: 'other password',
+      });
       expectError(mixed, 409, 'USERNAME_TAKEN', ['Username has already been registered.', 'Email already registered.']);
     });
 
@@ -419,7 +455,9 @@ describe('session cookie behind an HTTPS proxy (trustProxy)', () => {
   it('over https a plain "session" cookie is not a session (a sibling subdomain could have planted it)', async () => {
     const response = await post(t.app, API.register, newAccount(), { headers: { 'x-forwarded-proto': 'http' } });
     const plain = sessionCookie(response);
-    expect((await t.app.inject({ method: 'GET', url: API.me, headers: { 'x-forwarded-proto': 'http', cookie: plain } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: API.me, headers: { 'x-forwarded-proto': 'http', cookie: plain } })).statusCode).toBe(
+      200,
+    );
     expectError(await t.app.inject({ method: 'GET', url: API.me, headers: { ...https, cookie: plain } }), 401, 'NOT_SIGNED_IN');
   });
 
@@ -457,7 +495,10 @@ describe('two session cookies (cookie tossing)', () => {
     for (const url of ['/api/users/%EF%BF%BF', '/api/users/%00/follow', '/api/users/a%20b;c']) {
       const odd = await t.app.inject({ method: 'GET', url, headers: { cookie: `${attacker}; ${victim}` } });
       expect(odd.statusCode, url).toBeLessThan(500);
-      expect(setCookieHeaders(odd).some((value) => /^session=;.*Path=\/api\/users(;|$)/i.test(value)), url).toBe(true);
+      expect(
+        setCookieHeaders(odd).some((value) => /^session=;.*Path=\/api\/users(;|$)/i.test(value)),
+        url,
+      ).toBe(true);
     }
     // Writes are refused as signed out too, and the sessions themselves live on.
     const write = await t.app.inject({ method: 'POST', url: API.logoutAll, headers: { cookie: `${attacker}; ${victim}` } });
@@ -470,7 +511,12 @@ describe('two session cookies (cookie tossing)', () => {
     const account = newAccount();
     const victim = sessionCookie(await post(t.app, API.register, account));
     const planted = sessionCookie(await post(t.app, API.register, newAccount()));
-    const response = await post(t.app, API.login, { identifier: account.username, password: account.password }, { headers: { cookie: `${planted}; ${victim}` } });
+    const response = await post(
+      t.app,
+      API.login,
+      { identifier: account.username, password: account.password },
+      { headers: { cookie: `${planted}; ${victim}` } },
+    );
     expect(response.statusCode).toBe(200);
     expect((await me(t.app, sessionCookie(response))).statusCode).toBe(200);
     expect((await me(t.app, planted)).statusCode).toBe(200);
@@ -564,7 +610,12 @@ describe('POST /api/auth/login', () => {
 
   it('a failed sign-in leaves the session whose cookie came with it alone', async () => {
     const first = await signUp(t.app, newAccount('shared'));
-    const response = await post(t.app, API.login, { identifier: first.username, password: 'wrong password 1' }, { headers: { cookie: first.cookie } });
+    const response = await post(
+      t.app,
+      API.login,
+      { identifier: first.username, password: 'wrong password 1' },
+      { headers: { cookie: first.cookie } },
+    );
     expectError(response, 401, 'INCORRECT_LOGIN');
     expect((await me(t.app, first.cookie)).statusCode).toBe(200);
   });
@@ -1082,14 +1133,24 @@ describe('behind a proxy (TRUST_PROXY)', () => {
       const account = await signUp(t.app, newAccount('px'));
       // nginx appends the address it saw; everything before it is whatever the client sent.
       const login = (password: string, forged: string) =>
-        post(t.app, API.login, { identifier: account.username, password }, { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': `${forged}, 198.51.100.7` } });
+        post(
+          t.app,
+          API.login,
+          { identifier: account.username, password },
+          { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': `${forged}, 198.51.100.7` } },
+        );
       for (let i = 0; i < 3; i++) expectError(await login('wrong password', `203.0.113.${i}`), 401, 'INCORRECT_LOGIN');
       expectError(await login(account.password, '203.0.113.99'), 429, 'RATE_LIMITED');
       // The student's real address, as the proxy reports it, is what counts: another one is free.
-      const elsewhere = await post(t.app, API.login, { identifier: account.username, password: account.password }, {
-        remoteAddress: '127.0.0.1',
-        headers: { 'x-forwarded-for': '198.51.100.8' },
-      });
+      const elsewhere = await post(
+        t.app,
+        API.login,
+        { identifier: account.username, password: account.password },
+        {
+          remoteAddress: '127.0.0.1',
+          headers: { 'x-forwarded-for': '198.51.100.8' },
+        },
+      );
       expect(elsewhere.statusCode, elsewhere.body).toBe(200);
     } finally {
       await t.close();
@@ -1115,7 +1176,9 @@ describe('rate limit: sign-ins per address', () => {
     const limited = await post(t.app, API.login, { identifier: b.username, password: b.password }, { remoteAddress: ip });
     expectError(limited, 429, 'RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect((await post(t.app, API.login, { identifier: b.username, password: b.password }, { remoteAddress: freshIp() })).statusCode).toBe(200);
+    expect((await post(t.app, API.login, { identifier: b.username, password: b.password }, { remoteAddress: freshIp() })).statusCode).toBe(
+      200,
+    );
   });
 
   it('successful sign-ins do not count: a campus NAT full of students is never locked out by its own sign-ins', async () => {
@@ -1125,8 +1188,13 @@ describe('rate limit: sign-ins per address', () => {
       const response = await post(t.app, API.login, { identifier: student.username, password: student.password }, { remoteAddress: nat });
       expect(response.statusCode).toBe(200);
     }
-    expect((await post(t.app, API.login, { identifier: students[0]!.username, password: 'nope nope' }, { remoteAddress: nat })).statusCode).toBe(401);
-    expect((await post(t.app, API.login, { identifier: students[1]!.username, password: students[1]!.password }, { remoteAddress: nat })).statusCode).toBe(200);
+    expect(
+      (await post(t.app, API.login, { identifier: students[0]!.username, password: 'nope nope' }, { remoteAddress: nat })).statusCode,
+    ).toBe(401);
+    expect(
+      (await post(t.app, API.login, { identifier: students[1]!.username, password: students[1]!.password }, { remoteAddress: nat }))
+        .statusCode,
+    ).toBe(200);
   });
 });
 
@@ -1162,8 +1230,18 @@ function badCases(valid: Record<string, string>): BadCase[] {
     { name: 'a missing field', payload: { [first]: valid[first] }, status: 400 },
     { name: 'an empty object', payload: {}, status: 400 },
     { name: 'an unknown extra field', payload: { ...valid, admin: true }, status: 400 },
-    { name: '__proto__ in the body', payload: `{"__proto__": {"admin": true}, ${JSON.stringify(valid).slice(1)}`, contentType: json, status: 400 },
-    { name: 'constructor.prototype in the body', payload: `{"constructor": {"prototype": {"admin": true}}, ${JSON.stringify(valid).slice(1)}`, contentType: json, status: 400 },
+    {
+      name: '__proto__ in the body',
+      payload: `{"__proto__": {"admin": true}, ${JSON.stringify(valid).slice(1)}`,
+      contentType: json,
+      status: 400,
+    },
+    {
+      name: 'constructor.prototype in the body',
+      payload: `{"constructor": {"prototype": {"admin": true}}, ${JSON.stringify(valid).slice(1)}`,
+      contentType: json,
+      status: 400,
+    },
     { name: 'a field of 1001 characters', payload: { ...valid, [first]: 'a'.repeat(1001) }, status: 400 },
     { name: 'a password of 1001 characters', payload: { ...valid, password: 'p'.repeat(1001) }, status: 400 },
     { name: 'a body over 1 MiB', payload: { ...valid, password: 'p'.repeat(1024 * 1024 + 16) }, status: 413 },

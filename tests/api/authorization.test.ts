@@ -161,7 +161,7 @@ const ROWS: Row[] = [
   },
   {
     route: `POST ${API.login}`,
-    what: "sign in with a wrong password for the owner: no session, whoever asked",
+    what: 'sign in with a wrong password for the owner: no session, whoever asked',
     send: (s, cookie) => login(s.t, s.owner.username, 'not the password 1', cookie),
     cells: forEveryone({ status: 401, code: 'INCORRECT_LOGIN', then: sessionsAre(1, 1) }),
   },
@@ -198,7 +198,11 @@ const ROWS: Row[] = [
   {
     route: `PATCH ${API.me}`,
     what: "change the owner's bio and icon: the route only ever edits the caller",
-    send: async (s, cookie) => patchMe(s.t.app, cookie, [['bio', 'written by the caller'], ['icon', { bytes: await jpeg(64, 64), field: 'icon' }]]),
+    send: async (s, cookie) =>
+      patchMe(s.t.app, cookie, [
+        ['bio', 'written by the caller'],
+        ['icon', { bytes: await jpeg(64, 64), field: 'icon' }],
+      ]),
     cells: {
       'signed out': {
         status: 401,
@@ -292,7 +296,7 @@ const ROWS: Row[] = [
   },
   {
     route: 'PUT /api/users/:username/follow',
-    what: 'follow the owner: adds only the caller\'s own edge; following yourself does nothing',
+    what: "follow the owner: adds only the caller's own edge; following yourself does nothing",
     send: (s, cookie) => follow(s.t.app, s.owner.username, cookie),
     cells: {
       'signed out': {
@@ -460,17 +464,26 @@ describe('no response carries secrets', () => {
     const alice = await register();
     const bob = await register();
     // A second session each, by username and by e-mail.
-    expect((await call(alice.email, 'POST', API.login, undefined, { identifier: alice.username, password: alice.password })).statusCode).toBe(200);
+    expect(
+      (await call(alice.email, 'POST', API.login, undefined, { identifier: alice.username, password: alice.password })).statusCode,
+    ).toBe(200);
     expect((await call(bob.email, 'POST', API.login, undefined, { identifier: bob.email, password: bob.password })).statusCode).toBe(200);
     // Failed attempts, as a stranger would make them.
     await call(undefined, 'POST', API.login, undefined, { identifier: alice.email, password: 'wrong password 1' });
     await call(bob.email, 'POST', API.register, bob.cookie, { username: 'someoneelse', email: alice.email, password: 'another pass 77' });
 
-    const alicePost = await createPost(t.app, alice.cookie, { bytes: await jpeg(80, 60), description: 'Dorm life #leaktest', link: 'https://example.org' });
+    const alicePost = await createPost(t.app, alice.cookie, {
+      bytes: await jpeg(80, 60),
+      description: 'Dorm life #leaktest',
+      link: 'https://example.org',
+    });
     seen.push({ label: 'POST /api/posts (alice)', response: alicePost, requester: alice.email });
     const bobPost = await createPost(t.app, bob.cookie, { bytes: await jpeg(60, 80), description: 'Dorm kitchen #leaktest' });
     seen.push({ label: 'POST /api/posts (bob)', response: bobPost, requester: bob.email });
-    const iconUpdate = await patchMe(t.app, alice.cookie, [['bio', 'hi'], ['icon', { bytes: await jpeg(64, 64), field: 'icon' }]]);
+    const iconUpdate = await patchMe(t.app, alice.cookie, [
+      ['bio', 'hi'],
+      ['icon', { bytes: await jpeg(64, 64), field: 'icon' }],
+    ]);
     seen.push({ label: 'PATCH /api/me (alice)', response: iconUpdate, requester: alice.email });
     await call(bob.email, 'PUT', API.follow(alice.username), bob.cookie);
     await call(alice.email, 'PUT', API.follow(bob.username), alice.cookie);
@@ -478,13 +491,22 @@ describe('no response carries secrets', () => {
     const [alicePostId, bobPostId]: string[] = [alicePost.json().post.id, bobPost.json().post.id];
     const postIds = [alicePostId!, bobPostId!];
     const media = [alicePost.json().post.image.full as string, iconUpdate.json().user.icon as string];
-    for (const [requester, cookie] of [[undefined, undefined], [alice.email, alice.cookie], [bob.email, bob.cookie]]) {
+    for (const [requester, cookie] of [
+      [undefined, undefined],
+      [alice.email, alice.cookie],
+      [bob.email, bob.cookie],
+    ]) {
       const urls = [
         API.me,
         API.posts,
         API.openapi,
         ...postIds.flatMap((id) => [API.post(id), API.related(id)]),
-        ...[alice.username, bob.username].flatMap((name) => [API.user(name), API.userPosts(name), API.followers(name), API.following(name)]),
+        ...[alice.username, bob.username].flatMap((name) => [
+          API.user(name),
+          API.userPosts(name),
+          API.followers(name),
+          API.following(name),
+        ]),
         API.searchUsers(alice.username),
         API.searchUsers('example.com'),
         API.searchUsers(alice.email),

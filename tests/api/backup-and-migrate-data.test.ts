@@ -12,7 +12,9 @@ import { noPostgres } from '../helpers/services.js';
 import { createTestApp, createTestDatabase } from '../helpers/test-app.js';
 
 async function photoForm(description: string) {
-  const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3a86ff' } }).jpeg().toBuffer();
+  const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3a86ff' } })
+    .jpeg()
+    .toBuffer();
   const form = new FormData();
   form.set('photo', new Blob([bytes], { type: 'image/jpeg' }), 'p.jpg');
   form.set('description', description);

@@ -99,21 +99,31 @@ async function worker(base: string, round: number, state: Acknowledged, stopped:
       serial += 1;
       const username = `crash${process.pid % 100}r${round}n${serial}`;
       const account = { username, email: `${username}@example.com`, password: PASSWORD };
-      const result = await send('sign-up', API.register, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(account),
-      }, 201);
+      const result = await send(
+        'sign-up',
+        API.register,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(account),
+        },
+        201,
+      );
       if (result) state.accounts.push({ username, email: account.email, cookie: sessionCookie(result.response) });
     },
     async post() {
       const author = pick(state.accounts);
       if (!author) return;
-      const result = await send('post', API.posts, {
-        method: 'POST',
-        headers: { cookie: author.cookie },
-        body: form('photo', pick(photos)!, `round ${round} #crash`),
-      }, 201);
+      const result = await send(
+        'post',
+        API.posts,
+        {
+          method: 'POST',
+          headers: { cookie: author.cookie },
+          body: form('photo', pick(photos)!, `round ${round} #crash`),
+        },
+        201,
+      );
       if (!result) return;
       const post = (JSON.parse(result.body) as { post: PostDetail }).post;
       state.posts.set(post.id, { id: post.id, author, image: post.image, round });
@@ -137,13 +147,29 @@ async function worker(base: string, round: number, state: Acknowledged, stopped:
       if (!user) return;
       state.busy.add(user.username);
       state.icons.set(user.username, null);
-      const result = await send('icon', API.me, { method: 'PATCH', headers: { cookie: user.cookie }, body: form('icon', pick(photos)!) }, 200);
+      const result = await send(
+        'icon',
+        API.me,
+        { method: 'PATCH', headers: { cookie: user.cookie }, body: form('icon', pick(photos)!) },
+        200,
+      );
       if (result) state.icons.set(user.username, (JSON.parse(result.body) as { user: { icon: string } }).user.icon);
       state.busy.delete(user.username);
     },
   };
 
-  const weighted: Array<keyof typeof operations> = ['signUp', 'signUp', 'post', 'post', 'post', 'post', 'follow', 'follow', 'deletePost', 'changeIcon'];
+  const weighted: Array<keyof typeof operations> = [
+    'signUp',
+    'signUp',
+    'post',
+    'post',
+    'post',
+    'post',
+    'follow',
+    'follow',
+    'deletePost',
+    'changeIcon',
+  ];
   while (!stopped()) {
     const operation = state.accounts.length < 2 ? 'signUp' : pick(weighted)!;
     try {
@@ -225,7 +251,9 @@ async function verify(base: string, mediaDir: string, state: Acknowledged, round
     const response = await fetch(`${base}${API.user(account.username)}`);
     expect(response.status, `${label}: profile of ${account.username}`).toBe(200);
     const profile = ((await response.json()) as { user: Profile }).user;
-    const following = new Set((await allPages<{ username: string }>(base, API.following(account.username), 'users')).map((user) => user.username));
+    const following = new Set(
+      (await allPages<{ username: string }>(base, API.following(account.username), 'users')).map((user) => user.username),
+    );
     const followers = await allPages<{ username: string }>(base, API.followers(account.username), 'users');
     expect(profile.following, `${label}: ${account.username} following`).toBe(following.size);
     expect(profile.followers, `${label}: ${account.username} followers`).toBe(followers.length);
@@ -235,7 +263,8 @@ async function verify(base: string, mediaDir: string, state: Acknowledged, round
     }
 
     const expectedIcon = state.icons.get(account.username);
-    if (expectedIcon !== undefined && expectedIcon !== null) expect(profile.icon, `${label}: icon of ${account.username}`).toBe(expectedIcon);
+    if (expectedIcon !== undefined && expectedIcon !== null)
+      expect(profile.icon, `${label}: icon of ${account.username}`).toBe(expectedIcon);
     if (profile.icon) {
       await expectImage(base, profile.icon, 'image/webp', label);
       for (const key of iconFileKeys(iconBase(profile.icon))) owned.add(key);
@@ -247,8 +276,14 @@ async function verify(base: string, mediaDir: string, state: Acknowledged, round
 
   // Storage holds exactly the files rows own: none missing, none orphaned, no half-written ones.
   const stored = filesUnder(mediaDir);
-  expect(stored.filter((file) => !owned.has(file)), `${label}: files no row owns`).toEqual([]);
-  expect([...owned].filter((key) => !stored.includes(key)), `${label}: files rows point at but storage lacks`).toEqual([]);
+  expect(
+    stored.filter((file) => !owned.has(file)),
+    `${label}: files no row owns`,
+  ).toEqual([]);
+  expect(
+    [...owned].filter((key) => !stored.includes(key)),
+    `${label}: files rows point at but storage lacks`,
+  ).toEqual([]);
 }
 
 async function crashRounds(setup: { env: Record<string, string>; dataDir: string }, script: string, signal: AbortSignal) {
@@ -305,31 +340,39 @@ let script: string;
 
 beforeAll(async () => {
   script = await buildServer();
-  photos = await Promise.all([
-    fixtures.jpeg(96, 64, { noisy: true }),
-    fixtures.jpeg(64, 96, { noisy: true }),
-    fixtures.jpeg(80, 80),
-  ]);
+  photos = await Promise.all([fixtures.jpeg(96, 64, { noisy: true }), fixtures.jpeg(64, 96, { noisy: true }), fixtures.jpeg(80, 80)]);
 }, 60_000);
 
 describe('crash safety: SIGKILL during writes, restart on the same data', () => {
   // The data folders and servers go with the test, whether it passes, fails or times out.
   // Embedded-only: a run on PostgreSQL (TEST_DATABASE_URL) takes the PostgreSQL half instead.
-  it.skipIf(TEST_DATABASE_URL)(`embedded database (PGlite): ${ROUNDS} rounds`, async ({ signal }) => {
-    const summary = await crashRounds({ env: {}, dataDir: tempDir('crash') }, script, signal);
-    console.info('crash safety, PGlite:', summary);
-  }, TIMEOUT_MS);
+  it.skipIf(TEST_DATABASE_URL)(
+    `embedded database (PGlite): ${ROUNDS} rounds`,
+    async ({ signal }) => {
+      const summary = await crashRounds({ env: {}, dataDir: tempDir('crash') }, script, signal);
+      console.info('crash safety, PGlite:', summary);
+    },
+    TIMEOUT_MS,
+  );
 
   // Only in the slow run: the PostgreSQL half adds nothing a smoke run needs.
-  it.skipIf(noPostgres || !slowRun)(`PostgreSQL: ${ROUNDS} rounds`, async ({ signal }) => {
-    const database = await createEmptyDatabase();
-    try {
-      // One process only, so the start-up sweep may take every pending file however young
-      // (processes sharing PostgreSQL wait ORPHAN_FILE_AGE_MS, an hour by default).
-      const summary = await crashRounds({ env: { DATABASE_URL: database.url, ORPHAN_FILE_AGE_MS: '0' }, dataDir: tempDir('crash') }, script, signal);
-      console.info('crash safety, PostgreSQL:', summary);
-    } finally {
-      await database.drop();
-    }
-  }, TIMEOUT_MS);
+  it.skipIf(noPostgres || !slowRun)(
+    `PostgreSQL: ${ROUNDS} rounds`,
+    async ({ signal }) => {
+      const database = await createEmptyDatabase();
+      try {
+        // One process only, so the start-up sweep may take every pending file however young
+        // (processes sharing PostgreSQL wait ORPHAN_FILE_AGE_MS, an hour by default).
+        const summary = await crashRounds(
+          { env: { DATABASE_URL: database.url, ORPHAN_FILE_AGE_MS: '0' }, dataDir: tempDir('crash') },
+          script,
+          signal,
+        );
+        console.info('crash safety, PostgreSQL:', summary);
+      } finally {
+        await database.drop();
+      }
+    },
+    TIMEOUT_MS,
+  );
 });

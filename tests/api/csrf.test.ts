@@ -89,9 +89,13 @@ const WRITES: Write[] = [
     success: 201,
     async prepare(t) {
       const user = await signUp(t.app);
-      const form = await multipart([['photo', { bytes: await jpeg(64, 48) }], ['description', 'posted by another site']]);
+      const form = await multipart([
+        ['photo', { bytes: await jpeg(64, 48) }],
+        ['description', 'posted by another site'],
+      ]);
       return {
-        send: (headers) => inject(t, 'POST', API.posts, { ...headers, cookie: user.cookie, 'content-type': form.contentType }, form.payload),
+        send: (headers) =>
+          inject(t, 'POST', API.posts, { ...headers, cookie: user.cookie, 'content-type': form.contentType }, form.payload),
         changed: async () => (await query(t.database, 'SELECT 1 FROM posts WHERE user_id = $1', [user.uid])).length > 0,
       };
     },

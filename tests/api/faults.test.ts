@@ -141,13 +141,19 @@ describe('storage failures leave nothing half-done', () => {
 
   it('a new icon whose file write fails: 500, and neither the icon nor the bio sent with it changes', async () => {
     const user = await signUp(t.app);
-    const first = await patchMe(t.app, user.cookie, [['bio', 'first bio'], ['icon', { bytes: await fixtures.jpeg(200, 200), filename: 'me.jpg' }]]);
+    const first = await patchMe(t.app, user.cookie, [
+      ['bio', 'first bio'],
+      ['icon', { bytes: await fixtures.jpeg(200, 200), filename: 'me.jpg' }],
+    ]);
     expect(first.statusCode, first.body).toBe(200);
     const before = await profileOf(user);
     const files = filesUnder(mediaRoot);
 
     storage.failNthPut(2);
-    const response = await patchMe(t.app, user.cookie, [['bio', 'second bio'], ['icon', { bytes: await fixtures.jpeg(220, 220), filename: 'me.jpg' }]]);
+    const response = await patchMe(t.app, user.cookie, [
+      ['bio', 'second bio'],
+      ['icon', { bytes: await fixtures.jpeg(220, 220), filename: 'me.jpg' }],
+    ]);
     storage.heal();
     expectError(response, 500, 'GENERIC');
     expect(await profileOf(user)).toEqual(before);
@@ -176,7 +182,9 @@ describe('storage failures leave nothing half-done', () => {
       const response = await patchMe(t.app, user.cookie, [['icon', { bytes: await fixtures.jpeg(240, 240), filename: 'me.jpg' }]]);
       expectError(response, 500, 'GENERIC');
     } finally {
-      await t.database.rawTransaction((tx) => tx.exec('DROP TRIGGER test_fail_icon_update ON users; DROP FUNCTION test_fail_icon_update();'));
+      await t.database.rawTransaction((tx) =>
+        tx.exec('DROP TRIGGER test_fail_icon_update ON users; DROP FUNCTION test_fail_icon_update();'),
+      );
     }
     expect(await profileOf(user)).toEqual(before);
     expect((await fetchMedia(t, before.icon!)).statusCode).toBe(200);
@@ -238,7 +246,10 @@ describe('per-user upload limits', () => {
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(3500);
     expect(retryAfter).toBeLessThanOrEqual(3600);
-    expect((await get(t.app, API.userPosts(alice.username))).json<PostPage>().posts.map((post) => post.description)).toEqual(['post 1', 'post 0']);
+    expect((await get(t.app, API.userPosts(alice.username))).json<PostPage>().posts.map((post) => post.description)).toEqual([
+      'post 1',
+      'post 0',
+    ]);
     expect(mediaFiles()).toEqual(files);
     expect(await pendingKeys(t)).toEqual([]);
 
@@ -248,7 +259,10 @@ describe('per-user upload limits', () => {
 
   it('icon changes have their own limit; the refused request saves nothing, and bio-only updates still work', async () => {
     const carol = await signUp(t.app);
-    const icon = async (): Promise<['icon', { bytes: Buffer; filename: string }]> => ['icon', { bytes: await fixtures.jpeg(150, 150), filename: 'me.jpg' }];
+    const icon = async (): Promise<['icon', { bytes: Buffer; filename: string }]> => [
+      'icon',
+      { bytes: await fixtures.jpeg(150, 150), filename: 'me.jpg' },
+    ];
     expect((await patchMe(t.app, carol.cookie, [await icon()])).statusCode).toBe(200);
     const before = (await get(t.app, API.user(carol.username))).json().user;
     const files = mediaFiles();
@@ -311,7 +325,10 @@ describe('slow clients cannot hold the server hostage', () => {
       const feed = await fetch(`${base}${API.posts}`);
       expect(feed.status).toBe(200);
       expect(Date.now() - feedStarted).toBeLessThan(1_000);
-      const { payload, contentType } = await multipart([['photo', { bytes: await fixtures.jpeg(160, 120) }], ['description', 'not slow']]);
+      const { payload, contentType } = await multipart([
+        ['photo', { bytes: await fixtures.jpeg(160, 120) }],
+        ['description', 'not slow'],
+      ]);
       const upload = await fetch(`${base}${API.posts}`, {
         method: 'POST',
         headers: { cookie: quick.cookie, 'content-type': contentType },
@@ -395,7 +412,11 @@ describe.skipIf(noPostgres)('PostgreSQL unreachable: 503, then recovery (a real 
   }
 
   it('answers 503 with a clear message while the database is down or silent, never hangs or crashes, and recovers', async () => {
-    const account = { username: `outage${process.pid % 1000}`, email: `outage${process.pid % 1000}@example.com`, password: 'study group 42' };
+    const account = {
+      username: `outage${process.pid % 1000}`,
+      email: `outage${process.pid % 1000}@example.com`,
+      password: 'study group 42',
+    };
     const alice = client(server.base);
     expect((await alice.call('POST', API.register, account)).status).toBe(201);
     const form = async (description: string) => {

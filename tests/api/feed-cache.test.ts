@@ -46,11 +46,9 @@ async function addPosts(userId: string, count: number, start = Date.UTC(2026, 0,
 }
 
 async function newestFirst(excludeUserId?: string): Promise<string[]> {
-  const rows = await query<{ id: string }>(
-    t.database,
-    'SELECT id FROM posts WHERE user_id <> $1 ORDER BY created_at DESC, id DESC',
-    [excludeUserId ?? ''],
-  );
+  const rows = await query<{ id: string }>(t.database, 'SELECT id FROM posts WHERE user_id <> $1 ORDER BY created_at DESC, id DESC', [
+    excludeUserId ?? '',
+  ]);
   return rows.map((row) => row.id);
 }
 
@@ -71,7 +69,11 @@ describe('home feed cache', () => {
     await addPosts(alice.uid, 130);
     await addPosts(bob.uid, 120);
     clock.advance(TTL);
-    for (const [cookie, exclude] of [[undefined, undefined], [alice.cookie, alice.uid], [bob.cookie, bob.uid]] as const) {
+    for (const [cookie, exclude] of [
+      [undefined, undefined],
+      [alice.cookie, alice.uid],
+      [bob.cookie, bob.uid],
+    ] as const) {
       const first = await feed(cookie);
       expect(first.posts).toHaveLength(100);
       expect(await allPages(cookie)).toEqual(await newestFirst(exclude));
@@ -97,7 +99,7 @@ describe('home feed cache', () => {
     expect((await feed()).posts[0]!.id).toBe(id);
   });
 
-  it("a deletion through this app shows at once", async () => {
+  it('a deletion through this app shows at once', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/posts' });
     const newest = response.json<PostPage>().posts[0]!;
     // Make the newest post bob's own real post so he may delete it through the API.

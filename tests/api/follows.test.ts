@@ -3,18 +3,7 @@ import { API } from '../../src/shared/api/paths.js';
 import type { FollowState, Profile, UserPage, UserListItem } from '../../src/shared/api/users.js';
 import { FOLLOW_LIST_PAGE_SIZE } from '../../src/shared/limits.js';
 import { signUp } from '../helpers/accounts.js';
-import {
-  at,
-  edgesOf,
-  expectError,
-  follow,
-  get,
-  insertFollows,
-  insertUsers,
-  query,
-  unfollow,
-  type Edge,
-} from '../helpers/people.js';
+import { at, edgesOf, expectError, follow, get, insertFollows, insertUsers, query, unfollow, type Edge } from '../helpers/people.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -355,7 +344,11 @@ describe('follower and following counts (kept on the user row by triggers)', () 
       for (const a of group) {
         for (const b of group) {
           if (a === b) continue;
-          calls.push((round + a.username.length + b.username.length) % 3 === 0 ? unfollow(t.app, b.username, a.cookie) : follow(t.app, b.username, a.cookie));
+          calls.push(
+            (round + a.username.length + b.username.length) % 3 === 0
+              ? unfollow(t.app, b.username, a.cookie)
+              : follow(t.app, b.username, a.cookie),
+          );
         }
       }
     }
@@ -376,7 +369,9 @@ describe('follower and following counts (kept on the user row by triggers)', () 
 
   it('match after a bulk insert, a bulk delete and a deleted account', async () => {
     const bulk = await insertUsers(t.database, 40, 'cnt');
-    const edges: Edge[] = bulk.flatMap((a, i) => bulk.filter((_, j) => j !== i && (i * 7 + j) % 5 === 0).map((b) => ({ follower: a.id, target: b.id, at: at(i) })));
+    const edges: Edge[] = bulk.flatMap((a, i) =>
+      bulk.filter((_, j) => j !== i && (i * 7 + j) % 5 === 0).map((b) => ({ follower: a.id, target: b.id, at: at(i) })),
+    );
     await insertFollows(t.database, edges);
     expect(await mismatches()).toEqual([]);
     await query(t.database, `DELETE FROM follows WHERE follower_id = ANY ($1::text[])`, [bulk.slice(0, 10).map((user) => user.id)]);

@@ -55,7 +55,10 @@ const FULL_RUNS = {
   huge: 24,
 } as const;
 const SCALE = slowRun ? 1 : 0.1;
-const RUNS = Object.fromEntries(Object.entries(FULL_RUNS).map(([name, runs]) => [name, Math.ceil(runs * SCALE)])) as Record<keyof typeof FULL_RUNS, number>;
+const RUNS = Object.fromEntries(Object.entries(FULL_RUNS).map(([name, runs]) => [name, Math.ceil(runs * SCALE)])) as Record<
+  keyof typeof FULL_RUNS,
+  number
+>;
 const MIN_REQUESTS = 10_000 * SCALE;
 /** Each route group gets at least this many requests. */
 const MIN_PER_ROUTE = 100 * SCALE;
@@ -212,7 +215,11 @@ type CookieSpec =
 
 async function insertSession(userId: string, expiresAt: Date): Promise<string> {
   const token = newSessionToken();
-  await query(t.database, 'INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [hashSessionToken(token), userId, expiresAt]);
+  await query(t.database, 'INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [
+    hashSessionToken(token),
+    userId,
+    expiresAt,
+  ]);
   return `session=${token}`;
 }
 
@@ -296,22 +303,130 @@ async function check<T>(arbitrary: fc.Arbitrary<T>, numRuns: number, predicate: 
 
 /** Strings that have broken real servers. */
 const NASTY = [
-  '', ' ', '  ', '\t', '\n', '\r\n', '\u0000', 'a\u0000b', '\u0000'.repeat(30), '\uD800', '\uDFFF', 'x\uDC00y', '\uDBFF\uDBFF',
-  '\u202Egnp.exe', '\u200F\u05E9\u05DC\u05D5\u05DD', 'مرحبا بالعالم', '\u2066abc\u2069', '👩‍👩‍👧‍👦', '🏳️‍🌈'.repeat(40), 'Z̷̢͉a̵l̸g̶o̷',
-  '\uFEFF', '\uFFFF', '\uFFFE', '\u00A0', '\u3000', 'ǅ', 'İ', 'ß', 'ﬃ', 'K', '%', '%00', '%zz', '%E0%A4%A', '%ED%A0%80', '%C0%AF',
-  '..', '.', '../../etc/passwd', '..%2F..%2F', '/', '//', '?', '#', '&', '=', '+', ';', ',', '*', '@', '@@', '@a', '_', '.a.',
-  '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'null', 'undefined', 'true', 'false', '[]', '{}',
-  'NaN', '-NaN', 'Infinity', '-Infinity', '-1', '0', '-0', '00', '1e309', '-1e309', '0x7fffffff', '9007199254740993',
-  '9'.repeat(400), '1.7976931348623157e308', '5e-324', '<script>alert(1)</script>', "' OR '1'='1", "'; DROP TABLE users; --",
-  '${7*7}', '{{7*7}}', '%s%s%n', '\\', '\\u0000', '"', "'", '`', 'javascript:alert(1)', 'data:text/html,<b>x</b>',
-  'http://', 'https://', 'http://exa mple.com', 'HTTP://EXAMPLE.COM', 'ftp://x.y', 'http://[::1]', 'http://localhost:99999',
-  'https://example.com/#🙂', 'https://ex\u0000ample.com', '//evil.example', 'http:evil', 'https://a.b/' + 'p'.repeat(190),
-  'alice', 'ALICE', 'Alice@Example.com', 'a@b.c', 'a@b', '@b.c', 'a@@b.c', ' a@b.c', 'correct horse 1', 'password',
+  '',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\r\n',
+  '\u0000',
+  'a\u0000b',
+  '\u0000'.repeat(30),
+  '\uD800',
+  '\uDFFF',
+  'x\uDC00y',
+  '\uDBFF\uDBFF',
+  '\u202Egnp.exe',
+  '\u200F\u05E9\u05DC\u05D5\u05DD',
+  'مرحبا بالعالم',
+  '\u2066abc\u2069',
+  '👩‍👩‍👧‍👦',
+  '🏳️‍🌈'.repeat(40),
+  'Z̷̢͉a̵l̸g̶o̷',
+  '\uFEFF',
+  '\uFFFF',
+  '\uFFFE',
+  '\u00A0',
+  '\u3000',
+  'ǅ',
+  'İ',
+  'ß',
+  'ﬃ',
+  'K',
+  '%',
+  '%00',
+  '%zz',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%C0%AF',
+  '..',
+  '.',
+  '../../etc/passwd',
+  '..%2F..%2F',
+  '/',
+  '//',
+  '?',
+  '#',
+  '&',
+  '=',
+  '+',
+  ';',
+  ',',
+  '*',
+  '@',
+  '@@',
+  '@a',
+  '_',
+  '.a.',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'null',
+  'undefined',
+  'true',
+  'false',
+  '[]',
+  '{}',
+  'NaN',
+  '-NaN',
+  'Infinity',
+  '-Infinity',
+  '-1',
+  '0',
+  '-0',
+  '00',
+  '1e309',
+  '-1e309',
+  '0x7fffffff',
+  '9007199254740993',
+  '9'.repeat(400),
+  '1.7976931348623157e308',
+  '5e-324',
+  '<script>alert(1)</script>',
+  "' OR '1'='1",
+  "'; DROP TABLE users; --",
+  '${7*7}',
+  '{{7*7}}',
+  '%s%s%n',
+  '\\',
+  '\\u0000',
+  '"',
+  "'",
+  '`',
+  'javascript:alert(1)',
+  'data:text/html,<b>x</b>',
+  'http://',
+  'https://',
+  'http://exa mple.com',
+  'HTTP://EXAMPLE.COM',
+  'ftp://x.y',
+  'http://[::1]',
+  'http://localhost:99999',
+  'https://example.com/#🙂',
+  'https://ex\u0000ample.com',
+  '//evil.example',
+  'http:evil',
+  'https://a.b/' + 'p'.repeat(190),
+  'alice',
+  'ALICE',
+  'Alice@Example.com',
+  'a@b.c',
+  'a@b',
+  '@b.c',
+  'a@@b.c',
+  ' a@b.c',
+  'correct horse 1',
+  'password',
 ];
 
 /** One character, lone surrogates and control characters included (fc's 'binary' leaves those out). */
 const anyChar = fc.oneof(
-  { weight: 6, arbitrary: fc.integer({ min: 0, max: 0x10ffff }).map((cp) => (cp <= 0xffff ? String.fromCharCode(cp) : String.fromCodePoint(cp))) },
+  {
+    weight: 6,
+    arbitrary: fc.integer({ min: 0, max: 0x10ffff }).map((cp) => (cp <= 0xffff ? String.fromCharCode(cp) : String.fromCodePoint(cp))),
+  },
   { weight: 3, arbitrary: fc.integer({ min: 0x20, max: 0x7e }).map((cp) => String.fromCharCode(cp)) },
   { weight: 1, arbitrary: fc.constantFrom('\u0000', '\uD800', '\uDC00', '\u202E', '\u200F', '\r', '\n', '\t', '#', '@', '%', '😀') },
 );
@@ -365,7 +480,10 @@ const urlText = (text: fc.Arbitrary<string>) =>
   fc.oneof(
     { weight: 5, arbitrary: text.map((s) => encodeURIComponent(wellFormed(s))) },
     { weight: 1, arbitrary: text.map((s) => s.replace(/[/?#]/g, '')) },
-    { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%00', '%ED%A0%80', '%C0%AF', '%2e%2e', '%2F', 'a%2Fb', '%E0%A4%A', '%u0041', '%%30') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('%', '%zz', '%00', '%ED%A0%80', '%C0%AF', '%2e%2e', '%2F', 'a%2Fb', '%E0%A4%A', '%u0041', '%%30'),
+    },
   );
 
 // ---------------------------------------------------------------- requests by route
@@ -387,12 +505,28 @@ const cookieSpec: fc.Arbitrary<CookieSpec> = fc.oneof(
       .oneof(
         nastyText.map((s) => `session=${s}`),
         nastyText,
-        fc.constantFrom('session', 'session=', '=', ';;;', 'session=; session=', 'session="abc"', 'session=%E0%A4%A', 'session=a; session=b', '__proto__=1; constructor=2'),
+        fc.constantFrom(
+          'session',
+          'session=',
+          '=',
+          ';;;',
+          'session=; session=',
+          'session="abc"',
+          'session=%E0%A4%A',
+          'session=a; session=b',
+          '__proto__=1; constructor=2',
+        ),
       )
       .map((header) => ({ kind: 'raw' as const, header: asHeader(header) })),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('long' as const), length: fc.integer({ min: 1_000, max: 64_000 }), withActor: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('many' as const), count: fc.integer({ min: 2, max: 400 }), withActor: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('long' as const), length: fc.integer({ min: 1_000, max: 64_000 }), withActor: fc.boolean() }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('many' as const), count: fc.integer({ min: 2, max: 400 }), withActor: fc.boolean() }),
+  },
 );
 
 const signedInCookie: fc.Arbitrary<CookieSpec> = fc.oneof(
@@ -417,7 +551,11 @@ const username = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .tuple(fromPool(() => pools.usernames), fc.constantFrom('@', '@@', '%40', ' ', '', '.'), fc.boolean())
+      .tuple(
+        fromPool(() => pools.usernames),
+        fc.constantFrom('@', '@@', '%40', ' ', '', '.'),
+        fc.boolean(),
+      )
       .map(([name, prefix, upper]) => encodeURIComponent(prefix) + (upper ? name.toUpperCase() : name)),
   },
   { weight: 4, arbitrary: urlText(nastyText) },
@@ -441,26 +579,44 @@ const sortTime = fc.oneof(
         h: fc.integer({ min: 0, max: 25 }),
         mi: fc.integer({ min: 0, max: 61 }),
         s: fc.integer({ min: 0, max: 61 }),
-        frac: fc.oneof(fc.constant(''), fc.integer({ min: 0, max: 9_999_999 }).map((n) => `.${n}`)),
+        frac: fc.oneof(
+          fc.constant(''),
+          fc.integer({ min: 0, max: 9_999_999 }).map((n) => `.${n}`),
+        ),
         tz: fc.oneof(
           fc.constantFrom('+00', '-00', '+05:30', 'Z', ''),
-          fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 99 }), fc.option(fc.integer({ min: 0, max: 99 }))).map(
-            ([sign, h, m]) => `${sign}${String(h).padStart(2, '0')}${m === null ? '' : `:${String(m).padStart(2, '0')}`}`,
-          ),
+          fc
+            .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 99 }), fc.option(fc.integer({ min: 0, max: 99 })))
+            .map(([sign, h, m]) => `${sign}${String(h).padStart(2, '0')}${m === null ? '' : `:${String(m).padStart(2, '0')}`}`),
         ),
       })
       .map(pgTime),
   },
-  { weight: 1, arbitrary: fc.constantFrom('infinity', '-infinity', 'epoch', 'now', 'today', 'allballs', '2024-01-01', '2024-01-01T00:00:00Z') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('infinity', '-infinity', 'epoch', 'now', 'today', 'allballs', '2024-01-01', '2024-01-01T00:00:00Z'),
+  },
   { weight: 1, arbitrary: nastyText },
 );
 
-const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value) ?? 'undefined').toString('base64url');
+const b64 = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined')).toString('base64url');
 
 /** Page cursors: real ones, well-formed ones with hostile content, and junk. */
 const cursor = fc.oneof(
   { weight: 2, arbitrary: fromPool(() => pools.cursors) },
-  { weight: 4, arbitrary: fc.tuple(sortTime, fc.oneof(fromPool(() => pools.postIds), nastyText)).map(b64) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(
+        sortTime,
+        fc.oneof(
+          fromPool(() => pools.postIds),
+          nastyText,
+        ),
+      )
+      .map(b64),
+  },
   { weight: 1, arbitrary: fc.oneof(wrongType, fc.array(nastyText, { maxLength: 4 }), fc.tuple(sortTime, wrongType)).map(b64) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 120 }).map((bytes) => Buffer.from(bytes).toString('base64url')) },
   { weight: 2, arbitrary: nastyText },
@@ -473,7 +629,10 @@ const pageQuery = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(urlText(cursor), urlText(cursor)).map(([a, b]) => `?cursor=${a}&cursor=${b}`) },
   { weight: 1, arbitrary: fc.tuple(urlText(nastyText), urlText(nastyText)).map(([k, v]) => `?${k}=${v}`) },
   { weight: 1, arbitrary: urlText(cursor).map((c) => `?cursor=${c}&limit=1000000`) },
-  { weight: 1, arbitrary: fc.constantFrom('?', '?cursor', '?cursor=', '?&&', '?=', '?cursor[]=a', '?cursor[a]=b', '?__proto__=1', '?cursor=%ZZ') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('?', '?cursor', '?cursor=', '?&&', '?=', '?cursor[]=a', '?cursor[a]=b', '?__proto__=1', '?cursor=%ZZ'),
+  },
 );
 
 /** The usual method of a route most of the time, anything a client can send otherwise. */
@@ -485,15 +644,17 @@ const request = (parts: {
   method: fc.Arbitrary<string>;
   url: fc.Arbitrary<string>;
   cookie?: fc.Arbitrary<CookieSpec>;
-}): fc.Arbitrary<Req> =>
-  fc.record({ method: parts.method, url: parts.url, cookie: parts.cookie ?? cookieSpec });
+}): fc.Arbitrary<Req> => fc.record({ method: parts.method, url: parts.url, cookie: parts.cookie ?? cookieSpec });
 
 const postRequests = fc.oneof(
   request({ method: methodFor('GET'), url: pageQuery.map((q) => `${API.posts}${q}`) }),
   request({ method: methodFor('GET'), url: postId.map((id) => `/api/posts/${id}`) }),
   request({ method: methodFor('GET'), url: postId.map((id) => `/api/posts/${id}/related`) }),
   request({ method: methodFor('DELETE'), url: postId.map((id) => `/api/posts/${id}`), cookie: signedInCookie }),
-  request({ method: methodFor('GET', 'DELETE'), url: fc.tuple(postId, urlText(nastyText)).map(([id, rest]) => `/api/posts/${id}/${rest}`) }),
+  request({
+    method: methodFor('GET', 'DELETE'),
+    url: fc.tuple(postId, urlText(nastyText)).map(([id, rest]) => `/api/posts/${id}/${rest}`),
+  }),
 );
 
 const peopleRequests = fc.oneof(
@@ -510,7 +671,10 @@ const peopleRequests = fc.oneof(
 const searchQuery = fc.oneof(
   { weight: 5, arbitrary: urlText(nastyText).map((q) => `?q=${q}`) },
   { weight: 2, arbitrary: fromPool(() => pools.usernames).map((u) => `?q=${encodeURIComponent(u.slice(0, 3))}`) },
-  { weight: 1, arbitrary: fc.constantFrom('', '?', '?q', '?q=', '?q=%20', '?q=%23', '?q=@', '?q=dorm%20life', '?q=%23dorm', '?Q=a', '?q[]=a') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('', '?', '?q', '?q=', '?q=%20', '?q=%23', '?q=@', '?q=dorm%20life', '?q=%23dorm', '?Q=a', '?q[]=a'),
+  },
   { weight: 1, arbitrary: fc.tuple(urlText(nastyText), urlText(nastyText)).map(([a, b]) => `?q=${a}&q=${b}`) },
   { weight: 1, arbitrary: fc.tuple(urlText(nastyText), urlText(nastyText)).map(([a, b]) => `?q=${a}&${b}=1`) },
   { weight: 1, arbitrary: fc.integer({ min: 95, max: 1_100 }).map((n) => `?q=${'w%20'.repeat(n / 2)}`) },
@@ -536,19 +700,42 @@ const mediaUrl = fc.oneof(
   { weight: 1, arbitrary: fromPool(() => pools.media).map((url) => url.replace(/\.\w+$/, '.png')) },
   { weight: 1, arbitrary: fromPool(() => pools.media).map((url) => url.replace(/\/[^/]*$/, '')) },
   { weight: 3, arbitrary: urlText(nastyText).map((s) => `/media/${s}`) },
-  { weight: 2, arbitrary: fc.tuple(urlText(nastyText), fc.constantFrom('.jpg', '.webp', '.png', '')).map(([s, ext]) => `/media/images/${s}${ext}`) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(urlText(nastyText), fc.constantFrom('.jpg', '.webp', '.png', '')).map(([s, ext]) => `/media/images/${s}${ext}`),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 200, max: 5_000 }).map((n) => `/media/images/${'a'.repeat(n)}.jpg`) },
   {
     weight: 1,
     arbitrary: fc.constantFrom(
-      '/media', '/media/', '/media/images', '/media/images/', '/media/../package.json', '/media/..%2F..%2Fpackage.json',
-      '/media/%2e%2e/%2e%2e/etc/passwd.jpg', '/media//etc/passwd.jpg', '/media/images/.jpg', '/media/.jpg', '/media/a/./b.jpg',
+      '/media',
+      '/media/',
+      '/media/images',
+      '/media/images/',
+      '/media/../package.json',
+      '/media/..%2F..%2Fpackage.json',
+      '/media/%2e%2e/%2e%2e/etc/passwd.jpg',
+      '/media//etc/passwd.jpg',
+      '/media/images/.jpg',
+      '/media/.jpg',
+      '/media/a/./b.jpg',
     ),
   },
 );
 
 const pagePath = fc.oneof(
-  fc.constantFrom('/', '/login', '/register', '/settings', '/upload', '/search', '/404/Failed', '/index.html', '/favicon.svg', '/assets/none.js'),
+  fc.constantFrom(
+    '/',
+    '/login',
+    '/register',
+    '/settings',
+    '/upload',
+    '/search',
+    '/404/Failed',
+    '/index.html',
+    '/favicon.svg',
+    '/assets/none.js',
+  ),
   postId.map((id) => `/post/${id}`),
   username.map((u) => `/@${u}`),
   fc.tuple(username, fc.constantFrom('followers', 'following')).map(([u, side]) => `/@${u}/${side}`),
@@ -556,7 +743,23 @@ const pagePath = fc.oneof(
 );
 
 const unknownPath = fc.oneof(
-  fc.constantFrom('/api', '/api/', '/api/posts/', '/api/users', '/api/users/', '/api/search', '/api/auth', '/api/admin/backup', '/api/auth/logout-all', '/API/POSTS', '/api//posts', '/api/posts/x/related/y', '//api/posts', '/.env', '/.git/config'),
+  fc.constantFrom(
+    '/api',
+    '/api/',
+    '/api/posts/',
+    '/api/users',
+    '/api/users/',
+    '/api/search',
+    '/api/auth',
+    '/api/admin/backup',
+    '/api/auth/logout-all',
+    '/API/POSTS',
+    '/api//posts',
+    '/api/posts/x/related/y',
+    '//api/posts',
+    '/.env',
+    '/.git/config',
+  ),
   fc.array(urlText(nastyText), { minLength: 1, maxLength: 4 }).map((segments) => `/${segments.join('/')}`),
   fc.array(urlText(nastyText), { minLength: 1, maxLength: 3 }).map((segments) => `/api/${segments.join('/')}`),
 );
@@ -587,38 +790,63 @@ const extraFields = fc.dictionary(
 const jsonBody = (fields: Record<string, fc.Arbitrary<string>>) => {
   const object = fc
     .tuple(
-      fc.record(
-        Object.fromEntries(Object.entries(fields).map(([name, good]) => [name, field(good)])),
-        { requiredKeys: [] },
-      ),
+      fc.record(Object.fromEntries(Object.entries(fields).map(([name, good]) => [name, field(good)])), { requiredKeys: [] }),
       fc.option(extraFields, { freq: 5 }),
     )
     .map(([known, extra]) => JSON.stringify({ ...known, ...extra }));
-  const full = fc.record(Object.fromEntries(Object.entries(fields).map(([name, good]) => [name, good]))).map((body) => JSON.stringify(body));
+  const full = fc
+    .record(Object.fromEntries(Object.entries(fields).map(([name, good]) => [name, good])))
+    .map((body) => JSON.stringify(body));
   return fc.oneof(
     { weight: 8, arbitrary: object },
     { weight: 4, arbitrary: full },
     {
       weight: 2,
-      arbitrary: fc.tuple(object, fc.nat(), fc.constantFrom('cut', 'garbage', 'single-quotes', 'bom', 'trailing-comma', 'twice')).map(([text, at, how]) => {
-        if (how === 'cut') return text.slice(0, at % Math.max(1, text.length));
-        if (how === 'garbage') return `${text}}]"\u0000`;
-        if (how === 'single-quotes') return text.replaceAll('"', "'");
-        if (how === 'bom') return `\uFEFF${text}`;
-        if (how === 'trailing-comma') return text.replace(/}$/, ',}');
-        return text.replace(/^{/, `{${text.slice(1, -1)},`);
-      }),
+      arbitrary: fc
+        .tuple(object, fc.nat(), fc.constantFrom('cut', 'garbage', 'single-quotes', 'bom', 'trailing-comma', 'twice'))
+        .map(([text, at, how]) => {
+          if (how === 'cut') return text.slice(0, at % Math.max(1, text.length));
+          if (how === 'garbage') return `${text}}]"\u0000`;
+          if (how === 'single-quotes') return text.replaceAll('"', "'");
+          if (how === 'bom') return `\uFEFF${text}`;
+          if (how === 'trailing-comma') return text.replace(/}$/, ',}');
+          return text.replace(/^{/, `{${text.slice(1, -1)},`);
+        }),
     },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value) ?? '') },
-    { weight: 1, arbitrary: fc.constantFrom('', ' ', 'null', '{', '}', '[]', 'NaN', 'undefined', '{"a":1e999}', '"string"', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        ' ',
+        'null',
+        '{',
+        '}',
+        '[]',
+        'NaN',
+        'undefined',
+        '{"a":1e999}',
+        '"string"',
+        '{"__proto__":{"x":1}}',
+        '{"constructor":{"prototype":{}}}',
+      ),
+    },
     {
       weight: 1,
       arbitrary: fc.oneof(
         fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
         // Not UTF-8: a surrogate encoded on its own (CESU-8), and a stray continuation byte.
-        fc.constantFrom([0xed, 0xa0, 0x80], [0x80], [0xc0, 0xaf], [0xff, 0xfe]).map((bad) =>
-          Buffer.concat([Buffer.from('{"identifier":"a'), Buffer.from(bad), Buffer.from('","password":"x","bio":"b'), Buffer.from(bad), Buffer.from('"}')]),
-        ),
+        fc
+          .constantFrom([0xed, 0xa0, 0x80], [0x80], [0xc0, 0xaf], [0xff, 0xfe])
+          .map((bad) =>
+            Buffer.concat([
+              Buffer.from('{"identifier":"a'),
+              Buffer.from(bad),
+              Buffer.from('","password":"x","bio":"b'),
+              Buffer.from(bad),
+              Buffer.from('"}'),
+            ]),
+          ),
       ),
     },
   );
@@ -629,9 +857,20 @@ const jsonContentType = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.constantFrom(
-      'application/json; charset=utf-8', 'application/json; charset=utf-16', 'application/json; charset=latin1', 'APPLICATION/JSON',
-      'application/json;;', 'application/vnd.api+json', 'text/plain', 'text/json', 'application/x-www-form-urlencoded',
-      'multipart/form-data', 'multipart/form-data; boundary=x', '', '*/*', 'application/json, text/plain',
+      'application/json; charset=utf-8',
+      'application/json; charset=utf-16',
+      'application/json; charset=latin1',
+      'APPLICATION/JSON',
+      'application/json;;',
+      'application/vnd.api+json',
+      'text/plain',
+      'text/json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+      'multipart/form-data; boundary=x',
+      '',
+      '*/*',
+      'application/json, text/plain',
     ),
   },
   { weight: 1, arbitrary: nastyText.map(asHeader) },
@@ -639,9 +878,12 @@ const jsonContentType = fc.oneof(
 );
 
 const withBody = (req: fc.Arbitrary<Req>, body: fc.Arbitrary<string | Buffer>) =>
-  fc.tuple(req, body, jsonContentType, ip).map(
-    ([r, payload, type, address]): Req => ({ ...r, payload, ip: address, headers: type === undefined ? {} : { 'content-type': type } }),
-  );
+  fc.tuple(req, body, jsonContentType, ip).map(([r, payload, type, address]): Req => ({
+    ...r,
+    payload,
+    ip: address,
+    headers: type === undefined ? {} : { 'content-type': type },
+  }));
 
 const identifier = fc.oneof(
   fromPool(() => pools.usernames),
@@ -663,20 +905,30 @@ const authRequests = fc.oneof(
   // Real credentials, however the identifier is typed: these sign in.
   withBody(
     request({ method: fc.constant('POST'), url: fc.constant(API.login) }),
-    fc
-      .tuple(fc.nat(), fc.boolean(), fc.constantFrom('', ' ', '\t'), fc.boolean())
-      .map(([who, byEmail, pad, upper]) => {
-        const person = pick(actors, who);
-        const name = byEmail ? person.email : person.username;
-        return JSON.stringify({ identifier: pad + (upper ? name.toUpperCase() : name) + pad, password: PASSWORD });
-      }),
+    fc.tuple(fc.nat(), fc.boolean(), fc.constantFrom('', ' ', '\t'), fc.boolean()).map(([who, byEmail, pad, upper]) => {
+      const person = pick(actors, who);
+      const name = byEmail ? person.email : person.username;
+      return JSON.stringify({ identifier: pad + (upper ? name.toUpperCase() : name) + pad, password: PASSWORD });
+    }),
   ),
-  withBody(request({ method: methodFor('POST'), url: fc.constantFrom(API.logout, '/api/auth/logout-all'), cookie: signedInCookie }), jsonBody({})),
+  withBody(
+    request({ method: methodFor('POST'), url: fc.constantFrom(API.logout, '/api/auth/logout-all'), cookie: signedInCookie }),
+    jsonBody({}),
+  ),
   request({ method: methodFor('POST'), url: fc.constantFrom(API.logout, '/api/auth/logout-all') }),
   request({ method: methodFor('GET'), url: fc.constant(API.me) }),
-  withBody(request({ method: methodFor('PATCH', 'PUT', 'POST'), url: fc.constant(API.me), cookie: signedInCookie }), jsonBody({ bio: nastyText })),
-  withBody(request({ method: fc.constantFrom('PUT', 'DELETE'), url: username.map((u) => `/api/users/${u}/follow`), cookie: signedInCookie }), jsonBody({ x: nastyText })),
-  withBody(request({ method: fc.constant('DELETE'), url: postId.map((id) => `/api/posts/${id}`), cookie: signedInCookie }), jsonBody({ id: nastyText })),
+  withBody(
+    request({ method: methodFor('PATCH', 'PUT', 'POST'), url: fc.constant(API.me), cookie: signedInCookie }),
+    jsonBody({ bio: nastyText }),
+  ),
+  withBody(
+    request({ method: fc.constantFrom('PUT', 'DELETE'), url: username.map((u) => `/api/users/${u}/follow`), cookie: signedInCookie }),
+    jsonBody({ x: nastyText }),
+  ),
+  withBody(
+    request({ method: fc.constant('DELETE'), url: postId.map((id) => `/api/posts/${id}`), cookie: signedInCookie }),
+    jsonBody({ id: nastyText }),
+  ),
 );
 
 // ---------------------------------------------------------------- headers and methods
@@ -686,18 +938,68 @@ const anyRoute = fc.oneof(postRequests, peopleRequests, searchRequests, mediaAnd
 const headerName = fc.oneof(
   fc.stringMatching(/^[a-z][a-z0-9-]{0,30}$/),
   fc.constantFrom(
-    'accept', 'accept-encoding', 'accept-language', 'accept-version', 'origin', 'referer', 'sec-fetch-site', 'host', 'user-agent',
-    'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'content-type', 'range', 'if-none-match', 'if-modified-since',
-    'authorization', 'x-http-method-override', 'expect', 'content-encoding', 'content-length', 'transfer-encoding',
+    'accept',
+    'accept-encoding',
+    'accept-language',
+    'accept-version',
+    'origin',
+    'referer',
+    'sec-fetch-site',
+    'host',
+    'user-agent',
+    'x-forwarded-for',
+    'x-forwarded-proto',
+    'x-forwarded-host',
+    'content-type',
+    'range',
+    'if-none-match',
+    'if-modified-since',
+    'authorization',
+    'x-http-method-override',
+    'expect',
+    'content-encoding',
+    'content-length',
+    'transfer-encoding',
   ),
 );
 
 const headerValue = fc.oneof(
   fc.constantFrom(
-    'gzip', 'br', 'gzip;q=0', '*', 'identity', 'gzip, deflate, br, zstd', 'same-origin', 'cross-site', 'same-site', 'none', 'null',
-    'http://localhost', 'http://localhost:80', 'https://evil.example', 'bytes=0-0', 'bytes=5-1', 'bytes=-1', 'bytes=0-99999999999',
-    'application/json', 'text/html', '*/*', '1.0.0', 'Bearer x', '100-continue', 'DELETE', '"etag"', 'Thu, 01 Jan 1970 00:00:00 GMT',
-    'chunked', 'gzip, chunked', '0', '-1', '1', '99999999', '1e3', '',
+    'gzip',
+    'br',
+    'gzip;q=0',
+    '*',
+    'identity',
+    'gzip, deflate, br, zstd',
+    'same-origin',
+    'cross-site',
+    'same-site',
+    'none',
+    'null',
+    'http://localhost',
+    'http://localhost:80',
+    'https://evil.example',
+    'bytes=0-0',
+    'bytes=5-1',
+    'bytes=-1',
+    'bytes=0-99999999999',
+    'application/json',
+    'text/html',
+    '*/*',
+    '1.0.0',
+    'Bearer x',
+    '100-continue',
+    'DELETE',
+    '"etag"',
+    'Thu, 01 Jan 1970 00:00:00 GMT',
+    'chunked',
+    'gzip, chunked',
+    '0',
+    '-1',
+    '1',
+    '99999999',
+    '1e3',
+    '',
   ),
   numberish,
   nastyText.map(asHeader),
@@ -736,7 +1038,19 @@ const filename = fc.oneof(
 );
 
 const partType = fc.oneof(
-  fc.constantFrom('image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/svg+xml', 'IMAGE/JPEG', 'image/', 'text/plain', 'application/octet-stream', 'text/html', ''),
+  fc.constantFrom(
+    'image/jpeg',
+    'image/png',
+    'image/webp',
+    'image/gif',
+    'image/svg+xml',
+    'IMAGE/JPEG',
+    'image/',
+    'text/plain',
+    'application/octet-stream',
+    'text/html',
+    '',
+  ),
   nastyText.map(asHeader),
 );
 
@@ -777,7 +1091,17 @@ const rawForm: fc.Arbitrary<RawForm> = fc.record({
   header: fc.constantFrom('same', 'same', 'same', 'same', 'other', 'missing', 'quoted', 'empty'),
   contentType: fc.oneof(
     { weight: 6, arbitrary: fc.constant('multipart/form-data') },
-    { weight: 1, arbitrary: fc.constantFrom('MULTIPART/FORM-DATA', 'multipart/mixed', 'multipart/related', 'application/json', 'text/plain', 'image/jpeg') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'MULTIPART/FORM-DATA',
+        'multipart/mixed',
+        'multipart/related',
+        'application/json',
+        'text/plain',
+        'image/jpeg',
+      ),
+    },
   ),
   newline: fc.constantFrom('\r\n', '\r\n', '\r\n', '\n'),
   closing: fc.constantFrom('proper', 'proper', 'proper', 'missing', 'no-dashes'),
@@ -792,7 +1116,10 @@ function buildForm(form: RawForm): { payload: Buffer; contentType: string } {
   const nl = form.newline;
   const chunks: Buffer[] = [];
   if (form.preamble !== null) chunks.push(Buffer.from(form.preamble + nl));
-  const parts = form.parts.length > 0 && form.repeatLast > 0 ? [...form.parts, ...Array<RawPart>(form.repeatLast).fill(form.parts.at(-1)!)] : form.parts;
+  const parts =
+    form.parts.length > 0 && form.repeatLast > 0
+      ? [...form.parts, ...Array<RawPart>(form.repeatLast).fill(form.parts.at(-1)!)]
+      : form.parts;
   for (const part of parts) {
     const headers: string[] = [];
     const fileAttr = part.filename === null ? '' : `; filename="${part.filename}"`;
@@ -800,7 +1127,8 @@ function buildForm(form: RawForm): { payload: Buffer; contentType: string } {
     if (part.disposition === 'unquoted') headers.push(`Content-Disposition: form-data; name=${part.name}${fileAttr}`);
     if (part.disposition === 'no-name') headers.push(`Content-Disposition: form-data${fileAttr}`);
     if (part.disposition === 'attachment') headers.push(`Content-Disposition: attachment; name="${part.name}"${fileAttr}`);
-    if (part.disposition === 'star') headers.push(`Content-Disposition: form-data; name*=UTF-8''${encodeURIComponent(wellFormed(part.name))}${fileAttr}`);
+    if (part.disposition === 'star')
+      headers.push(`Content-Disposition: form-data; name*=UTF-8''${encodeURIComponent(wellFormed(part.name))}${fileAttr}`);
     if (part.type !== null) headers.push(`Content-Type: ${part.type}`);
     const body = typeof part.body === 'string' ? Buffer.from(part.body) : bytesOf(part.body);
     chunks.push(Buffer.from(`--${form.boundary}${nl}${headers.join(nl)}${nl}${nl}`), body, Buffer.from(nl));
@@ -822,12 +1150,17 @@ function buildForm(form: RawForm): { payload: Buffer; contentType: string } {
 const formTarget = fc.oneof(
   { weight: 5, arbitrary: fc.constant({ method: 'POST', url: API.posts }) },
   { weight: 4, arbitrary: fc.constant({ method: 'PATCH', url: API.me }) },
-  { weight: 1, arbitrary: fc.constantFrom({ method: 'POST', url: API.login }, { method: 'POST', url: API.register }, { method: 'PUT', url: API.follow('x') }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      { method: 'POST', url: API.login },
+      { method: 'POST', url: API.register },
+      { method: 'PUT', url: API.follow('x') },
+    ),
+  },
 );
 
-const malformedFormRequests = fc
-  .tuple(formTarget, rawForm, signedInCookie)
-  .map(([target, form, cookie]) => ({ target, form, cookie }));
+const malformedFormRequests = fc.tuple(formTarget, rawForm, signedInCookie).map(([target, form, cookie]) => ({ target, form, cookie }));
 
 /** Well-formed forms (as a browser builds them) with every kind of file and text in them. */
 interface UploadCase {
@@ -847,7 +1180,16 @@ const uploadFile = fc.record({
 
 const linkText = fc.oneof(
   fc.webUrl({ withQueryParameters: true, withFragments: true }),
-  fc.constantFrom('', ' ', ' https://example.com ', 'javascript:alert(1)', 'data:image/png;base64,AAAA', 'mailto:a@b.c', 'file:///etc/passwd', 'http://a'),
+  fc.constantFrom(
+    '',
+    ' ',
+    ' https://example.com ',
+    'javascript:alert(1)',
+    'data:image/png;base64,AAAA',
+    'mailto:a@b.c',
+    'file:///etc/passwd',
+    'http://a',
+  ),
   fc.integer({ min: LINK_MAX_LENGTH - 30, max: LINK_MAX_LENGTH + 5 }).map((n) => `https://example.com/${'p'.repeat(n)}`.slice(0, n)),
   nastyText.map((s) => `https://example.com/${s}`),
   nastyText,
@@ -911,7 +1253,10 @@ async function sendUpload(upload: UploadCase) {
 // ---------------------------------------------------------------- nesting and size
 
 const nestedCases = fc.record({
-  depth: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 10_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 10_000, max: 150_000 }) }),
+  depth: fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 1, max: 10_000 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 10_000, max: 150_000 }) },
+  ),
   shape: fc.constantFrom('arrays', 'objects', 'proto-at-bottom', 'mixed'),
   where: fc.constantFrom('body', 'field'),
   target: fc.constantFrom(
@@ -939,7 +1284,18 @@ interface HugeCase {
   unit: string;
   cookie: CookieSpec;
 }
-const HUGE_PLACES = ['path', 'query', 'search', 'cookie', 'header', 'json-field', 'json-body', 'form-field', 'form-file', 'form-field-name'] as const;
+const HUGE_PLACES = [
+  'path',
+  'query',
+  'search',
+  'cookie',
+  'header',
+  'json-field',
+  'json-body',
+  'form-field',
+  'form-file',
+  'form-field-name',
+] as const;
 const hugeCases: fc.Arbitrary<HugeCase> = fc.record({
   place: fc.constantFrom(...HUGE_PLACES),
   size: fc.integer({ min: 900_000, max: 1_100_000 }),
@@ -962,11 +1318,26 @@ async function sendHuge({ place, size, unit, cookie }: HugeCase) {
     case 'header':
       return send({ method: 'GET', url: API.posts, cookie, headers: { 'user-agent': asHeader(text) } });
     case 'json-field':
-      return send({ method: 'POST', url: API.login, cookie, payload: JSON.stringify({ identifier: text, password: text }), headers: { 'content-type': 'application/json' } });
+      return send({
+        method: 'POST',
+        url: API.login,
+        cookie,
+        payload: JSON.stringify({ identifier: text, password: text }),
+        headers: { 'content-type': 'application/json' },
+      });
     case 'json-body':
-      return send({ method: 'POST', url: API.register, cookie, payload: `{"username":"${'x'.repeat(size)}"}`, headers: { 'content-type': 'application/json' } });
+      return send({
+        method: 'POST',
+        url: API.register,
+        cookie,
+        payload: `{"username":"${'x'.repeat(size)}"}`,
+        headers: { 'content-type': 'application/json' },
+      });
     case 'form-field': {
-      const { payload, contentType } = await multipart([['photo', { bytes: FILES.jpeg! }], ['description', text]]);
+      const { payload, contentType } = await multipart([
+        ['photo', { bytes: FILES.jpeg! }],
+        ['description', text],
+      ]);
       return send({ method: 'POST', url: API.posts, cookie, payload, headers: { 'content-type': contentType } });
     }
     case 'form-field-name': {
@@ -1033,11 +1404,19 @@ describe('fuzzing every route', () => {
     }
     const descriptions = ['#dorm life in the #studentliving hall', 'Late night #study session in the library', 'Best ramen near #campus'];
     for (const [i, person] of [author, author, author, actors[0]!, actors[1]!].entries()) {
-      const created = await createPost(t.app, person.cookie, { bytes: FILES.jpeg, description: descriptions[i % 3]!, link: 'https://example.com' });
+      const created = await createPost(t.app, person.cookie, {
+        bytes: FILES.jpeg,
+        description: descriptions[i % 3]!,
+        link: 'https://example.com',
+      });
       expect(created.statusCode, created.body).toBe(201);
       learn(created);
     }
-    for (const [who, whom] of [[actors[0]!, author], [actors[1]!, actors[0]!], [author, actors[1]!]] as const) {
+    for (const [who, whom] of [
+      [actors[0]!, author],
+      [actors[1]!, actors[0]!],
+      [author, actors[1]!],
+    ] as const) {
       expect((await t.app.inject({ method: 'PUT', url: API.follow(whom.username), headers: { cookie: who.cookie } })).statusCode).toBe(200);
     }
     learn(await t.app.inject({ method: 'GET', url: API.user(author.username) }));
@@ -1064,12 +1443,21 @@ describe('fuzzing every route', () => {
     const signedOut = { kind: 'none' } as const;
     // Found by fuzzing: offsets PostgreSQL refuses (16 hours, 60 minutes) were a 500.
     const badOffsets = ['1000-01-01 00:00:00+00:60', '2024-01-01 00:00:00-16'].map((time) => `${API.posts}?cursor=${b64([time, 'x'])}`);
-    await check(postRequests, RUNS.posts, async (req) => void (await send(req)), badOffsets.map((url) => ({ method: 'GET', url, cookie: signedOut })));
+    await check(
+      postRequests,
+      RUNS.posts,
+      async (req) => void (await send(req)),
+      badOffsets.map((url) => ({ method: 'GET', url, cookie: signedOut })),
+    );
   }, 90_000);
 
   it('profiles, their posts, followers and following, follow and unfollow', async () => {
     const cursor = b64(['2024-01-01 00:00:00+16', 'x']);
-    const examples = ['followers', 'following', 'posts'].map((list) => ({ method: 'GET', url: `/api/users/${actors[0]!.username}/${list}?cursor=${cursor}`, cookie: { kind: 'none' as const } }));
+    const examples = ['followers', 'following', 'posts'].map((list) => ({
+      method: 'GET',
+      url: `/api/users/${actors[0]!.username}/${list}?cursor=${cursor}`,
+      cookie: { kind: 'none' as const },
+    }));
     await check(peopleRequests, RUNS.people, async (req) => void (await send(req)), examples);
   }, 90_000);
 
@@ -1079,7 +1467,12 @@ describe('fuzzing every route', () => {
 
   it('media, the OpenAPI document, client pages and unknown paths', async () => {
     // Found by fuzzing: a file name too long for the file system, or a path through a file, was a 500.
-    const examples = [`/media/images/${'a'.repeat(300)}.jpg`, `${pools.media[0]}/x.jpg`, '/api/users/%', `/api/posts/${'a'.repeat(101)}`].map((url) => ({
+    const examples = [
+      `/media/images/${'a'.repeat(300)}.jpg`,
+      `${pools.media[0]}/x.jpg`,
+      '/api/users/%',
+      `/api/posts/${'a'.repeat(101)}`,
+    ].map((url) => ({
       method: 'GET',
       url,
       cookie: { kind: 'none' as const },
@@ -1186,8 +1579,21 @@ describe('fuzzing every route', () => {
   it(`sent at least ${MIN_REQUESTS} requests, to every route, and got past validation on each`, () => {
     expect(totalSent()).toBeGreaterThanOrEqual(MIN_REQUESTS);
     const routes = [
-      'auth', '/api/me', 'PATCH /api/me (multipart)', 'feed', 'POST /api/posts (multipart)', 'post by id', 'related', 'profile',
-      "user's posts", 'followers / following', 'follow / unfollow', 'search', 'media', 'openapi', 'client pages',
+      'auth',
+      '/api/me',
+      'PATCH /api/me (multipart)',
+      'feed',
+      'POST /api/posts (multipart)',
+      'post by id',
+      'related',
+      'profile',
+      "user's posts",
+      'followers / following',
+      'follow / unfollow',
+      'search',
+      'media',
+      'openapi',
+      'client pages',
     ];
     for (const group of routes) {
       expect(sentTo(group), group).toBeGreaterThanOrEqual(MIN_PER_ROUTE);

@@ -76,7 +76,8 @@ describe.skipIf(skip)('memory per upload, image bombs', () => {
   afterAll(async () => {
     // For the record only: glibc keeps freed memory of libvips' threads in its arenas, and the
     // embedded database grows with the posts, so this is not a bound.
-    if (server && peaks.length > 0) peaks.push(`RSS after the corpus: ${Math.round(rssMiB(pid) - startIdle)} MiB over ${Math.round(startIdle)} at the start`);
+    if (server && peaks.length > 0)
+      peaks.push(`RSS after the corpus: ${Math.round(rssMiB(pid) - startIdle)} MiB over ${Math.round(startIdle)} at the start`);
     await server?.stop();
     if (peaks.length > 0) console.log(`peak RSS above idle:\n${peaks.join('\n')}`);
   });
@@ -99,18 +100,24 @@ describe.skipIf(skip)('memory per upload, image bombs', () => {
   } as const;
 
   describe.each(['post', 'icon'] as const)('as a %s', (as) => {
-    it.each(corpus.map((entry) => [entry.name, entry.expected, entry] as const))('%s: %s, peak RSS ≤ idle + 256 MiB', async (_name, _expected, entry) => {
-      const idle = await settledRss(pid);
-      resetPeak(pid);
-      const started = performance.now();
-      const response = await upload(as, entry);
-      const ms = Math.round(performance.now() - started);
-      const peak = peakMiB(pid) - idle;
-      peaks.push(`${as} ${entry.name} (${entry.bytes.length} bytes): ${response.status}, +${Math.round(peak)} MiB over ${Math.round(idle)}, ${ms} ms`);
-      const want = expected[as][entry.expected];
-      expect(response.status, `${entry.name}: ${await response.clone().text()}`).toBe(want.status);
-      if ('code' in want) expect(await response.json()).toMatchObject({ code: want.code, message: want.message });
-      expect(peak, `${entry.name}: peak RSS ${Math.round(peak)} MiB above idle`).toBeLessThanOrEqual(LIMIT_MIB);
-    }, 120_000);
+    it.each(corpus.map((entry) => [entry.name, entry.expected, entry] as const))(
+      '%s: %s, peak RSS ≤ idle + 256 MiB',
+      async (_name, _expected, entry) => {
+        const idle = await settledRss(pid);
+        resetPeak(pid);
+        const started = performance.now();
+        const response = await upload(as, entry);
+        const ms = Math.round(performance.now() - started);
+        const peak = peakMiB(pid) - idle;
+        peaks.push(
+          `${as} ${entry.name} (${entry.bytes.length} bytes): ${response.status}, +${Math.round(peak)} MiB over ${Math.round(idle)}, ${ms} ms`,
+        );
+        const want = expected[as][entry.expected];
+        expect(response.status, `${entry.name}: ${await response.clone().text()}`).toBe(want.status);
+        if ('code' in want) expect(await response.json()).toMatchObject({ code: want.code, message: want.message });
+        expect(peak, `${entry.name}: peak RSS ${Math.round(peak)} MiB above idle`).toBeLessThanOrEqual(LIMIT_MIB);
+      },
+      120_000,
+    );
   });
 });

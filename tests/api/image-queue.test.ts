@@ -23,7 +23,10 @@ describe('uploads when the image queue is full', () => {
   let held: Promise<unknown> = Promise.resolve();
 
   beforeAll(async () => {
-    t = await createTestApp({ rateLimits: { ...DEFAULT_RATE_LIMITS, registerPerIp: 1000, loginPerIp: 1000, postsPerUser: 2, iconChangesPerUser: 2 } }, { images: queue });
+    t = await createTestApp(
+      { rateLimits: { ...DEFAULT_RATE_LIMITS, registerPerIp: 1000, loginPerIp: 1000, postsPerUser: 2, iconChangesPerUser: 2 } },
+      { images: queue },
+    );
   });
   afterAll(async () => {
     release();
@@ -66,7 +69,9 @@ describe('uploads when the image queue is full', () => {
   it('a profile icon waits in the same queue: refused the same way, the profile unchanged', async () => {
     const user = await signUp(t.app);
     fillQueue();
-    const busy = await patchMe(t.app, user.cookie, [['icon', { bytes: await fixtures.jpeg(100, 100), type: 'image/jpeg', filename: 'me.jpg' }]]);
+    const busy = await patchMe(t.app, user.cookie, [
+      ['icon', { bytes: await fixtures.jpeg(100, 100), type: 'image/jpeg', filename: 'me.jpg' }],
+    ]);
     expect(busy.statusCode).toBe(503);
     expect(Number(busy.headers['retry-after'])).toBeGreaterThan(0);
     expect(busy.json()).toEqual({ code: 'IMAGE_QUEUE_FULL', message: ERRORS.IMAGE_QUEUE_FULL });

@@ -10,7 +10,9 @@ import { createEmptyDatabase, noPostgres } from '../helpers/services.js';
  */
 
 /** Every table the migrations create, read from their SQL. */
-const TABLES = [...new Set(MIGRATIONS.flatMap((m) => [...m.sql.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?(\w+)/gi)].map((match) => match[1]!)))].sort();
+const TABLES = [
+  ...new Set(MIGRATIONS.flatMap((m) => [...m.sql.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?(\w+)/gi)].map((match) => match[1]!))),
+].sort();
 const VERSIONS = MIGRATIONS.map((m) => m.version);
 
 describe.skipIf(noPostgres)('migrations from several processes at once (PostgreSQL)', () => {
@@ -54,7 +56,9 @@ describe.skipIf(noPostgres)('migrations from several processes at once (PostgreS
   it('running them all again at once changes nothing', async () => {
     const applied = await Promise.all(connections.map((db) => migrate(db)));
     expect(applied).toEqual([[], [], [], []]);
-    const [{ total }] = (await query<{ total: string }>(connections[1]!, 'SELECT count(*) AS total FROM schema_migrations')) as [{ total: string }];
+    const [{ total }] = (await query<{ total: string }>(connections[1]!, 'SELECT count(*) AS total FROM schema_migrations')) as [
+      { total: string },
+    ];
     expect(Number(total)).toBe(VERSIONS.length);
   });
 

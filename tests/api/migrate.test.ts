@@ -30,11 +30,7 @@ describe('migrations', () => {
     try {
       const insert = (username: string, email: string) =>
         database.rawTransaction((tx) =>
-          tx.query("INSERT INTO users (id, username, email, password_hash) VALUES ($1, $2, $3, 'x')", [
-            email,
-            username,
-            email,
-          ]),
+          tx.query("INSERT INTO users (id, username, email, password_hash) VALUES ($1, $2, $3, 'x')", [email, username, email]),
         );
       await expect(insert('Upper', 'u@example.com')).rejects.toThrow();
       await expect(insert('ab', 'ab@example.com')).rejects.toThrow();
@@ -50,9 +46,14 @@ describe('migrations', () => {
   it('0007 stores existing e-mails NFKC-normalized, except copies that would collide with a taken address', async () => {
     const { database, drop } = await createTestDatabase();
     try {
-      const run = (text: string, params: unknown[] = []) => database.rawTransaction((tx) => tx.query<{ username: string; email: string }>(text, params));
+      const run = (text: string, params: unknown[] = []) =>
+        database.rawTransaction((tx) => tx.query<{ username: string; email: string }>(text, params));
       const insert = (username: string, email: string, createdAt: string) =>
-        run("INSERT INTO users (id, username, email, password_hash, created_at) VALUES ($1, $1, $2, 'x', $3)", [username, email, createdAt]);
+        run("INSERT INTO users (id, username, email, password_hash, created_at) VALUES ($1, $1, $2, 'x', $3)", [
+          username,
+          email,
+          createdAt,
+        ]);
       await insert('fullwidth', 'ｆｕｌｌ@example.com', '2026-01-01');
       await insert('plain', 'taken@example.com', '2026-01-02');
       await insert('copycat', 'ｔａｋｅｎ@example.com', '2026-01-03');

@@ -225,7 +225,13 @@ describe('PATCH /api/me', () => {
     const [alice] = await people(1);
     const first = await updated(alice!, [icon(await fixtures.jpeg(200, 200))]);
     const user = await updated(alice!, [['bio', 'Sharing my #studentliving']]);
-    expect(user).toEqual({ uid: alice!.uid, username: alice!.username, email: alice!.email, bio: 'Sharing my #studentliving', icon: first.icon });
+    expect(user).toEqual({
+      uid: alice!.uid,
+      username: alice!.username,
+      email: alice!.email,
+      bio: 'Sharing my #studentliving',
+      icon: first.icon,
+    });
     expect(await me(alice!.cookie)).toEqual(user);
     expect(await profile(alice!.username)).toMatchObject({ bio: 'Sharing my #studentliving', icon: first.icon });
     expect(await userRow(alice!.uid)).toMatchObject({ bio: 'Sharing my #studentliving' });
@@ -324,7 +330,10 @@ describe('PATCH /api/me', () => {
   it("an icon declared as text/plain is a 415 'Profile icon is in an invalid filetype'", async () => {
     const [alice] = await people(1);
     const files = mediaFiles(t);
-    const response = await patchMe(t.app, alice!.cookie, [icon(await fixtures.jpeg(100, 100), 'text/plain', 'me.txt'), ['bio', 'not saved']]);
+    const response = await patchMe(t.app, alice!.cookie, [
+      icon(await fixtures.jpeg(100, 100), 'text/plain', 'me.txt'),
+      ['bio', 'not saved'],
+    ]);
     expectError(response, 415, 'ICON_INVALID_FILETYPE');
     expect(response.json().message).toBe('Profile icon is in an invalid filetype');
     expect(await userRow(alice!.uid)).toEqual({ bio: '', icon_key: null });
@@ -364,7 +373,11 @@ describe('PATCH /api/me', () => {
       expectError(response, response.statusCode, response.statusCode === 415 ? 'ICON_INVALID_FILETYPE' : 'ICON_PROCESSING_FAILED');
     }
     // The script-carrying formats are refused as "not an image", not as a processing failure.
-    expectError(await patchMe(t.app, alice!.cookie, [icon(fixtures.svgWithScript(), 'image/svg+xml', 'x.svg')]), 415, 'ICON_INVALID_FILETYPE');
+    expectError(
+      await patchMe(t.app, alice!.cookie, [icon(fixtures.svgWithScript(), 'image/svg+xml', 'x.svg')]),
+      415,
+      'ICON_INVALID_FILETYPE',
+    );
     expectError(await patchMe(t.app, alice!.cookie, [icon(fixtures.html(), 'image/png', 'x.png')]), 415, 'ICON_INVALID_FILETYPE');
     // A damaged JPEG is a processing failure with the spec's message.
     const damaged = await patchMe(t.app, alice!.cookie, [icon(await fixtures.truncatedJpeg())]);
@@ -417,7 +430,12 @@ describe('PATCH /api/me', () => {
     expect(viaQuery.statusCode, viaQuery.body).toBeLessThan(500);
     for (const field of ['uid', 'username', 'userId']) {
       const value = field === 'username' ? alice!.username : alice!.uid;
-      expectClientError(await patchMe(t.app, bob!.cookie, [[field, value], ['bio', 'bob again']]));
+      expectClientError(
+        await patchMe(t.app, bob!.cookie, [
+          [field, value],
+          ['bio', 'bob again'],
+        ]),
+      );
     }
 
     expect(await me(alice!.cookie)).toEqual(aliceBefore);
@@ -433,17 +451,45 @@ describe('PATCH /api/me', () => {
     const [alice] = await people(1);
     const files = mediaFiles(t);
     // Unknown field first, and after a valid one.
-    expectError(await patchMe(t.app, alice!.cookie, [['website', 'x'], ['bio', 'not saved']]), 400, 'BAD_REQUEST');
-    expectError(await patchMe(t.app, alice!.cookie, [['bio', 'not saved'], ['website', 'x']]), 400, 'BAD_REQUEST');
-    // A file under another name, and a second icon.
     expectError(
-      await patchMe(t.app, alice!.cookie, [['bio', 'not saved'], ['photo', { bytes: await fixtures.jpeg(50, 50) }]]),
+      await patchMe(t.app, alice!.cookie, [
+        ['website', 'x'],
+        ['bio', 'not saved'],
+      ]),
       400,
       'BAD_REQUEST',
     );
-    expectError(await patchMe(t.app, alice!.cookie, [icon(await fixtures.jpeg(50, 50)), icon(await fixtures.jpeg(60, 60))]), 400, 'BAD_REQUEST');
+    expectError(
+      await patchMe(t.app, alice!.cookie, [
+        ['bio', 'not saved'],
+        ['website', 'x'],
+      ]),
+      400,
+      'BAD_REQUEST',
+    );
+    // A file under another name, and a second icon.
+    expectError(
+      await patchMe(t.app, alice!.cookie, [
+        ['bio', 'not saved'],
+        ['photo', { bytes: await fixtures.jpeg(50, 50) }],
+      ]),
+      400,
+      'BAD_REQUEST',
+    );
+    expectError(
+      await patchMe(t.app, alice!.cookie, [icon(await fixtures.jpeg(50, 50)), icon(await fixtures.jpeg(60, 60))]),
+      400,
+      'BAD_REQUEST',
+    );
     // The same text field twice.
-    expectError(await patchMe(t.app, alice!.cookie, [['bio', 'one'], ['bio', 'two']]), 400, 'BAD_REQUEST');
+    expectError(
+      await patchMe(t.app, alice!.cookie, [
+        ['bio', 'one'],
+        ['bio', 'two'],
+      ]),
+      400,
+      'BAD_REQUEST',
+    );
     // Many unknown fields after a valid form.
     const many: FormEntries = [['bio', 'not saved'], icon(await fixtures.jpeg(50, 50))];
     for (let i = 0; i < 20; i += 1) many.push([`field${i}`, 'x']);
@@ -467,5 +513,4 @@ describe('PATCH /api/me', () => {
     expect(none.statusCode, none.body).toBeLessThan(500);
     expect(await userRow(alice!.uid)).toEqual({ bio: '', icon_key: null });
   });
-
 });

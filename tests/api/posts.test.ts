@@ -53,9 +53,7 @@ const diskPath = (t: TestApp, url: string) => {
 function mediaFiles(t: TestApp): string[] {
   const root = mediaDir(t);
   if (!fs.existsSync(root)) return [];
-  return (fs.readdirSync(root, { recursive: true }) as string[])
-    .filter((entry) => fs.statSync(path.join(root, entry)).isFile())
-    .sort();
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((entry) => fs.statSync(path.join(root, entry)).isFile()).sort();
 }
 
 async function countPosts(database: Database): Promise<number> {
@@ -87,7 +85,11 @@ interface BulkRow {
   hashtags?: string[];
 }
 
-async function insertRows(database: Database, image: { imageKey: string; width: number; height: number; placeholder: string }, rows: BulkRow[]) {
+async function insertRows(
+  database: Database,
+  image: { imageKey: string; width: number; height: number; placeholder: string },
+  rows: BulkRow[],
+) {
   await database.orm.insert(posts).values(
     rows.map((row) => ({
       id: row.id,
@@ -180,7 +182,11 @@ describe('posts: create, read, media, delete', () => {
     });
 
     it('writes the full JPEG and the 400/800 WebP variants, stripped of metadata, at the keys of the URLs', async () => {
-      expect(mediaFiles(t)).toEqual(imageUrls(post.image).map((url) => url.slice('/media/'.length)).sort());
+      expect(mediaFiles(t)).toEqual(
+        imageUrls(post.image)
+          .map((url) => url.slice('/media/'.length))
+          .sort(),
+      );
       const expected = [
         ['jpeg', 1200, 900],
         ['webp', 400, 300],
@@ -255,7 +261,11 @@ describe('posts: create, read, media, delete', () => {
       it("counts the author's followers, and tells the viewer whether they follow the author", async () => {
         await t.database.orm.insert(follows).values({ followerId: bob.uid, targetId: alice.uid });
         const author = { uid: alice.uid, username: alice.username, icon: null, followers: 1 };
-        for (const [cookie, followedByMe] of [[undefined, false], [alice.cookie, false], [bob.cookie, true]] as const) {
+        for (const [cookie, followedByMe] of [
+          [undefined, false],
+          [alice.cookie, false],
+          [bob.cookie, true],
+        ] as const) {
           const response = await get(t, API.post(post.id), cookie);
           expect(response.json<{ post: PostDetail }>().post.author).toEqual({ ...author, followedByMe });
         }
@@ -344,7 +354,7 @@ describe('posts: create, read, media, delete', () => {
       target = await created(t, alice, { description: 'to be deleted' });
     });
 
-    it("401 when signed out, and the post stays", async () => {
+    it('401 when signed out, and the post stays', async () => {
       expectError(await del(t, target.id), 401, 'NOT_SIGNED_IN');
       expect((await get(t, API.post(target.id))).statusCode).toBe(200);
     });
@@ -457,18 +467,46 @@ describe('POST /api/posts: refusals', () => {
     });
 
     it('an unknown extra field → 400', async () => {
-      expectError(await postForm(t.app, user.cookie, [['photo', { bytes: photo }], ['description', 'x'], ['admin', 'true']]), 400, 'BAD_REQUEST');
-      expectError(await postForm(t.app, user.cookie, [['admin', 'true'], ['photo', { bytes: photo }]]), 400, 'BAD_REQUEST');
+      expectError(
+        await postForm(t.app, user.cookie, [
+          ['photo', { bytes: photo }],
+          ['description', 'x'],
+          ['admin', 'true'],
+        ]),
+        400,
+        'BAD_REQUEST',
+      );
+      expectError(
+        await postForm(t.app, user.cookie, [
+          ['admin', 'true'],
+          ['photo', { bytes: photo }],
+        ]),
+        400,
+        'BAD_REQUEST',
+      );
     });
 
     it('an extra field on top of every known one → 4xx', async () => {
       expectClientError(
-        await postForm(t.app, user.cookie, [['photo', { bytes: photo }], ['description', 'x'], ['link', ''], ['admin', 'true']]),
+        await postForm(t.app, user.cookie, [
+          ['photo', { bytes: photo }],
+          ['description', 'x'],
+          ['link', ''],
+          ['admin', 'true'],
+        ]),
       );
     });
 
     it('the same text field twice → 400', async () => {
-      expectError(await postForm(t.app, user.cookie, [['photo', { bytes: photo }], ['description', 'a'], ['description', 'b']]), 400, 'BAD_REQUEST');
+      expectError(
+        await postForm(t.app, user.cookie, [
+          ['photo', { bytes: photo }],
+          ['description', 'a'],
+          ['description', 'b'],
+        ]),
+        400,
+        'BAD_REQUEST',
+      );
     });
 
     it('the photo under another name, or a text field sent as a file → 400', async () => {
@@ -481,8 +519,18 @@ describe('POST /api/posts: refusals', () => {
     });
 
     it('two files → 4xx', async () => {
-      expectClientError(await postForm(t.app, user.cookie, [['photo', { bytes: photo }], ['photo', { bytes: photo }]]));
-      expectClientError(await postForm(t.app, user.cookie, [['photo', { bytes: photo }], ['other', { bytes: photo }]]));
+      expectClientError(
+        await postForm(t.app, user.cookie, [
+          ['photo', { bytes: photo }],
+          ['photo', { bytes: photo }],
+        ]),
+      );
+      expectClientError(
+        await postForm(t.app, user.cookie, [
+          ['photo', { bytes: photo }],
+          ['other', { bytes: photo }],
+        ]),
+      );
     });
 
     const multipart = (payload: string | Buffer, contentType: string) =>
@@ -762,7 +810,13 @@ describe('GET /api/posts/:id/related', () => {
     const first = await created(t, author, { description: '' });
     image = await imageOf(t.database, first.id);
     // Two-character words: each is exactly one keyword, so a description lists its keywords.
-    const row = (id: string, hashtags: string[], words: string[]): BulkRow => ({ id, userId: author.uid, hashtags, description: words.join(' '), createdAt: at() });
+    const row = (id: string, hashtags: string[], words: string[]): BulkRow => ({
+      id,
+      userId: author.uid,
+      hashtags,
+      description: words.join(' '),
+      createdAt: at(),
+    });
     const keywords = Array.from({ length: 25 }, (_, i) => `k${String.fromCharCode(97 + i)}`);
     await insertRows(t.database, image, [
       // The source: 12 hashtags, 25 keywords; only the first 10 and 20 count.
@@ -806,7 +860,9 @@ describe('GET /api/posts/:id/related', () => {
 
   it('is empty for a post with neither hashtags nor keywords (empty description)', async () => {
     expect(await related('bare')).toEqual([]);
-    const [bareFromApi] = (await t.database.orm.select({ id: posts.id }).from(posts).where(eq(posts.description, '')).limit(1)) as [{ id: string }];
+    const [bareFromApi] = (await t.database.orm.select({ id: posts.id }).from(posts).where(eq(posts.description, '')).limit(1)) as [
+      { id: string },
+    ];
     expect(await related(bareFromApi.id)).toEqual([]);
   });
 

@@ -25,9 +25,11 @@ async function getJson<T>(url: string, cookie?: string): Promise<T> {
   expect(response.statusCode, response.body).toBe(200);
   return response.json<T>();
 }
-const profile = (account: Account, cookie?: string) => getJson<{ user: Profile }>(API.user(account.username), cookie).then((body) => body.user);
+const profile = (account: Account, cookie?: string) =>
+  getJson<{ user: Profile }>(API.user(account.username), cookie).then((body) => body.user);
 const postPage = (id: string, cookie?: string) => getJson<{ post: PostDetail }>(API.post(id), cookie).then((body) => body.post);
-const profilePosts = (account: Account) => getJson<PostPage>(API.userPosts(account.username)).then((page) => page.posts.map((post) => post.id));
+const profilePosts = (account: Account) =>
+  getJson<PostPage>(API.userPosts(account.username)).then((page) => page.posts.map((post) => post.id));
 
 async function newPost(author: Account, description = 'Fresh from the dorm #studentliving') {
   const response = await createPost(t.app, author.cookie, { bytes: await jpeg(64, 48), type: 'image/jpeg', description });

@@ -168,8 +168,22 @@ describe.each(backends)('counter store contract: $name', ({ make }) => {
   it('take: all slots or none; the used-up limit answers 429 and the others are given back', async () => {
     const limiter = new RateLimiter(store);
     const [wide, narrow] = [key('wide'), key('narrow')];
-    await limiter.take([{ key: wide, limit: 5 }, { key: narrow, limit: 1 }], 60_000);
-    const error = await thrown(limiter.take([{ key: wide, limit: 5 }, { key: narrow, limit: 1 }], 60_000));
+    await limiter.take(
+      [
+        { key: wide, limit: 5 },
+        { key: narrow, limit: 1 },
+      ],
+      60_000,
+    );
+    const error = await thrown(
+      limiter.take(
+        [
+          { key: wide, limit: 5 },
+          { key: narrow, limit: 1 },
+        ],
+        60_000,
+      ),
+    );
     expect(error.status).toBe(429);
     expect(Number(error.headers['retry-after'])).toBeGreaterThanOrEqual(59);
     expect((await store.get(wide)).count).toBe(1);

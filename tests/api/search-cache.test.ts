@@ -27,8 +27,11 @@ async function search(q: string): Promise<string[]> {
 
 /** Gives a post the search data of a description, behind the app's back. */
 const describeAs = (app: TestApp, id: string, description: string) =>
-  query(app.database, 'UPDATE posts SET search_grams = $1, search_text = $2 WHERE id = $3', [searchGrams(description), searchText(description), id]);
-
+  query(app.database, 'UPDATE posts SET search_grams = $1, search_text = $2 WHERE id = $3', [
+    searchGrams(description),
+    searchText(description),
+    id,
+  ]);
 
 describe('post search cache', () => {
   let author: Awaited<ReturnType<typeof signUp>>;
@@ -41,7 +44,11 @@ describe('post search cache', () => {
 
   it("shows a post the moment it is created, and drops it the moment it's deleted", async () => {
     expect(await search('quokka')).toEqual([]);
-    const created = await createPost(t.app, author.cookie, { bytes: await jpeg(64, 48), type: 'image/jpeg', description: 'A #quokka in the quad' });
+    const created = await createPost(t.app, author.cookie, {
+      bytes: await jpeg(64, 48),
+      type: 'image/jpeg',
+      description: 'A #quokka in the quad',
+    });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json<{ post: { id: string } }>().post.id;
     expect(await search('quokka')).toEqual([id]);

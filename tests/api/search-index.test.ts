@@ -64,7 +64,13 @@ describe('search index size', () => {
     expect(perPost).toBeLessThanOrEqual(INDEX_BYTES_PER_POST);
     // Every substring of 2+ characters still finds it: short, gram-sized and long.
     const chars = Array.from(worstDescription(3));
-    for (const [start, length] of [[0, 2], [17, 3], [50, 4], [120, 37], [0, 100]] as const) {
+    for (const [start, length] of [
+      [0, 2],
+      [17, 3],
+      [50, 4],
+      [120, 37],
+      [0, 100],
+    ] as const) {
       expect(await searchIds(t, chars.slice(start, start + length).join(''))).toEqual([ids[3]]);
     }
     expect(await searchIds(t, `${chars[5]}${chars[4]}${chars[3]}`)).toEqual([]);
@@ -120,11 +126,14 @@ describe('post search matches the keywords rule on the real database', () => {
       return fc.tuple(fc.nat(chars.length), fc.nat(chars.length)).map(([a, b]) => chars.slice(Math.min(a, b), Math.max(a, b)).join(''));
     });
     await fc.assert(
-      fc.asyncProperty(queryWord.filter((word) => Array.from(word).length >= 2 && word.length <= 100), async (word) => {
-        // Newest first: the spec's rule, applied to every post.
-        const expected = ids.filter((_, i) => deriveKeywords(descriptions[i]!).includes(word)).reverse();
-        expect(await searchIds(t, word), JSON.stringify(word)).toEqual(expected);
-      }),
+      fc.asyncProperty(
+        queryWord.filter((word) => Array.from(word).length >= 2 && word.length <= 100),
+        async (word) => {
+          // Newest first: the spec's rule, applied to every post.
+          const expected = ids.filter((_, i) => deriveKeywords(descriptions[i]!).includes(word)).reverse();
+          expect(await searchIds(t, word), JSON.stringify(word)).toEqual(expected);
+        },
+      ),
       { numRuns: 150, seed: 7 },
     );
   });
@@ -135,7 +144,9 @@ async function databaseAt(version: number): Promise<{ database: Database; drop: 
   const adminUrl = process.env.TEST_DATABASE_URL;
   const { database, drop } = adminUrl ? await emptyPostgres(adminUrl) : { database: await openDatabase({}), drop: async () => undefined };
   await database.rawTransaction(async (tx) => {
-    await tx.exec('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    await tx.exec(
+      'CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     for (const migration of MIGRATIONS.filter((m) => m.version <= version)) {
       await tx.exec(migration.sql);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
@@ -169,7 +180,9 @@ describe('migration 8 converts the stored keywords', () => {
       });
       expect(await migrate(database)).toEqual(MIGRATIONS.filter((m) => m.version > 6).map((m) => m.version));
       const rows = await database.rawTransaction((tx) =>
-        tx.query<{ id: string; search_grams: string[]; search_text: string }>('SELECT id, search_grams, search_text FROM posts ORDER BY id'),
+        tx.query<{ id: string; search_grams: string[]; search_text: string }>(
+          'SELECT id, search_grams, search_text FROM posts ORDER BY id',
+        ),
       );
       for (const [i, description] of descriptions.entries()) {
         const row = rows[i]!;
@@ -182,7 +195,9 @@ describe('migration 8 converts the stored keywords', () => {
         }
       }
       const columns = await database.rawTransaction((tx) =>
-        tx.query<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = 'posts' AND column_name = 'keywords'`),
+        tx.query<{ column_name: string }>(
+          `SELECT column_name FROM information_schema.columns WHERE table_name = 'posts' AND column_name = 'keywords'`,
+        ),
       );
       expect(columns).toEqual([]);
     } finally {

@@ -87,8 +87,14 @@ describe('searches at once', () => {
   beforeAll(async () => {
     t = await createTestApp({ searchCost: { ...defaultSearchCost(true), concurrency: 1, queue: 2 } });
     const [author] = await insertUsers(t.database, 1, 'gate');
-    await insertPosts(t.database, Array.from({ length: 200 }, (_, i) => ({ id: `g${i}`, userId: author!.id, at: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString() })));
-    await query(t.database, `UPDATE posts SET search_grams = $1, search_text = $2`, [searchGrams('library study room'), searchText('library study room')]);
+    await insertPosts(
+      t.database,
+      Array.from({ length: 200 }, (_, i) => ({ id: `g${i}`, userId: author!.id, at: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString() })),
+    );
+    await query(t.database, `UPDATE posts SET search_grams = $1, search_text = $2`, [
+      searchGrams('library study room'),
+      searchText('library study room'),
+    ]);
   });
   afterAll(() => t?.close());
 
@@ -117,11 +123,18 @@ describe('cost cap: a ranking examines a bounded number of rows', () => {
   beforeAll(async () => {
     t = await createTestApp();
     const [author] = await insertUsers(t.database, 1, 'cap');
-    await insertPosts(t.database, ids.map((id, i) => ({ id, userId: author!.id, at: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString() })));
+    await insertPosts(
+      t.database,
+      ids.map((id, i) => ({ id, userId: author!.id, at: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString() })),
+    );
     // Every post says "common"; only the oldest also says "rare" and "unique".
     for (const [i, id] of ids.entries()) {
       const description = i === 0 ? 'common rare unique' : 'common';
-      await query(t.database, `UPDATE posts SET search_grams = $1, search_text = $2 WHERE id = $3`, [searchGrams(description), searchText(description), id]);
+      await query(t.database, `UPDATE posts SET search_grams = $1, search_text = $2 WHERE id = $3`, [
+        searchGrams(description),
+        searchText(description),
+        id,
+      ]);
     }
     // The cap is estimated from the statistics of the grams.
     await query(t.database, 'ANALYZE posts');

@@ -24,8 +24,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 // ---------------------------------------------------------------- helpers
 
-const get = (app: FastifyInstance, url: string, cookie?: string) =>
-  app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+const get = (app: FastifyInstance, url: string, cookie?: string) => app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
 
 function query<Row>(database: Database, text: string, params: unknown[] = []): Promise<Row[]> {
   return database.rawTransaction((tx) => tx.query<Row>(text, params));
@@ -201,7 +200,11 @@ describe('GET /api/search/users', () => {
 
 describe('GET /api/search/posts', () => {
   let t: TestApp;
-  const zebras = Array.from({ length: 110 }, (_, i) => ({ id: `zebra-${String(i).padStart(3, '0')}`, description: `zebra crossing ${i}`, minute: 1000 + i }));
+  const zebras = Array.from({ length: 110 }, (_, i) => ({
+    id: `zebra-${String(i).padStart(3, '0')}`,
+    description: `zebra crossing ${i}`,
+    minute: 1000 + i,
+  }));
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -289,7 +292,10 @@ describe('GET /api/search/posts', () => {
 
   it(`returns at most ${SEARCH_MAX_POSTS} posts, ranked before the cut`, async () => {
     expect(SEARCH_MAX_POSTS).toBe(100);
-    const newest100 = zebras.map((z) => z.id).reverse().slice(0, 100);
+    const newest100 = zebras
+      .map((z) => z.id)
+      .reverse()
+      .slice(0, 100);
     const ids = await postIds(t.app, 'zebra');
     expect(ids).toHaveLength(100);
     expect(ids).toEqual(newest100);
@@ -409,7 +415,9 @@ async function captureQueries(database: Database, run: (db: AppDb) => Promise<un
   const logged: Array<{ sql: string; params: unknown[] }> = [];
   const logger = { logQuery: (text: string, params: unknown[]) => void logged.push({ sql: text, params }) };
   const client = (database.orm as unknown as { $client: never }).$client;
-  const db = (database.kind === 'pglite' ? drizzlePglite({ client, schema, logger }) : drizzlePg({ client, schema, logger })) as unknown as AppDb;
+  const db = (database.kind === 'pglite'
+    ? drizzlePglite({ client, schema, logger })
+    : drizzlePg({ client, schema, logger })) as unknown as AppDb;
   await run(db);
   expect(logged).toHaveLength(count);
   return logged[0]!;
@@ -483,7 +491,12 @@ describe('search: query plans use the indexes', () => {
     ]);
   });
   afterAll(() => {
-    if (process.env.SEARCH_PRINT_PLANS) console.log(Object.entries(plans).map(([name, plan]) => `--- ${name}\n${plan}`).join('\n'));
+    if (process.env.SEARCH_PRINT_PLANS)
+      console.log(
+        Object.entries(plans)
+          .map(([name, plan]) => `--- ${name}\n${plan}`)
+          .join('\n'),
+      );
     return t?.close();
   });
 
@@ -592,7 +605,11 @@ describe('search: query plans use the indexes', () => {
     const found = await searchUsers(t.app, 'gen0001');
     expect(found.map((user) => user.username)).toEqual(Array.from({ length: 10 }, (_, i) => `gen0001${i}`));
     const ids = await postIds(t.app, 'k0042');
-    expect(ids).toEqual(Array.from({ length: count }, (_, i) => i + 1).filter((i) => i % 700 === 42).map((i) => `gen-${i}`));
+    expect(ids).toEqual(
+      Array.from({ length: count }, (_, i) => i + 1)
+        .filter((i) => i % 700 === 42)
+        .map((i) => `gen-${i}`),
+    );
   });
 });
 

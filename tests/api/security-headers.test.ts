@@ -100,7 +100,12 @@ describe('security headers', () => {
   it('error responses (404, 400, 401, 403) carry the same headers', async () => {
     const notFound = await get(t.app, '/api/nope');
     expectError(notFound, 404, 'NOT_FOUND');
-    const badJson = await t.app.inject({ method: 'POST', url: API.login, headers: { 'content-type': 'application/json' }, payload: '{"identifier":' });
+    const badJson = await t.app.inject({
+      method: 'POST',
+      url: API.login,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"identifier":',
+    });
     expectError(badJson, 400, 'BAD_REQUEST');
     const signedOut = await get(t.app, API.me);
     expectError(signedOut, 401, 'NOT_SIGNED_IN');

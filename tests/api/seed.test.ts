@@ -120,10 +120,14 @@ describe('seeder (bench/seed.ts)', () => {
   });
 
   it('writes descriptions whose search data and hashtags are the shared derivations', async () => {
-    const posts = await rows<{ description: string; link: string; search_grams: string[]; search_text: string; hashtags: string[]; created_at: Date }>(
-      database,
-      'SELECT description, link, search_grams, search_text, hashtags, created_at FROM posts',
-    );
+    const posts = await rows<{
+      description: string;
+      link: string;
+      search_grams: string[];
+      search_text: string;
+      hashtags: string[];
+      created_at: Date;
+    }>(database, 'SELECT description, link, search_grams, search_text, hashtags, created_at FROM posts');
     for (const post of posts.slice(0, 60)) {
       expect(post.search_grams).toEqual(searchGrams(post.description));
       expect(post.search_text).toEqual(searchText(post.description));
@@ -222,7 +226,9 @@ describe('seeder determinism', () => {
         const storage = new DiskStorage(path.join(os.tmpdir(), 'dormboard-seed-unused'));
         await seed({ database, storage, users: 30, posts: 0, follows: 90, photos: 0, random: 42 });
         runs.push({
-          usernames: (await rows<{ username: string }>(database, 'SELECT username FROM users ORDER BY username')).map((row) => row.username),
+          usernames: (await rows<{ username: string }>(database, 'SELECT username FROM users ORDER BY username')).map(
+            (row) => row.username,
+          ),
           edges: (
             await rows<{ edge: string }>(
               database,

@@ -194,7 +194,11 @@ describe.each([diskBackend(), s3Backend(undefined), s3Backend('dormboard/')])('s
     'putAll writes none when the 2nd put fails (%s) and rethrows its error',
     async (when) => {
       const base = folder();
-      const files: FileToStore[] = [1, 2, 3, 4].map((n) => ({ key: `${base}/f${n}.webp`, body: binary(n * 100), contentType: 'image/webp' }));
+      const files: FileToStore[] = [1, 2, 3, 4].map((n) => ({
+        key: `${base}/f${n}.webp`,
+        body: binary(n * 100),
+        contentType: 'image/webp',
+      }));
       const failing = failingOnPut(storage, 2, when);
       await expect(putAll(failing, files)).rejects.toBe(failing.error);
       for (const file of files) {

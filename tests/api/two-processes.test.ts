@@ -9,7 +9,16 @@ import { jpeg } from '../helpers/images.js';
 import { spawnGroup, tempDir, type Spawned } from '../helpers/processes.js';
 import { startLocalS3, type LocalS3 } from '../helpers/s3.js';
 import { childEnv } from '../helpers/server-process.js';
-import { createEmptyDatabase, deleteRedisKeys, freePort, noPostgres, noRedis, redisKeys, redisTestPrefix, redisUrl } from '../helpers/services.js';
+import {
+  createEmptyDatabase,
+  deleteRedisKeys,
+  freePort,
+  noPostgres,
+  noRedis,
+  redisKeys,
+  redisTestPrefix,
+  redisUrl,
+} from '../helpers/services.js';
 
 /**
  * Two real server processes (the production entry point) on different ports, sharing one
@@ -230,7 +239,9 @@ describe.skipIf(noPostgres || noRedis)('two app processes, one system', { timeou
       expect((await json(server, API.login, { ...wrong, password: account.password })).status, server.name).toBe(429);
     }
     // The counters live in Redis, under the prefix the servers were given.
-    expect((await redisKeys(redis, REDIS_PREFIX)).filter((key) => key.startsWith(`${REDIS_PREFIX}rl:login:fail:`)).length).toBeGreaterThan(0);
+    expect((await redisKeys(redis, REDIS_PREFIX)).filter((key) => key.startsWith(`${REDIS_PREFIX}rl:login:fail:`)).length).toBeGreaterThan(
+      0,
+    );
   });
 
   it('both exit cleanly on SIGTERM', async () => {

@@ -79,7 +79,17 @@ describe('canonicalUrl', () => {
 });
 
 describe('percent-encoded paths reach the hooks and routes of their decoded form', () => {
-  const reads = () => [API.me, '/api/posts', `/api/users/${username}`, `/api/posts/${postId}`, '/api/search/posts?q=paths', '/api/nothing/here', '/api', '/media/images/x/none-full.jpg', '/media'];
+  const reads = () => [
+    API.me,
+    '/api/posts',
+    `/api/users/${username}`,
+    `/api/posts/${postId}`,
+    '/api/search/posts?q=paths',
+    '/api/nothing/here',
+    '/api',
+    '/media/images/x/none-full.jpg',
+    '/media',
+  ];
 
   it('GET, signed in: same status, type, cache policy, cookies and body', async () => {
     for (const url of reads()) {

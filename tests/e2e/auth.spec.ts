@@ -70,9 +70,7 @@ test('taken usernames and e-mails are reported by the server', async ({ page, re
   await page.getByPlaceholder('Email').fill(taken.email);
   await page.getByPlaceholder('Password').fill('anotherpassword');
   await page.getByRole('button', { name: 'Create' }).click();
-  await expect(loginErrors(page)).toHaveText(
-    ['Username has already been registered.', 'Email already registered.'].join('\n'),
-  );
+  await expect(loginErrors(page)).toHaveText(['Username has already been registered.', 'Email already registered.'].join('\n'));
   // Switching mode clears the messages.
   await page.getByRole('button', { name: 'Existing Account' }).click();
   await expect(loginErrors(page)).toBeHidden();

@@ -10,8 +10,7 @@ import { photo } from './images';
  */
 
 /** Markup that would run if it were ever parsed as HTML. `__pwned` records any that did. */
-const attack = (marker: number) =>
-  `<img src=x onerror="window.__pwned=${marker}"><script>window.__pwned=${marker}</script><b>bold</b>`;
+const attack = (marker: number) => `<img src=x onerror="window.__pwned=${marker}"><script>window.__pwned=${marker}</script><b>bold</b>`;
 
 /** Fails the test on any alert()/confirm() a payload might raise, and on injected elements. */
 async function expectNothingRan(page: Page) {

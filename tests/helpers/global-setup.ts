@@ -13,7 +13,9 @@ export default async function globalSetup() {
     }
     if (!(await reachable(service.url, service.port))) {
       const { host } = new URL(service.url);
-      throw new Error(`${service.variable} is set, but nothing answers at ${host || 'its address'}: start ${service.name} there, or unset ${service.variable} to skip its tests`);
+      throw new Error(
+        `${service.variable} is set, but nothing answers at ${host || 'its address'}: start ${service.name} there, or unset ${service.variable} to skip its tests`,
+      );
     }
   }
 }

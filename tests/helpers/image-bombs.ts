@@ -29,7 +29,6 @@ export interface CorpusEntry {
   expected: Expected;
 }
 
-
 /** The seven Adam7 passes: where each starts and how far it steps, in x and y. */
 const ADAM7 = [
   [0, 8, 0, 8],
@@ -109,7 +108,12 @@ export async function animatedWebp(frames: number, width = NEAR_LIMIT, height = 
     'ANMF',
     Buffer.concat([uint24(0), uint24(0), uint24(width - 1), uint24(height - 1), uint24(100), Buffer.from([0x02]), vp8l]),
   );
-  const body = Buffer.concat([Buffer.from('WEBP', 'latin1'), riffChunk('VP8X', vp8x), riffChunk('ANIM', anim), ...Array(frames).fill(frame)]);
+  const body = Buffer.concat([
+    Buffer.from('WEBP', 'latin1'),
+    riffChunk('VP8X', vp8x),
+    riffChunk('ANIM', anim),
+    ...Array(frames).fill(frame),
+  ]);
   const riff = Buffer.alloc(8);
   riff.write('RIFF', 0, 'latin1');
   riff.writeUInt32LE(body.length, 4);
@@ -155,7 +159,7 @@ function lzwOfZeros(count: number): Buffer {
   };
   clear();
   let n = 0;
-  for (let left = count; left > 0; ) {
+  for (let left = count; left > 0;) {
     // Restart before the table fills, or when the next string is longer than what is left.
     if (next >= 4094 || n + 1 > left) {
       clear();
@@ -193,19 +197,32 @@ export function animatedGif(frames: number, width = NEAR_LIMIT, height = NEAR_LI
   const descriptor = (w: number, h: number) => Buffer.from([0x2c, 0, 0, 0, 0, w & 0xff, w >> 8, h & 0xff, h >> 8, 0x00]);
   const first = Buffer.concat([control, descriptor(width, height), lzwOfZeros(width * height)]);
   const small = Buffer.concat([control, descriptor(1, 1), lzwOfZeros(1)]);
-  return Buffer.concat([Buffer.from('GIF89a', 'latin1'), screen, palette, loop, first, ...Array(frames - 1).fill(small), Buffer.from([0x3b])]);
+  return Buffer.concat([
+    Buffer.from('GIF89a', 'latin1'),
+    screen,
+    palette,
+    loop,
+    first,
+    ...Array(frames - 1).fill(small),
+    Buffer.from([0x3b]),
+  ]);
 }
 
 /** A smooth, photo-like picture (gradient plus soft noise), at 8 bits. */
 async function photo(width: number, height: number) {
-  const noise = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+  const noise = await sharp({
+    create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+  })
     .blur(1.5)
     .raw()
     .toBuffer();
   const gradient = Buffer.from(
     `<svg width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#e76f51"/><stop offset="1" stop-color="#264653"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)" fill-opacity="0.7"/></svg>`,
   );
-  return sharp(noise, { raw: { width, height, channels: 3 } }).composite([{ input: gradient }]).raw().toBuffer();
+  return sharp(noise, { raw: { width, height, channels: 3 } })
+    .composite([{ input: gradient }])
+    .raw()
+    .toBuffer();
 }
 
 /** Encodes at falling quality until the file fits `maxBytes`. */
@@ -246,10 +263,25 @@ async function generate(): Promise<CorpusEntry[]> {
     entry('16-bit PNG 50000×1000 (not interlaced)', 'wide.png', 'too-large', await png16(50_000, 1000, { interlaced: false })),
     // Costly to decode but within the budget: accepted.
     entry('lossless WebP 7071×7071', 'bomb.webp', 'accepted', await losslessWebp()),
-    entry('baseline JPEG 7071×7071, turned 90°', 'turned.jpg', 'accepted', await solid(3).jpeg({ quality: 30 }).withMetadata({ orientation: 6 }).toBuffer()),
+    entry(
+      'baseline JPEG 7071×7071, turned 90°',
+      'turned.jpg',
+      'accepted',
+      await solid(3).jpeg({ quality: 30 }).withMetadata({ orientation: 6 }).toBuffer(),
+    ),
     entry('12-MP JPEG photo', 'photo.jpg', 'accepted', await fit((quality) => raw().jpeg({ quality }).toBuffer(), PHOTO_MAX_BYTES, 50)),
-    entry('12-MP AVIF photo', 'photo.avif', 'accepted', await fit((quality) => raw().avif({ quality, effort: 0 }).toBuffer(), PHOTO_MAX_BYTES, 45)),
-    entry('12-MP WebP photo', 'photo.webp', 'accepted', await fit((quality) => raw().webp({ quality, effort: 0 }).toBuffer(), PHOTO_MAX_BYTES, 45)),
+    entry(
+      '12-MP AVIF photo',
+      'photo.avif',
+      'accepted',
+      await fit((quality) => raw().avif({ quality, effort: 0 }).toBuffer(), PHOTO_MAX_BYTES, 45),
+    ),
+    entry(
+      '12-MP WebP photo',
+      'photo.webp',
+      'accepted',
+      await fit((quality) => raw().webp({ quality, effort: 0 }).toBuffer(), PHOTO_MAX_BYTES, 45),
+    ),
   ];
 }
 
@@ -264,7 +296,10 @@ export async function imageCorpus(): Promise<CorpusEntry[]> {
     const entries = await generate();
     const staging = fs.mkdtempSync(`${folder}-`);
     entries.forEach((entry, i) => fs.writeFileSync(path.join(staging, `${i}-${entry.filename}`), entry.bytes));
-    fs.writeFileSync(path.join(staging, 'index.json'), JSON.stringify(entries.map(({ bytes: _bytes, ...entry }, i) => ({ ...entry, file: `${i}-${entry.filename}` }))));
+    fs.writeFileSync(
+      path.join(staging, 'index.json'),
+      JSON.stringify(entries.map(({ bytes: _bytes, ...entry }, i) => ({ ...entry, file: `${i}-${entry.filename}` }))),
+    );
     try {
       fs.renameSync(staging, folder);
     } catch {

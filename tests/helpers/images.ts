@@ -45,7 +45,13 @@ export async function jpeg(width: number, height: number, options: JpegOptions =
     image = image
       .withExif({
         IFD0: { Make: SECRET.make, Model: 'Model X' },
-        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1', GPSLongitudeRef: 'W', GPSLongitude: '0/1 7/1 0/1', GPSMapDatum: SECRET.gps },
+        IFD3: {
+          GPSLatitudeRef: 'N',
+          GPSLatitude: '51/1 30/1 0/1',
+          GPSLongitudeRef: 'W',
+          GPSLongitude: '0/1 7/1 0/1',
+          GPSMapDatum: SECRET.gps,
+        },
       })
       .withXmp(
         '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +

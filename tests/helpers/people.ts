@@ -139,7 +139,5 @@ export function diskPath(t: TestApp, url: string): string {
 export function mediaFiles(t: TestApp): string[] {
   const root = mediaDir(t);
   if (!fs.existsSync(root)) return [];
-  return (fs.readdirSync(root, { recursive: true }) as string[])
-    .filter((entry) => fs.statSync(path.join(root, entry)).isFile())
-    .sort();
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((entry) => fs.statSync(path.join(root, entry)).isFile()).sort();
 }

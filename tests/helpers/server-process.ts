@@ -118,5 +118,10 @@ export function client(base: string) {
     if (set?.startsWith('session=')) cookie = set.split(';')[0]!;
     return response;
   };
-  return { call, get cookie() { return cookie; } };
+  return {
+    call,
+    get cookie() {
+      return cookie;
+    },
+  };
 }

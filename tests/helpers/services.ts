@@ -24,7 +24,13 @@ export const noRedis = !TEST_REDIS_URL;
 
 /** What global-setup.ts prints or checks for each service. */
 export const SERVICES = [
-  { name: 'PostgreSQL', variable: 'TEST_DATABASE_URL', url: TEST_DATABASE_URL, example: 'postgres://postgres@127.0.0.1:5432/test', port: 5432 },
+  {
+    name: 'PostgreSQL',
+    variable: 'TEST_DATABASE_URL',
+    url: TEST_DATABASE_URL,
+    example: 'postgres://postgres@127.0.0.1:5432/test',
+    port: 5432,
+  },
   { name: 'Redis', variable: 'TEST_REDIS_URL', url: TEST_REDIS_URL, example: 'redis://127.0.0.1:6379', port: 6379 },
 ] as const;
 
@@ -92,7 +98,9 @@ async function asAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise
 }
 
 /** A new, empty (unmigrated) database on the admin URL's server; drop() removes it, connections and all. */
-export async function createEmptyDatabase(adminUrl = postgresAdminUrl()): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
+export async function createEmptyDatabase(
+  adminUrl = postgresAdminUrl(),
+): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
   const name = `dormboard_test_${randomBytes(6).toString('hex')}`;
   await asAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(adminUrl);

@@ -27,7 +27,11 @@ import { createEmptyDatabase, TEST_DATABASE_URL } from './services.js';
 let template: Promise<PGlite> | undefined;
 
 function templateFile(): string {
-  const pgliteVersion = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
+  const pgliteVersion = (
+    JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/@electric-sql/pglite/package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
   const hash = createHash('sha256').update(pgliteVersion).update(JSON.stringify(MIGRATIONS)).digest('hex').slice(0, 16);
   return path.join(os.tmpdir(), `dormboard-pglite-template-${hash}.tar.gz`);
 }
@@ -115,7 +119,14 @@ export async function createTestApp(
     passwordHashing: TEST_ARGON2ID,
     ...overrides,
   };
-  const app = await buildApp({ config, database, storage: deps.storage, logStream: deps.logStream, images: deps.images, clock: deps.clock });
+  const app = await buildApp({
+    config,
+    database,
+    storage: deps.storage,
+    logStream: deps.logStream,
+    images: deps.images,
+    clock: deps.clock,
+  });
   await app.ready();
   return {
     app,

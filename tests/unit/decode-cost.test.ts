@@ -17,11 +17,19 @@ const header = (format: string, width: number, height: number, extra: Partial<Im
 describe('decodeCost: bytes a decode holds, by what the header says', () => {
   it.each<[string, ImageHeader, number]>([
     ['baseline JPEG 12 MP', header('jpeg', 4000, 3000), 3 * 12 * MP],
-    ['progressive 4:4:4 JPEG 50 MP (coefficients kept, 2 bytes a sample)', header('jpeg', 7071, 7071, { isProgressive: true, chromaSubsampling: '4:4:4' }), 9 * 49_999_041],
+    [
+      'progressive 4:4:4 JPEG 50 MP (coefficients kept, 2 bytes a sample)',
+      header('jpeg', 7071, 7071, { isProgressive: true, chromaSubsampling: '4:4:4' }),
+      9 * 49_999_041,
+    ],
     ['progressive 4:2:0 JPEG 12 MP', header('jpeg', 4000, 3000, { isProgressive: true, chromaSubsampling: '4:2:0' }), 6 * 12 * MP],
     ['CMYK JPEG 12 MP', header('jpeg', 4000, 3000, { channels: 4, chromaSubsampling: '4:4:4:4' }), 4 * 12 * MP],
     ['8-bit RGBA PNG 12 MP', header('png', 4000, 3000, { channels: 4 }), 4 * 12 * MP],
-    ['interlaced 16-bit RGBA PNG 12 MP', header('png', 4000, 3000, { channels: 4, bitsPerSample: 16, depth: 'ushort', isProgressive: true }), 10 * 12 * MP],
+    [
+      'interlaced 16-bit RGBA PNG 12 MP',
+      header('png', 4000, 3000, { channels: 4, bitsPerSample: 16, depth: 'ushort', isProgressive: true }),
+      10 * 12 * MP,
+    ],
     ['GIF canvas 12 MP', header('gif', 4000, 3000), 5 * 12 * MP],
     ['animated GIF: only the first frame counts', header('gif', 4000, 3000 * 50, { pages: 50, pageHeight: 3000 }), 5 * 12 * MP],
     ['lossy WebP: decoded already shrunk', header('webp', 4000, 3000, { webp: 'lossy' }), 0],
@@ -57,7 +65,13 @@ describe('decodeCost: bytes a decode holds, by what the header says', () => {
 describe('webpKind', () => {
   it('tells lossy, lossless and animated WebP apart from their chunks', async () => {
     expect(webpKind(await fixtures.webp(50, 30))).toBe('lossy');
-    expect(webpKind(await sharp({ create: { width: 50, height: 30, channels: 3, background: '#fff' } }).webp({ lossless: true }).toBuffer())).toBe('lossless');
+    expect(
+      webpKind(
+        await sharp({ create: { width: 50, height: 30, channels: 3, background: '#fff' } })
+          .webp({ lossless: true })
+          .toBuffer(),
+      ),
+    ).toBe('lossless');
     expect(webpKind(await losslessWebp(50, 30))).toBe('lossless');
     expect(webpKind(await animatedWebp(3, 50, 30))).toBe('animated');
   });

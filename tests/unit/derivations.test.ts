@@ -164,9 +164,13 @@ describe('deriveKeywords: properties', () => {
 
   it('cleaned words are non-empty, have no whitespace and keep the order of the text', () => {
     fc.assert(
-      fc.property(fc.array(fc.stringMatching(/^[a-z0-9]{1,8}$/), { maxLength: 20 }), fc.constantFrom(' ', '\n', '  ', '\t', ' , '), (words, separator) => {
-        expect(cleanWords(words.join(separator))).toEqual(words);
-      }),
+      fc.property(
+        fc.array(fc.stringMatching(/^[a-z0-9]{1,8}$/), { maxLength: 20 }),
+        fc.constantFrom(' ', '\n', '  ', '\t', ' , '),
+        (words, separator) => {
+          expect(cleanWords(words.join(separator))).toEqual(words);
+        },
+      ),
       RUNS,
     );
   });
@@ -211,10 +215,16 @@ describe('search grams and search text', () => {
 
   it('the same for posts that store only their pairs (over the budget)', () => {
     const ideographs = Array.from({ length: 40 }, (_, i) => String.fromCodePoint(0x4e00 + i * 37));
-    const costly = fc.string({ unit: fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...ideographs) }, { weight: 1, arbitrary: fc.constant(' ') }), minLength: 180, maxLength: 200 });
+    const costly = fc.string({
+      unit: fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...ideographs) }, { weight: 1, arbitrary: fc.constant(' ') }),
+      minLength: 180,
+      maxLength: 200,
+    });
     fc.assert(
       fc.property(
-        costly.filter((text) => searchGrams(text).includes(PAIRS_ONLY)).chain((text) => fc.tuple(fc.constant(text), fc.array(queryWord(text), { minLength: 1, maxLength: 8 }))),
+        costly
+          .filter((text) => searchGrams(text).includes(PAIRS_ONLY))
+          .chain((text) => fc.tuple(fc.constant(text), fc.array(queryWord(text), { minLength: 1, maxLength: 8 }))),
         ([text, words]) => {
           for (const word of words.filter((w) => codePoints(w).length >= 2)) expect(storedMatch(text, word)).toBe(specMatch(text, word));
         },

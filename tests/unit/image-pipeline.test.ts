@@ -100,7 +100,10 @@ describe('processImage: orientation and sizes', () => {
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) raw.set(x < width / 2 ? [255, 0, 0] : [0, 0, 255], (y * width + x) * 3);
     }
-    const input = await sharp(raw, { raw: { width, height, channels: 3 } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const input = await sharp(raw, { raw: { width, height, channels: 3 } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
     expect(await sharp(input).metadata()).toMatchObject({ width: 300, height: 200, orientation: 6 });
 
     const image = await processImage(input);
@@ -121,7 +124,9 @@ describe('processImage: orientation and sizes', () => {
   it('makes 400 and 800 px wide WebP variants of a large image, keeping its shape', async () => {
     const image = await processImage(await fixtures.jpeg(1600, 1200, { orientation: 6 }));
     expect({ width: image.width, height: image.height }).toEqual({ width: 1200, height: 1600 });
-    const sizes = await Promise.all(image.variants.map(async (variant) => ({ width: variant.width, meta: await sharp(variant.body).metadata() })));
+    const sizes = await Promise.all(
+      image.variants.map(async (variant) => ({ width: variant.width, meta: await sharp(variant.body).metadata() })),
+    );
     expect(sizes.map(({ width, meta }) => [width, meta.format, meta.width, meta.height])).toEqual([
       [400, 'webp', 400, 533],
       [800, 'webp', 800, 1067],
@@ -160,7 +165,12 @@ describe('processImage: rejections', () => {
   it('an HTML page is not an image', () => expectRejected(fixtures.html(), 'not-an-image'));
 
   it('a TIFF (decodable, but not a web format we accept) is not an image', async () =>
-    expectRejected(await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } }).tiff().toBuffer(), 'not-an-image'));
+    expectRejected(
+      await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } })
+        .tiff()
+        .toBuffer(),
+      'not-an-image',
+    ));
 
   it('"GIF89a" glued to a script is not an image', () => expectRejected(fixtures.fakeGifHeader(), 'not-an-image'));
 
@@ -211,7 +221,10 @@ describe('processImage / processIcon: image bombs under the pixel limit', () => 
     ['a 12-bit AVIF of 3500×3500 (12 MP, ~280 MiB to decode)', () => solid(3500, 3500).avif({ bitdepth: 12, effort: 0 }).toBuffer()],
     ['an interlaced 16-bit RGBA PNG of 7071×7071', () => png16()],
     ['a 16-bit PNG of 50000×1000, not interlaced', () => png16(50_000, 1000, { interlaced: false })],
-    ['a progressive 4:4:4 JPEG of 6000×6000', () => solid(6000, 6000).jpeg({ progressive: true, chromaSubsampling: '4:4:4', quality: 30 }).toBuffer()],
+    [
+      'a progressive 4:4:4 JPEG of 6000×6000',
+      () => solid(6000, 6000).jpeg({ progressive: true, chromaSubsampling: '4:4:4', quality: 30 }).toBuffer(),
+    ],
     ['an animated GIF on a 7071×7071 canvas, 2000 frames', () => animatedGif(2000)],
     ['an animated WebP of 7071×7071, 2000 frames', () => animatedWebp(2000)],
   ];
@@ -249,7 +262,8 @@ describe('processIcon', () => {
     for (const input of [await fixtures.jpeg(1600, 900, { orientation: 6 }), await fixtures.png(50, 40)]) {
       const icons = await processIcon(input);
       expect(icons.map((icon) => icon.size)).toEqual([...ICON_SIZES]);
-      for (const icon of icons) expect(await sharp(icon.body).metadata()).toMatchObject({ format: 'webp', width: icon.size, height: icon.size });
+      for (const icon of icons)
+        expect(await sharp(icon.body).metadata()).toMatchObject({ format: 'webp', width: icon.size, height: icon.size });
     }
   });
 });

@@ -59,12 +59,19 @@ describe('readForm', () => {
   });
 
   it("the parser's file-size error is the form's own too-large error", async () => {
-    const error = await rejection(readForm(request([], Object.assign(new Error('too large'), { code: 'FST_REQ_FILE_TOO_LARGE', statusCode: 413 })), spec));
+    const error = await rejection(
+      readForm(request([], Object.assign(new Error('too large'), { code: 'FST_REQ_FILE_TOO_LARGE', statusCode: 413 })), spec),
+    );
     expect([error.status, error.code]).toEqual([413, 'IMAGE_TOO_LARGE']);
   });
 
   it("the parser's other 4xx errors stay 4xx", async () => {
-    const error = await rejection(readForm(request([], Object.assign(new Error('not multipart'), { code: 'FST_INVALID_MULTIPART_CONTENT_TYPE', statusCode: 406 })), spec));
+    const error = await rejection(
+      readForm(
+        request([], Object.assign(new Error('not multipart'), { code: 'FST_INVALID_MULTIPART_CONTENT_TYPE', statusCode: 406 })),
+        spec,
+      ),
+    );
     expect([error.status, error.code]).toEqual([406, 'BAD_REQUEST']);
   });
 

@@ -25,7 +25,11 @@ function fixtureRun(filter: string, pidsFile: string) {
   return spawnGroup(process.execPath, [VITEST, 'run', '--config', 'tests/fixtures/vitest.fixture.config.ts', filter], {
     cwd: ROOT,
     // Without this worker's VITEST_* variables, which would make the new vitest think it is one.
-    env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST'))), PROCESS_CLEANUP_PIDS: pidsFile, NO_COLOR: '1' },
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST'))),
+      PROCESS_CLEANUP_PIDS: pidsFile,
+      NO_COLOR: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

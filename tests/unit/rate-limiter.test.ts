@@ -1,12 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ERRORS } from '../../src/shared/errors.js';
 import { AppError } from '../../src/server/http/app-error.js';
-import {
-  MemoryCounterStore,
-  RateLimiter,
-  tooManyRequests,
-  type CounterStore,
-} from '../../src/server/http/rate-limiter.js';
+import { MemoryCounterStore, RateLimiter, tooManyRequests, type CounterStore } from '../../src/server/http/rate-limiter.js';
 
 const T0 = new Date('2030-01-01T00:00:00.000Z').getTime();
 const WINDOW = 60_000;
@@ -190,9 +185,23 @@ describe('RateLimiter.tryTake / take / clear', () => {
 
   it('take answers 429 with the time left in the window of the used-up limit', async () => {
     const limiter = new RateLimiter(new MemoryCounterStore());
-    await limiter.take([{ key: 'a', limit: 5 }, { key: 'b', limit: 1 }], WINDOW);
+    await limiter.take(
+      [
+        { key: 'a', limit: 5 },
+        { key: 'b', limit: 1 },
+      ],
+      WINDOW,
+    );
     vi.advanceTimersByTime(15_000);
-    const error = await thrown(limiter.take([{ key: 'a', limit: 5 }, { key: 'b', limit: 1 }], WINDOW));
+    const error = await thrown(
+      limiter.take(
+        [
+          { key: 'a', limit: 5 },
+          { key: 'b', limit: 1 },
+        ],
+        WINDOW,
+      ),
+    );
     expect(error.status).toBe(429);
     expect(error.code).toBe('RATE_LIMITED');
     expect(error.headers).toEqual({ 'retry-after': '45' });

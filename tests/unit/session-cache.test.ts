@@ -31,7 +31,12 @@ describe('SessionCache', () => {
 
   it('forgetUser drops every session of that user and no other', () => {
     const cache = new SessionCache(60_000);
-    for (const [hash, id] of [['a', 'u1'], ['b', 'u1'], ['c', 'u2']] as const) cache.set(hash, user(id), inAnHour(), cache.generation);
+    for (const [hash, id] of [
+      ['a', 'u1'],
+      ['b', 'u1'],
+      ['c', 'u2'],
+    ] as const)
+      cache.set(hash, user(id), inAnHour(), cache.generation);
     cache.forgetUser('u1');
     expect(cache.get('a')).toBeUndefined();
     expect(cache.get('b')).toBeUndefined();

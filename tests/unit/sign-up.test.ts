@@ -1,13 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/shared/errors.js';
-import {
-  looksLikeEmail,
-  normalizeEmail,
-  normalizeSignUp,
-  validateSignUp,
-  type SignUpInput,
-} from '../../src/shared/validation/sign-up.js';
+import { looksLikeEmail, normalizeEmail, normalizeSignUp, validateSignUp, type SignUpInput } from '../../src/shared/validation/sign-up.js';
 import { parseIdentifier } from '../../src/shared/validation/sign-in.js';
 
 /** A sign-up that passes every rule; each test breaks one field. */
@@ -63,9 +57,7 @@ describe('validateSignUp: a valid sign-up', () => {
       fc.property(
         fc.string({ unit: usernameChar, minLength: 3, maxLength: 20 }),
         // Printable ASCII without outer whitespace: first and last characters are not spaces.
-        fc
-          .string({ unit: passwordChar, minLength: 8, maxLength: 32 })
-          .filter((p) => p === p.trim()),
+        fc.string({ unit: passwordChar, minLength: 8, maxLength: 32 }).filter((p) => p === p.trim()),
         (username, password) => {
           expect(validateSignUp({ username, email: 'someone@example.org', password })).toEqual([]);
         },
@@ -92,11 +84,7 @@ describe('validateSignUp: empty fields', () => {
       ERRORS.EMAIL_INVALID,
       ERRORS.PASSWORD_LENGTH,
     ]);
-    expect(check({ password: '', username: 'A-' })).toEqual([
-      ERRORS.FILL_IN_ALL_FIELDS,
-      ERRORS.USERNAME_LENGTH,
-      ERRORS.USERNAME_INVALID,
-    ]);
+    expect(check({ password: '', username: 'A-' })).toEqual([ERRORS.FILL_IN_ALL_FIELDS, ERRORS.USERNAME_LENGTH, ERRORS.USERNAME_INVALID]);
   });
 
   it('a username of only spaces is not accepted', () => {
@@ -186,16 +174,13 @@ describe('validateSignUp: username', () => {
 });
 
 describe('validateSignUp: e-mail', () => {
-  it.each([
-    'a@b.co',
-    'alice@example.com',
-    'first.last+tag@sub.example.ac.uk',
-    'x_y-z@mail-server.io',
-    'ALICE@EXAMPLE.COM',
-  ])('accepts %s', (email) => {
-    expect(check({ email })).toEqual([]);
-    expect(looksLikeEmail(email)).toBe(true);
-  });
+  it.each(['a@b.co', 'alice@example.com', 'first.last+tag@sub.example.ac.uk', 'x_y-z@mail-server.io', 'ALICE@EXAMPLE.COM'])(
+    'accepts %s',
+    (email) => {
+      expect(check({ email })).toEqual([]);
+      expect(looksLikeEmail(email)).toBe(true);
+    },
+  );
 
   it.each([
     'plain',
@@ -261,7 +246,25 @@ describe('validateSignUp: password', () => {
 
 describe('e-mail look-alikes', () => {
   it('refuses addresses holding invisible characters: controls, format characters, separators, fillers', () => {
-    for (const char of ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u200f', '\u202e', '\u3164', '\u115f', '\u00a0', '\u2028', '\u0000', '\u001b', '\u034f', '\ufe0f', '\u{e0041}']) {
+    for (const char of [
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u2060',
+      '\ufeff',
+      '\u00ad',
+      '\u200f',
+      '\u202e',
+      '\u3164',
+      '\u115f',
+      '\u00a0',
+      '\u2028',
+      '\u0000',
+      '\u001b',
+      '\u034f',
+      '\ufe0f',
+      '\u{e0041}',
+    ]) {
       expect(looksLikeEmail(`al${char}ice@campus.edu`), JSON.stringify(char)).toBe(false);
     }
     expect(looksLikeEmail('alice@campus.edu')).toBe(true);
@@ -325,9 +328,7 @@ describe('validateSignUp: what only the server knows', () => {
   });
 
   it('only a password that passes the 8-32 rule is reported as common', () => {
-    expect(validateSignUp({ ...VALID, password: 'qwerty' }, { commonPassword: true })).toEqual([
-      'Password must be 8-32 characters long.',
-    ]);
+    expect(validateSignUp({ ...VALID, password: 'qwerty' }, { commonPassword: true })).toEqual(['Password must be 8-32 characters long.']);
     expect(validateSignUp({ ...VALID, password: 'p'.repeat(33) }, { commonPassword: true })).toEqual([
       'Password must be 8-32 characters long.',
     ]);

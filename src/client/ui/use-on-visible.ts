@@ -11,9 +11,12 @@ export function useOnVisible<T extends Element>(callback: () => void, enabled: b
   useEffect(() => {
     const element = ref.current;
     if (!element || !enabled) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) latest.current();
-    }, { rootMargin: '800px 0px' });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) latest.current();
+      },
+      { rootMargin: '800px 0px' },
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, [enabled]);

@@ -36,10 +36,7 @@ export async function insertSession(db: AppDb, tokenHash: string, userId: string
 }
 
 /** A session and its user, expired or not (the service decides, and deletes what has expired). */
-export async function findSession(
-  db: AppDb,
-  tokenHash: string,
-): Promise<{ user: UserRow; expiresAt: Date; createdAt: Date } | undefined> {
+export async function findSession(db: AppDb, tokenHash: string): Promise<{ user: UserRow; expiresAt: Date; createdAt: Date } | undefined> {
   const [row] = await db
     .select({ user: users, expiresAt: sessions.expiresAt, createdAt: sessions.createdAt })
     .from(sessions)

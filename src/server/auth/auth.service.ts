@@ -115,11 +115,7 @@ export class AuthService {
     if (!(await verifyPassword(user.passwordHash, body.password))) {
       throw new AppError(401, 'INCORRECT_LOGIN').withAudit({ accountId: user.id });
     }
-    await Promise.all([
-      ...slots.map((slot) => slot.release()),
-      this.limiter.clear(typedKey),
-      this.limiter.clear(accountKey),
-    ]);
+    await Promise.all([...slots.map((slot) => slot.release()), this.limiter.clear(typedKey), this.limiter.clear(accountKey)]);
     return this.startSession(user);
   }
 

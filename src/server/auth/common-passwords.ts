@@ -10,7 +10,9 @@ import { readFileSync } from 'node:fs';
  * start-up makes a missing copy stop the server at once instead of failing sign-ups later.
  */
 export const COMMON_PASSWORDS: ReadonlySet<string> = new Set(
-  readFileSync(new URL('./common-passwords.txt', import.meta.url), 'utf8').split('\n').filter(Boolean),
+  readFileSync(new URL('./common-passwords.txt', import.meta.url), 'utf8')
+    .split('\n')
+    .filter(Boolean),
 );
 
 /** Whether the password is on the list, ignoring case ('Password1' is as weak as 'password1'). */

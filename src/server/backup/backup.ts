@@ -6,7 +6,11 @@ import type { PausableDeletes } from '../storage/pausable-deletes.js';
 export const DUMP_FILE = 'pglite.tar.gz';
 export const MEDIA_DIR = 'media';
 
-const exists = (file: string) => fs.access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
 
 /** A backup folder name that sorts by time: 2026-11-22T01-45-00-000Z. */
 export function defaultBackupDir(dataDir: string): string {
@@ -38,8 +42,8 @@ export async function createBackup(options: {
         // Half-written temporary files are never part of the data.
         filter: (source) => !source.endsWith('.tmp'),
       });
-      mediaFiles = (await fs.readdir(path.join(options.outDir, MEDIA_DIR), { recursive: true, withFileTypes: true })).filter(
-        (entry) => entry.isFile(),
+      mediaFiles = (await fs.readdir(path.join(options.outDir, MEDIA_DIR), { recursive: true, withFileTypes: true })).filter((entry) =>
+        entry.isFile(),
       ).length;
     }
     return { outDir: options.outDir, databaseBytes: dump.length, mediaFiles };

@@ -14,7 +14,12 @@ const BATCH = 1000;
  * the follow counters start at zero because the triggers on follows count each edge as it
  * arrives.
  */
-const TABLES: Array<{ name: string; table: PgTable; order: AnyColumn[]; copy?: (row: Record<string, unknown>) => Record<string, unknown> }> = [
+const TABLES: Array<{
+  name: string;
+  table: PgTable;
+  order: AnyColumn[];
+  copy?: (row: Record<string, unknown>) => Record<string, unknown>;
+}> = [
   { name: 'users', table: users, order: [users.id], copy: (row) => ({ ...row, followerCount: 0, followingCount: 0 }) },
   { name: 'sessions', table: sessions, order: [sessions.tokenHash] },
   { name: 'posts', table: posts, order: [posts.id] },

@@ -5,7 +5,16 @@
  */
 
 /** Socket-level failures, from node-postgres or from the OS under it. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /**
  * SQLSTATEs: class 08 (connection exception), 57P01 admin shutdown, 57P02 crash shutdown,
@@ -16,11 +25,7 @@ function isUnavailableSqlState(code: string): boolean {
 }
 
 /** node-postgres reports these without a code. */
-const PG_MESSAGES = [
-  /^timeout exceeded when trying to connect/i,
-  /^Connection terminated/i,
-  /is not queryable$/i,
-];
+const PG_MESSAGES = [/^timeout exceeded when trying to connect/i, /^Connection terminated/i, /is not queryable$/i];
 
 interface ErrorLike {
   code?: unknown;

@@ -32,8 +32,7 @@ export async function followList(
   db: AppDb,
   options: { userId: string; side: 'followers' | 'following'; after?: PageKey; limit: number },
 ): Promise<FollowListRow[]> {
-  const [anchor, other] =
-    options.side === 'followers' ? [follows.targetId, follows.followerId] : [follows.followerId, follows.targetId];
+  const [anchor, other] = options.side === 'followers' ? [follows.targetId, follows.followerId] : [follows.followerId, follows.targetId];
   const after: SQL | undefined = options.after
     ? sql`(${follows.createdAt}, ${other}) < (${options.after.sortTime}::timestamptz, ${options.after.id})`
     : undefined;

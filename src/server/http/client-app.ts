@@ -5,8 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../../shared/errors.js';
 import { isApiUrl, isMediaUrl, isUnder } from './url-space.js';
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
  * Serves the built React app: hashed assets cached forever, and index.html (with the product

@@ -24,7 +24,15 @@ const PG_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d{1,
 function isPgTimestamp(value: string): boolean {
   const match = PG_TIMESTAMP.exec(value);
   if (!match) return false;
-  const [year, month, day, hour, minute, second, offsetHours] = match.slice(1, 8).map(Number) as [number, number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second, offsetHours] = match.slice(1, 8).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const offsetMinutes = Number(match[8] ?? 0);
   const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
   return (
@@ -43,7 +51,13 @@ export function decodeCursor(cursor: string | undefined): PageKey | undefined {
   if (cursor === undefined || cursor === '') return undefined;
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && isPgTimestamp(value[0])) {
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      typeof value[1] === 'string' &&
+      isPgTimestamp(value[0])
+    ) {
       return { sortTime: value[0], id: value[1] };
     }
   } catch {

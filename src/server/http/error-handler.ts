@@ -54,9 +54,7 @@ export function registerErrorHandler(app: FastifyInstance) {
         .send(body(error.code, error.messages ? { messages: error.messages } : {}));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const detail = error.validation
-        .map((issue) => `${issue.instancePath || '/'} ${issue.message}`.trim())
-        .join('; ');
+      const detail = error.validation.map((issue) => `${issue.instancePath || '/'} ${issue.message}`.trim()).join('; ');
       return reply.code(400).send(body('BAD_REQUEST', { detail }));
     }
     if (isBadTextForDatabase(error)) return reply.code(400).send(body('BAD_REQUEST'));

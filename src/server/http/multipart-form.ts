@@ -28,7 +28,13 @@ export async function readForm(request: FastifyRequest, spec: FormSpec) {
   let file: UploadedFile | undefined;
   try {
     const parts = request.parts({
-      limits: { fileSize: spec.maxFileBytes, files: 1, fields: spec.textFields.length, fieldSize: MAX_FIELD_BYTES, parts: spec.textFields.length + 1 },
+      limits: {
+        fileSize: spec.maxFileBytes,
+        files: 1,
+        fields: spec.textFields.length,
+        fieldSize: MAX_FIELD_BYTES,
+        parts: spec.textFields.length + 1,
+      },
     });
     for await (const part of parts) {
       if (part.type === 'file') {

@@ -30,12 +30,21 @@ return 0`;
 export class RedisCounterStore implements CounterStore {
   private readonly redis: Redis;
 
-  constructor(url: string, private readonly prefix = 'dormboard:rl:') {
+  constructor(
+    url: string,
+    private readonly prefix = 'dormboard:rl:',
+  ) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
   }
 
   async get(key: string) {
-    const [value, ttl] = replies(await this.redis.multi().get(this.prefix + key).pttl(this.prefix + key).exec());
+    const [value, ttl] = replies(
+      await this.redis
+        .multi()
+        .get(this.prefix + key)
+        .pttl(this.prefix + key)
+        .exec(),
+    );
     const count = countOf(value);
     // No window (as in memory): resetAt 0.
     if (count === 0) return { count: 0, resetAt: 0 };

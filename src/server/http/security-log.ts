@@ -16,11 +16,7 @@ export type SecurityEvent =
   | 'cross-site request refused'
   | 'authorization refused';
 
-export function logSecurityEvent(
-  request: FastifyRequest,
-  event: SecurityEvent,
-  details: { userId?: string; code?: ErrorCode } = {},
-) {
+export function logSecurityEvent(request: FastifyRequest, event: SecurityEvent, details: { userId?: string; code?: ErrorCode } = {}) {
   const line = { security: event, ip: request.ip, route: request.routeOptions.url, ...details };
   // Refusals are warnings: a run of them is an attack, or a broken client, worth a look.
   if (details.code) request.log.warn(line, `security: ${event}`);

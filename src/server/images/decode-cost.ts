@@ -53,7 +53,7 @@ export type WebpKind = 'lossy' | 'lossless' | 'animated';
 export function webpKind(bytes: Buffer): WebpKind {
   let kind: WebpKind = 'lossy';
   // 'RIFF' size 'WEBP', then chunks: fourcc, little-endian size, data padded to even length.
-  for (let at = 12; at + 8 <= bytes.length; ) {
+  for (let at = 12; at + 8 <= bytes.length;) {
     const fourcc = bytes.toString('latin1', at, at + 4);
     if (fourcc === 'ANMF') return 'animated';
     if (fourcc === 'VP8L') kind = 'lossless';

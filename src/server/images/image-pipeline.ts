@@ -32,7 +32,10 @@ sharp.cache(false);
 export type RejectionReason = 'not-an-image' | 'too-large' | 'corrupt';
 
 export class ImageRejected extends Error {
-  constructor(readonly reason: RejectionReason, detail: string) {
+  constructor(
+    readonly reason: RejectionReason,
+    detail: string,
+  ) {
     super(`${reason}: ${detail}`);
     this.name = 'ImageRejected';
   }
@@ -73,7 +76,11 @@ async function inspect(input: Buffer): Promise<void> {
   const pixels = (metadata.width ?? 0) * (metadata.pageHeight ?? metadata.height ?? 0);
   if (pixels > MAX_INPUT_PIXELS) throw new ImageRejected('too-large', `${metadata.width}x${metadata.height}`);
   const cost = decodeCost({ ...metadata, webp: metadata.format === 'webp' ? webpKind(input) : undefined });
-  if (cost > MAX_DECODE_BYTES) throw new ImageRejected('too-large', `${metadata.format} ${metadata.width}x${metadata.height} needs ~${Math.round(cost / 2 ** 20)} MiB to decode`);
+  if (cost > MAX_DECODE_BYTES)
+    throw new ImageRejected(
+      'too-large',
+      `${metadata.format} ${metadata.width}x${metadata.height} needs ~${Math.round(cost / 2 ** 20)} MiB to decode`,
+    );
 }
 
 /**

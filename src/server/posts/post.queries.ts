@@ -16,7 +16,15 @@ export const cardColumns = {
   // Text keeps PostgreSQL's microseconds, which a JS Date would round away.
   sortTime: sql<string>`${posts.createdAt}::text`,
 };
-export type CardRow = { id: string; description: string; imageKey: string; width: number; height: number; placeholder: string; sortTime: string };
+export type CardRow = {
+  id: string;
+  description: string;
+  imageKey: string;
+  width: number;
+  height: number;
+  placeholder: string;
+  sortTime: string;
+};
 
 /** Rows strictly after the cursor in newest-first order. */
 function after(key: PageKey | undefined): SQL | undefined {

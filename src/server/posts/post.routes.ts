@@ -78,7 +78,12 @@ export const postRoutes =
     app.get(
       '/api/posts/:id',
       {
-        schema: { tags: ['posts'], summary: 'One post with its author', params: PostParams, response: { 200: PostResponse, 404: ErrorBody } },
+        schema: {
+          tags: ['posts'],
+          summary: 'One post with its author',
+          params: PostParams,
+          response: { 200: PostResponse, 404: ErrorBody },
+        },
       },
       async (request) => ({ post: await posts.get(request.params.id, request.user) }),
     );

@@ -12,21 +12,18 @@ function escapeLike(value: string): string {
 
 /** Usernames starting with the prefix (B-tree, text_pattern_ops), never the viewer. */
 export async function usersByPrefix(db: AppDb, prefix: string, excludeUserId: string | undefined, limit: number) {
-  return db
-    .select({ id: users.id, username: users.username, iconKey: users.iconKey })
-    .from(users)
-    .where(
-      and(
-        sql`${users.username} LIKE ${`${escapeLike(prefix)}%`}`,
-        excludeUserId ? ne(users.id, excludeUserId) : undefined,
-      ),
-    )
-    // Byte order, which no index on username provides: otherwise, under a database collation
-    // like en_US, PostgreSQL walks the whole UNIQUE index in its order to find the first ten
-    // matches of a common prefix (6,000 rows for "ma" here) instead of reading the prefix
-    // range. Usernames are a-z, 0-9, '_' and '.', so byte order is also the natural one.
-    .orderBy(sql`${users.username} COLLATE "C"`)
-    .limit(limit);
+  return (
+    db
+      .select({ id: users.id, username: users.username, iconKey: users.iconKey })
+      .from(users)
+      .where(and(sql`${users.username} LIKE ${`${escapeLike(prefix)}%`}`, excludeUserId ? ne(users.id, excludeUserId) : undefined))
+      // Byte order, which no index on username provides: otherwise, under a database collation
+      // like en_US, PostgreSQL walks the whole UNIQUE index in its order to find the first ten
+      // matches of a common prefix (6,000 rows for "ma" here) instead of reading the prefix
+      // range. Usernames are a-z, 0-9, '_' and '.', so byte order is also the natural one.
+      .orderBy(sql`${users.username} COLLATE "C"`)
+      .limit(limit)
+  );
 }
 
 export type RankedCard = CardRow & { matched: number };
@@ -125,14 +122,19 @@ export interface GramStatistics {
  * least and greatest share and the share of nulls). No query of the posts themselves.
  */
 export async function gramStatistics(db: AppDb): Promise<GramStatistics> {
-  const [row] = await db.execute<{ posts: number; elems: string[] | null; freqs: number[] | null }>(sql`
+  const [row] = await db
+    .execute<{ posts: number; elems: string[] | null; freqs: number[] | null }>(
+      sql`
     SELECT greatest(c.reltuples, 0)::float8 AS posts, s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs
     FROM pg_class AS c
     LEFT JOIN pg_stats AS s ON s.schemaname = current_schema() AND s.tablename = 'posts' AND s.attname = 'search_grams'
-    WHERE c.oid = 'posts'::regclass`).then((result) => (result as { rows: Array<{ posts: number; elems: string[] | null; freqs: number[] | null }> }).rows);
+    WHERE c.oid = 'posts'::regclass`,
+    )
+    .then((result) => (result as { rows: Array<{ posts: number; elems: string[] | null; freqs: number[] | null }> }).rows);
   const elems = row?.elems ?? [];
   const freqs = row?.freqs ?? [];
-  if (!row || elems.length === 0 || freqs.length < elems.length + 3) return { posts: row?.posts ?? 0, frequencies: new Map(), otherwise: 1 };
+  if (!row || elems.length === 0 || freqs.length < elems.length + 3)
+    return { posts: row?.posts ?? 0, frequencies: new Map(), otherwise: 1 };
   return {
     posts: row.posts,
     frequencies: new Map(elems.map((elem, i) => [elem, freqs[i]!])),

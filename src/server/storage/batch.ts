@@ -17,7 +17,10 @@ export async function putAll(storage: Storage, files: FileToStore[]): Promise<vo
   const results = await Promise.allSettled(files.map((file) => storage.put(file.key, file.body, file.contentType)));
   const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failure) {
-    await deleteAll(storage, files.map((file) => file.key));
+    await deleteAll(
+      storage,
+      files.map((file) => file.key),
+    );
     throw failure.reason;
   }
 }

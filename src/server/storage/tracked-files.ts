@@ -82,7 +82,10 @@ export class TrackedFiles {
     const failed = await deleteAll(this.storage, keys);
     if (failed.length > 0) this.log.warn({ keys: failed }, 'could not delete some files; the sweep will retry');
     try {
-      await clearPendingFiles(this.db, keys.filter((key) => !failed.includes(key)));
+      await clearPendingFiles(
+        this.db,
+        keys.filter((key) => !failed.includes(key)),
+      );
     } catch (error) {
       // The files are gone; the sweep will find nothing to delete for these keys and forget them.
       this.log.warn({ err: error }, 'could not forget deleted files');

@@ -14,9 +14,7 @@ export const ImageSet = z
 export type ImageSet = z.infer<typeof ImageSet>;
 
 /** What a grid card needs: the picture, and the description for its alt text. */
-export const PostCard = z
-  .object({ id: z.string(), description: z.string(), image: ImageSet })
-  .meta({ id: 'PostCard' });
+export const PostCard = z.object({ id: z.string(), description: z.string(), image: ImageSet }).meta({ id: 'PostCard' });
 export type PostCard = z.infer<typeof PostCard>;
 
 export const PostPage = z.object({

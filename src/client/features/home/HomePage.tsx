@@ -31,9 +31,7 @@ export function HomePage() {
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'home' && <Feed />}
-        {tab === 'university' && (
-          <Notice title={COPY.feed.universityTitle} message={COPY.feed.universityMessage} />
-        )}
+        {tab === 'university' && <Notice title={COPY.feed.universityTitle} message={COPY.feed.universityMessage} />}
       </div>
     </Page>
   );

@@ -88,9 +88,7 @@ export function PostPage() {
             )}
           </div>
           {post.description && <p className={styles.description}>{post.description}</p>}
-          {post.hashtags.length > 0 && (
-            <p className={styles.hashtags}>{post.hashtags.map((tag) => `#${tag}`).join(' ')}</p>
-          )}
+          {post.hashtags.length > 0 && <p className={styles.hashtags}>{post.hashtags.map((tag) => `#${tag}`).join(' ')}</p>}
           {post.link && isHttpLink(post.link) && (
             <a className={button.primary} href={post.link} target="_blank" rel="noopener noreferrer ugc">
               {COPY.post.visitSite}

@@ -19,7 +19,6 @@ import { useUpdateProfile } from './api/update-profile';
 
 type Status = { step: 'editing' } | { step: 'saving' } | { step: 'done' } | { step: 'failed'; message: string };
 
-
 /** The spec's icon rules, then compressorjs at the icon settings (quality 0.4, 1,000,000 bytes). */
 async function prepareIcon(file: File): Promise<{ blob: Blob; name: string }> {
   if (!isImageType(file.type)) throw new Rejected('ICON_INVALID_FILETYPE');
@@ -41,7 +40,6 @@ export function AccountSettingsPage() {
   const preview = usePreviewUrl(icon);
   const [bio, setBio] = useState('');
   const [status, setStatus] = useState<Status>({ step: 'editing' });
-
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -79,12 +77,7 @@ export function AccountSettingsPage() {
 
         <label className={`${button.secondary} ${styles.upload}`}>
           {COPY.account.uploadPhoto}
-          <input
-            type="file"
-            accept="image/*"
-            className="visually-hidden"
-            onChange={(e) => setIcon(e.target.files?.[0] ?? null)}
-          />
+          <input type="file" accept="image/*" className="visually-hidden" onChange={(e) => setIcon(e.target.files?.[0] ?? null)} />
         </label>
 
         <label htmlFor="bio" className={styles.label}>

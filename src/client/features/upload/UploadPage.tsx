@@ -1,12 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { COPY } from '../../../shared/copy';
-import {
-  DESCRIPTION_MAX_LENGTH,
-  POST_IMAGE_CONVERT_SIZE,
-  POST_IMAGE_MAX_BYTES,
-  POST_IMAGE_QUALITY,
-} from '../../../shared/limits';
+import { DESCRIPTION_MAX_LENGTH, POST_IMAGE_CONVERT_SIZE, POST_IMAGE_MAX_BYTES, POST_IMAGE_QUALITY } from '../../../shared/limits';
 import { isImageType, validatePostText } from '../../../shared/validation/post';
 import { errorMessage, Rejected } from '../../lib/rejected';
 import { usePreviewUrl } from '../../lib/use-preview-url';
@@ -22,7 +17,6 @@ import styles from './UploadPage.module.css';
 
 type Status = { step: 'editing' } | { step: 'uploading' } | { step: 'done' } | { step: 'failed'; message: string };
 
-
 /** The example address shown in the link box: this site's own. */
 const exampleLink = `${window.location.protocol}//${window.location.host}`;
 
@@ -35,7 +29,6 @@ export function UploadPage() {
   const [description, setDescription] = useState('');
   const [link, setLink] = useState('');
   const [status, setStatus] = useState<Status>({ step: 'editing' });
-
 
   /** The spec's checks, in its order, then compression; throws Rejected with the code. */
   async function prepare(file: File) {
@@ -127,15 +120,9 @@ export function UploadPage() {
         </div>
       </form>
 
-      {status.step === 'uploading' && (
-        <PopUp title={COPY.upload.uploadingTitle} message={COPY.upload.uploadingMessage} loading />
-      )}
+      {status.step === 'uploading' && <PopUp title={COPY.upload.uploadingTitle} message={COPY.upload.uploadingMessage} loading />}
       {status.step === 'done' && (
-        <PopUp
-          title={COPY.upload.successTitle}
-          message={COPY.upload.successMessage}
-          buttons={[{ label: COPY.home, onClick: goHome }]}
-        />
+        <PopUp title={COPY.upload.successTitle} message={COPY.upload.successMessage} buttons={[{ label: COPY.home, onClick: goHome }]} />
       )}
       {status.step === 'failed' && (
         <PopUp

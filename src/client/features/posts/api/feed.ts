@@ -8,8 +8,7 @@ export const FEED_KEY = ['feed'] as const;
 /** The home feed, a page (100 posts) at a time. */
 export const feedQuery = infiniteQueryOptions({
   queryKey: FEED_KEY,
-  queryFn: ({ pageParam }) =>
-    api<PostPage>('GET', pageParam ? `${API.posts}?cursor=${encodeURIComponent(pageParam)}` : API.posts),
+  queryFn: ({ pageParam }) => api<PostPage>('GET', pageParam ? `${API.posts}?cursor=${encodeURIComponent(pageParam)}` : API.posts),
   initialPageParam: '',
   getNextPageParam: (last) => last.nextCursor ?? undefined,
 });
