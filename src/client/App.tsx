@@ -55,41 +55,22 @@ export function App() {
               </RouteErrorBoundary>
             }
           >
+            {/* Signed-in screens: a signed-out visitor goes to /login. */}
             <Route
-              path="/"
               element={
                 <RequireAuth>
-                  <HomePage />
+                  <Outlet />
                 </RequireAuth>
               }
-            />
+            >
+              <Route path="/" element={<HomePage />} />
+              <Route path="/upload" element={<UploadPage />} />
+              <Route path="/settings" element={<SettingsPage />} />
+              <Route path="/settings/account" element={<AccountSettingsPage />} />
+            </Route>
             <Route path="/login" element={<LoginPage />} />
             <Route path="/search/:query" element={<SearchPage />} />
             <Route path="/post/:id" element={<PostPage />} />
-            <Route
-              path="/upload"
-              element={
-                <RequireAuth>
-                  <UploadPage />
-                </RequireAuth>
-              }
-            />
-            <Route
-              path="/settings"
-              element={
-                <RequireAuth>
-                  <SettingsPage />
-                </RequireAuth>
-              }
-            />
-            <Route
-              path="/settings/account"
-              element={
-                <RequireAuth>
-                  <AccountSettingsPage />
-                </RequireAuth>
-              }
-            />
             <Route path="/404/:error" element={<NotFoundPage />} />
             <Route path="/404" element={<NotFoundPage />} />
             <Route path="/:handle" element={<Handle>{(username) => <ProfilePage key={username} username={username} />}</Handle>} />

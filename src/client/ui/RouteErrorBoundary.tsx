@@ -6,6 +6,7 @@ import { APP_NAME } from '../app-name';
 import { ChunkLoadError } from '../lib/lazy-with-retry';
 import button from './button.module.css';
 import { Page } from './Page';
+import notice from './notice.module.css';
 import styles from './RouteErrorBoundary.module.css';
 
 interface BoundaryProps {
@@ -69,11 +70,11 @@ class Boundary extends Component<BoundaryProps, BoundaryState> {
     if (!this.state.failed) return this.props.children;
     return (
       <Page>
-        <section className={styles.failed}>
+        <section className={`${notice.notice} ${styles.failed}`}>
           {/* Announced as it appears: the screen the user asked for did not come. */}
           <div role="alert">
-            <h1 className={styles.title}>{COPY.routeError.title}</h1>
-            <p className={styles.message}>{messageFor(this.state.error)}</p>
+            <h1 className={notice.title}>{COPY.routeError.title}</h1>
+            <p className={`${notice.message} ${styles.message}`}>{messageFor(this.state.error)}</p>
           </div>
           {/* Not button.primary: white on the accent is 3.9:1, under WCAG's 4.5:1 for text. */}
           <button ref={this.retryButton} type="button" className={button.secondary} onClick={this.retry}>

@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router';
 import { COPY } from '../../../shared/copy';
 import button from '../../ui/button.module.css';
-import styles from './Notice.module.css';
+import styles from '../../ui/notice.module.css';
 
 /** A full-width message with a Go Back button (history back): missing content, unfinished pages. */
 export function Notice({ title, message }: { title: string; message: string }) {
