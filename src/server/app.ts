@@ -30,6 +30,8 @@ import { registerSameOrigin } from './http/same-origin.js';
 import { canonicalUrl, registerApiNoStore } from './http/url-space.js';
 import { ImageQueue } from './images/image-queue.js';
 import { followRoutes } from './follows/follow.routes.js';
+import { Changes } from './cache/changes.js';
+import { ReadCache } from './cache/read-cache.js';
 import { UserDirectory } from './directory/user-directory.js';
 import { FollowService } from './follows/follow.service.js';
 import { postRoutes } from './posts/post.routes.js';
@@ -167,24 +169,29 @@ export async function buildApp({
     },
   });
   if (database.kind === 'pglite') registerEmbeddedMaintenance(app, database, config.embeddedMaintenance);
+  // The one cache of shared reads; services report what changed, the cache decides what is stale.
+  const changes = new Changes();
+  const cache = new ReadCache({ maxBytes: config.cacheMaxBytes, now: clock });
+  changes.subscribe((change) => cache.changed(change));
+  changes.subscribe((change) => sessions.changed(change));
   const search = new SearchService(database, {
+    cache,
     cacheMs: config.searchCacheMs,
-    clock,
     limiter,
     limits: config.rateLimits,
     cost: config.searchCost,
   });
   // One queue for every image this process decodes, post photos and icons alike.
   const images = givenImages ?? new ImageQueue(config.images.concurrency, config.images.queueLength);
-  const directory = new UserDirectory(database.orm, config.readCacheMs, clock);
-  const users = new UserService(database.orm, directory, tracked, sessions, limiter, config.rateLimits, images);
+  const directory = new UserDirectory(database.orm, cache, config.readCacheMs);
+  const users = new UserService(database.orm, directory, tracked, changes, limiter, config.rateLimits, images);
   const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, directory, images, {
+    cache,
+    changes,
     feedCacheMs: config.feedCacheMs,
     readCacheMs: config.readCacheMs,
-    onPostsChanged: () => search.postsChanged(),
-    clock,
   });
-  const follows = new FollowService(database.orm, directory);
+  const follows = new FollowService(database.orm, directory, changes);
 
   await app.register(authRoutes(auth));
   await app.register(postRoutes(posts));

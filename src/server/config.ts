@@ -169,6 +169,8 @@ export interface Config {
   embeddedMaintenance: MaintenanceConfig;
   /** How long a session's user is remembered (embedded database only); 0 turns it off. */
   sessionCacheMs: number;
+  /** Bytes the shared read cache (cache/read-cache.ts) may hold, all its regions together. */
+  cacheMaxBytes: number;
   timeouts: TimeoutConfig;
   /** A new PostgreSQL connection that takes longer fails (503) instead of holding the request. */
   databaseConnectTimeoutMs: number;
@@ -261,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       analyzeMs: integer(env.EMBEDDED_ANALYZE_MS, 86_400_000, 'EMBEDDED_ANALYZE_MS'),
     },
     sessionCacheMs: integer(env.SESSION_CACHE_MS, 60_000, 'SESSION_CACHE_MS'),
+    cacheMaxBytes: integer(env.CACHE_MAX_MB, 64, 'CACHE_MAX_MB') * 1024 * 1024,
     rateLimits: {
       loginPerIp: integer(env.RATE_LIMIT_LOGIN_PER_IP, DEFAULT_RATE_LIMITS.loginPerIp, 'RATE_LIMIT_LOGIN_PER_IP'),
       loginFailuresPerAccount: integer(

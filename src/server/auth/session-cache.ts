@@ -1,4 +1,5 @@
 import { systemClock, type Clock } from '../clock.js';
+import type { Change } from '../cache/changes.js';
 import type { UserRow } from './auth.queries.js';
 
 interface Entry {
@@ -53,6 +54,11 @@ export class SessionCache {
   forgetSession(tokenHash: string) {
     this.forgets += 1;
     this.entries.delete(tokenHash);
+  }
+
+  /** A session holds its user's row: a profile change makes it stale. */
+  changed(change: Change) {
+    if (change.kind === 'profile') this.forgetUser(change.userId);
   }
 
   /** After a profile change or signing out everywhere: every session of this user is re-read. */

@@ -1,5 +1,4 @@
-import { MemoCache } from '../cache/memo-cache.js';
-import { systemClock, type Clock } from '../clock.js';
+import type { ReadCache, Region } from '../cache/read-cache.js';
 import type { AppDb } from '../db/database.js';
 import { AppError } from '../http/app-error.js';
 import { normalizeUsername } from './username.js';
@@ -7,23 +6,31 @@ import { findPublicUser, followedIds, type PublicUserRow } from './directory.que
 
 /**
  * The reads every area shares: what anyone may see of a user, and whom a viewer follows. Profiles,
- * post pages, follow lists and searches all ask, so the answers are shared for readCacheMs: this
- * process forgets one the moment it changes (changed(), followsChanged()); other processes see a
- * change within readCacheMs. One home for these reads is what lets posts, follows and users use
- * them without importing each other.
+ * post pages, follow lists and searches all ask, so the answers are shared (ReadCache) for
+ * readCacheMs, and forgotten when a change says so. One home for these reads is what lets posts,
+ * follows and users use them without importing each other.
  */
 export class UserDirectory {
-  private readonly publicRows: MemoCache<PublicUserRow>;
+  private readonly publicRows: Region<PublicUserRow>;
   /** Whom each viewer follows, by viewer id: every profile and post page asks. */
-  private readonly followed: MemoCache<Set<string>>;
+  private readonly followed: Region<Set<string>>;
 
   constructor(
     private readonly db: AppDb,
+    cache: ReadCache,
     readCacheMs = 0,
-    clock: Clock = systemClock,
   ) {
-    this.publicRows = new MemoCache(readCacheMs, 10_000, clock);
-    this.followed = new MemoCache(readCacheMs, 10_000, clock);
+    this.publicRows = cache.region('public user', {
+      ttlMs: readCacheMs,
+      // Follower and following counts live in the row.
+      staleAfter: (change) =>
+        change.kind === 'profile' ? [change.username] : change.kind === 'follow' ? [change.followerUsername, change.targetUsername] : [],
+    });
+    this.followed = cache.region('followed by viewer', {
+      ttlMs: readCacheMs,
+      staleAfter: (change) => (change.kind === 'follow' ? [change.followerId] : []),
+      bytes: (ids) => 64 + ids.size * 48,
+    });
   }
 
   /** What anyone may see of a user; 404 for nobody (never remembered: they may sign up). */
@@ -45,15 +52,5 @@ export class UserDirectory {
     if (!viewerId) return false;
     const followed = await this.followed.get(viewerId, async () => new Set(await followedIds(this.db, viewerId)));
     return followed.has(userId);
-  }
-
-  /** The viewer followed or unfollowed someone. */
-  followsChanged(viewerId: string) {
-    this.followed.delete(viewerId);
-  }
-
-  /** The user's public row changed (icon, bio, follow counts). */
-  changed(username: string) {
-    this.publicRows.delete(username);
   }
 }

@@ -1,6 +1,7 @@
 import type { FollowState, UserPage } from '../../shared/api/users.js';
 import { FOLLOW_LIST_PAGE_SIZE } from '../../shared/limits.js';
 import type { UserRow } from '../auth/auth.queries.js';
+import type { Changes } from '../cache/changes.js';
 import type { AppDb } from '../db/database.js';
 import { decodeCursor, toPage } from '../http/cursor.js';
 import { iconUrl } from '../directory/icon-images.js';
@@ -17,6 +18,7 @@ export class FollowService {
   constructor(
     private readonly db: AppDb,
     private readonly directory: UserDirectory,
+    private readonly changes: Changes,
   ) {}
 
   async follow(viewer: UserRow, username: string): Promise<FollowState> {
@@ -31,11 +33,15 @@ export class FollowService {
     return this.stateAfterChange(viewer, target);
   }
 
-  /** Both users' counts may have moved: forget their public rows, then read the state. */
+  /** Both users' counts may have moved: say so, then read the state. */
   private stateAfterChange(viewer: UserRow, target: PublicUserRow): Promise<FollowState> {
-    this.directory.changed(viewer.username);
-    this.directory.changed(target.username);
-    this.directory.followsChanged(viewer.id);
+    this.changes.changed({
+      kind: 'follow',
+      followerId: viewer.id,
+      followerUsername: viewer.username,
+      targetId: target.id,
+      targetUsername: target.username,
+    });
     return queries.followState(this.db, viewer.id, target.id);
   }
 

@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../clock.js';
+import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
 import { encodeCursor } from '../http/cursor.js';
 import type { CardRow } from './post.queries.js';
 
@@ -8,49 +8,39 @@ interface Window {
   rows: Array<WindowRow & { json: string }>;
   /** The window holds every post there is (fewer than it asked for). */
   complete: boolean;
-  loadedAt: number;
 }
 
 /**
  * The newest posts of everyone, held for a moment (ttlMs) with each card already serialized:
- * the first page of anyone's home feed is cut from it without touching the database. The
- * process that creates or deletes a post drops it at once; other processes see the change
- * within ttlMs. When the window can't fill a viewer's page (they wrote most recent posts),
- * the caller falls back to the database.
+ * the first page of anyone's home feed is cut from it without touching the database. Any new or
+ * deleted post makes it stale (ReadCache). When the window can't fill a viewer's page (they
+ * wrote most recent posts), the caller falls back to the database.
  */
 export class FeedCache {
-  private window: Promise<Window> | undefined;
+  private readonly window: Region<Window>;
 
   constructor(
+    cache: ReadCache,
     private readonly load: (limit: number) => Promise<WindowRow[]>,
     private readonly toJson: (row: CardRow) => string,
     private readonly ttlMs: number,
     private readonly size: number,
-    private readonly now: Clock = systemClock,
-  ) {}
-
-  invalidate() {
-    this.window = undefined;
+  ) {
+    this.window = cache.region('newest posts', {
+      ttlMs,
+      staleAfter: (change) => (change.kind === 'post' ? ALL : []),
+      bytes: (window) => window.rows.reduce((sum, row) => sum + row.json.length * 2, 64),
+    });
   }
 
-  private async current(): Promise<Window> {
-    const cached = this.window;
-    if (cached) {
-      const window = await cached.catch(() => undefined);
-      if (window && this.now() - window.loadedAt < this.ttlMs) return window;
-      if (this.window !== cached) return this.current();
-    }
-    // One load at a time: concurrent requests share it.
-    const loading = this.load(this.size + 1).then((rows) => ({
-      rows: rows.slice(0, this.size).map((row) => ({ ...row, json: this.toJson(row) })),
-      complete: rows.length <= this.size,
-      loadedAt: this.now(),
-    }));
-    this.window = loading;
-    loading.catch(() => {
-      if (this.window === loading) this.window = undefined;
+  private current(): Promise<Window> {
+    return this.window.get('', async () => {
+      const rows = await this.load(this.size + 1);
+      return {
+        rows: rows.slice(0, this.size).map((row) => ({ ...row, json: this.toJson(row) })),
+        complete: rows.length <= this.size,
+      };
     });
-    return loading;
   }
 
   /** The first page as JSON for this viewer, or undefined when the window can't tell. */

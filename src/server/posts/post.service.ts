@@ -12,8 +12,8 @@ import {
 import { isImageType, validatePostText } from '../../shared/validation/post.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import type { RateLimitConfig } from '../config.js';
-import { MemoCache } from '../cache/memo-cache.js';
-import { systemClock, type Clock } from '../clock.js';
+import type { Changes } from '../cache/changes.js';
+import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
 import type { AppDb } from '../db/database.js';
 import { iconUrl } from '../directory/icon-images.js';
 import type { UserDirectory } from '../directory/user-directory.js';
@@ -45,14 +45,12 @@ const REJECTION: Record<ImageRejected['reason'], AppError> = {
 };
 
 export interface PostCaches {
+  cache: ReadCache;
+  changes: Changes;
   /** How long the newest posts are held for the home feed (FEED_CACHE_MS). */
   feedCacheMs?: number;
   /** How long a post's page is shared (READ_CACHE_MS); a deleted post is forgotten at once. */
   readCacheMs?: number;
-  /** Told when a post is created or deleted, for other caches of posts (search). */
-  onPostsChanged?: () => void;
-  /** The caches' time (tests move it on). */
-  clock?: Clock;
 }
 
 type PostDetailRow = NonNullable<Awaited<ReturnType<typeof queries.findPostDetail>>>;
@@ -60,12 +58,12 @@ type PostDetailRow = NonNullable<Awaited<ReturnType<typeof queries.findPostDetai
 export class PostService {
   private readonly feedCache: FeedCache;
   /** Posts never change, only disappear: their pages are shared, by id. */
-  private readonly details: MemoCache<PostDetailRow>;
+  private readonly details: Region<PostDetailRow>;
   /** Related posts as JSON, by post id: any new or deleted post may change them. */
-  private readonly related: MemoCache<string>;
+  private readonly related: Region<string>;
   /** The first page of each author's posts, by username: every profile visit asks. */
-  private readonly firstPagesByAuthor: MemoCache<PostPage>;
-  private readonly onPostsChanged: () => void;
+  private readonly firstPagesByAuthor: Region<PostPage>;
+  private readonly changes: Changes;
 
   constructor(
     private readonly db: AppDb,
@@ -74,27 +72,34 @@ export class PostService {
     private readonly limits: RateLimitConfig,
     private readonly directory: UserDirectory,
     private readonly images: ImageQueue,
-    { feedCacheMs = 0, readCacheMs = 0, onPostsChanged = () => undefined, clock = systemClock }: PostCaches = {},
+    { cache, changes, feedCacheMs = 0, readCacheMs = 0 }: PostCaches,
   ) {
-    this.details = new MemoCache(readCacheMs, 10_000, clock);
-    this.related = new MemoCache(readCacheMs, 1000, clock);
-    this.firstPagesByAuthor = new MemoCache(readCacheMs, 1000, clock);
-    this.onPostsChanged = onPostsChanged;
+    this.changes = changes;
+    this.details = cache.region('post', {
+      ttlMs: readCacheMs,
+      staleAfter: (change) => (change.kind === 'post' ? [change.postId] : []),
+    });
+    this.related = cache.region('related posts', {
+      ttlMs: readCacheMs,
+      staleAfter: (change) => (change.kind === 'post' ? ALL : []),
+      bytes: (json) => json.length,
+    });
+    this.firstPagesByAuthor = cache.region('posts by author', {
+      ttlMs: readCacheMs,
+      staleAfter: (change) => (change.kind === 'post' ? [change.authorUsername] : []),
+    });
     this.feedCache = new FeedCache(
+      cache,
       (limit) => queries.newestPosts(this.db, limit),
       (row) => JSON.stringify(toCard(row)),
       feedCacheMs,
       // Room for a viewer's own recent posts to be left out and still fill a page.
       HOME_FEED_PAGE_SIZE * 2,
-      clock,
     );
   }
 
-  private postsChanged(author: UserRow) {
-    this.feedCache.invalidate();
-    this.related.clear();
-    this.firstPagesByAuthor.delete(author.username);
-    this.onPostsChanged();
+  private postsChanged(author: UserRow, postId: string) {
+    this.changes.changed({ kind: 'post', postId, authorId: author.id, authorUsername: author.username });
   }
 
   /**
@@ -137,7 +142,7 @@ export class PostService {
         placeholder: image.placeholder,
       }),
     }));
-    this.postsChanged(author);
+    this.postsChanged(author, id);
     return this.get(id, author);
   }
 
@@ -232,7 +237,6 @@ export class PostService {
       if (!(await queries.deletePost(tx, id))) throw new AppError(404, 'POST_NOT_FOUND');
       return { result: undefined, released: imageFileKeys(post.imageKey) };
     });
-    this.details.delete(id);
-    this.postsChanged(viewer);
+    this.postsChanged(viewer, id);
   }
 }

@@ -3,8 +3,7 @@ import type { PostSearchResponse, SearchUser } from '../../shared/api/search.js'
 import { SEARCH_MAX_POSTS, SEARCH_MAX_USERS, SEARCH_QUERY_MAX_LENGTH } from '../../shared/limits.js';
 import { peopleSearchPrefix, postSearchWords } from '../../shared/search.js';
 import type { UserRow } from '../auth/auth.queries.js';
-import { MemoCache } from '../cache/memo-cache.js';
-import type { Clock } from '../clock.js';
+import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
 import type { RateLimitConfig, SearchCostConfig } from '../config.js';
 import type { AppDb, Database } from '../db/database.js';
 import { hasSqlState } from '../db/sql-state.js';
@@ -31,9 +30,8 @@ export interface Searcher {
 }
 
 export interface SearchServiceOptions {
+  cache: ReadCache;
   cacheMs?: number;
-  /** The answer cache's time (tests move it on). */
-  clock?: Clock;
   postSearch?: Partial<PostSearchOptions>;
   limiter: RateLimiter;
   limits: RateLimitConfig;
@@ -44,7 +42,7 @@ export class SearchService {
   private readonly db: AppDb;
   private readonly postSearch: PostSearch;
   /** Answers as JSON, by the query's cleaned words. */
-  private readonly cache: MemoCache<string>;
+  private readonly cache: Region<string>;
   private readonly gate: SearchGate;
 
   constructor(
@@ -55,13 +53,13 @@ export class SearchService {
     // PGlite examines a candidate row in ~10 µs on the server's own thread: 3,000 keep a search
     // statement to a few tens of milliseconds there, which every other request waits for.
     this.postSearch = new PostSearch(this.db, { maxExamined: database.kind === 'pglite' ? 3_000 : 20_000, ...options.postSearch });
-    this.cache = new MemoCache(options.cacheMs ?? 0, 1000, options.clock);
+    this.cache = options.cache.region('post search', {
+      ttlMs: options.cacheMs ?? 0,
+      // A new or deleted post may belong in any answer, or leave it.
+      staleAfter: (change) => (change.kind === 'post' ? ALL : []),
+      bytes: (json) => json.length,
+    });
     this.gate = new SearchGate(options.cost.concurrency, options.cost.queue);
-  }
-
-  /** Posts were created or deleted: answers remembered before may be wrong now. */
-  postsChanged() {
-    this.cache.clear();
   }
 
   /** Up to 10 people whose username starts with the query; never the viewer. */

@@ -5,7 +5,7 @@ import { isImageType } from '../../shared/validation/post.js';
 import { validateBio } from '../../shared/validation/profile.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import { toMe } from '../auth/me.js';
-import type { SessionCache } from '../auth/session-cache.js';
+import type { Changes } from '../cache/changes.js';
 import type { RateLimitConfig } from '../config.js';
 import type { AppDb } from '../db/database.js';
 import { iconFileKeys, iconFiles, iconUrl, newIconKey } from '../directory/icon-images.js';
@@ -35,7 +35,7 @@ export class UserService {
     private readonly db: AppDb,
     private readonly directory: UserDirectory,
     private readonly files: TrackedFiles,
-    private readonly sessions: SessionCache,
+    private readonly changes: Changes,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
     private readonly images: ImageQueue,
@@ -60,28 +60,26 @@ export class UserService {
    * never points at a missing picture; a failure or a crash leaves no stray files
    * (TrackedFiles).
    */
-  async update(user: UserRow, changes: ProfileChanges): Promise<Me> {
-    const bio = changes.bio?.trim() ? changes.bio : undefined;
+  async update(user: UserRow, edits: ProfileChanges): Promise<Me> {
+    const bio = edits.bio?.trim() ? edits.bio : undefined;
     if (bio !== undefined) {
       const problem = validateBio(bio);
       if (problem) throw new AppError(400, problem);
     }
-    if (!changes.icon) {
+    if (!edits.icon) {
       if (bio === undefined) return toMe(user);
       const { user: updated } = await queries.updateProfile(this.db, user.id, { bio });
-      this.sessions.forgetUser(user.id);
-      this.directory.changed(user.username);
+      this.changes.changed({ kind: 'profile', userId: user.id, username: user.username });
       return toMe(updated);
     }
 
     const iconKey = newIconKey(user.id);
-    const sizes = await this.processIcon(user.id, changes.icon);
+    const sizes = await this.processIcon(user.id, edits.icon);
     const updated = await this.files.store(iconFiles(iconKey, sizes), async (tx) => {
       const { user: row, replacedIconKey } = await queries.updateProfile(tx, user.id, { bio, iconKey });
       return { result: row, released: replacedIconKey ? iconFileKeys(replacedIconKey) : [] };
     });
-    this.sessions.forgetUser(user.id);
-    this.directory.changed(user.username);
+    this.changes.changed({ kind: 'profile', userId: user.id, username: user.username });
     return toMe(updated);
   }
 
