@@ -32,6 +32,7 @@ import { ImageQueue } from './images/image-queue.js';
 import { followRoutes } from './follows/follow.routes.js';
 import { Changes } from './cache/changes.js';
 import { ReadCache } from './cache/read-cache.js';
+import { PostgresChangeFeed, registerReadYourWrites } from './db/change-feed.js';
 import { UserDirectory } from './directory/user-directory.js';
 import { FollowService } from './follows/follow.service.js';
 import { postRoutes } from './posts/post.routes.js';
@@ -174,6 +175,20 @@ export async function buildApp({
   const cache = new ReadCache({ maxBytes: config.cacheMaxBytes, now: clock });
   changes.subscribe((change) => cache.changed(change));
   changes.subscribe((change) => sessions.changed(change));
+  // Processes sharing PostgreSQL tell each other what changed (an embedded database has one).
+  if (database.kind === 'postgres' && config.databaseUrl) {
+    const feed = new PostgresChangeFeed({
+      databaseUrl: config.databaseUrl,
+      db: database.orm,
+      changes,
+      cache,
+      log: app.log,
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
+    });
+    await feed.start();
+    app.addHook('onClose', () => feed.stop());
+    registerReadYourWrites(app, feed);
+  }
   const search = new SearchService(database, {
     cache,
     cacheMs: config.searchCacheMs,

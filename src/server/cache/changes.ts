@@ -11,19 +11,36 @@ export type Change =
   /** A user's public profile (icon, bio) changed. */
   | { kind: 'profile'; userId: string; username: string };
 
+/** The user who made the change: their next read must see it, on any process. */
+export function authorOf(change: Change): string {
+  return change.kind === 'post' ? change.authorId : change.kind === 'follow' ? change.followerId : change.userId;
+}
+
 /**
  * Where services report their changes, and caches hear of them. Services depend on this alone,
- * never on the caches; a cross-process bus plugs in here too (what other processes change
- * arrives as if changed here).
+ * never on the caches. Where several processes share the database a publisher tells the others
+ * (db/change-feed.ts), whose changes arrive here through deliver().
  */
 export class Changes {
   private readonly listeners: Array<(change: Change) => void> = [];
+  private publisher: ((change: Change) => Promise<void>) | undefined;
 
   subscribe(listener: (change: Change) => void) {
     this.listeners.push(listener);
   }
 
-  changed(change: Change) {
+  publishWith(publisher: (change: Change) => Promise<void>) {
+    this.publisher = publisher;
+  }
+
+  /** A user changed something here: this process forgets at once, then the others are told. */
+  async changed(change: Change): Promise<void> {
+    this.deliver(change);
+    await this.publisher?.(change);
+  }
+
+  /** A change heard of (here, or from another process). */
+  deliver(change: Change) {
     for (const listener of this.listeners) listener(change);
   }
 }

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '../clock.js';
 import type { Change } from './changes.js';
+import { mustReadFresh } from './fresh-reads.js';
 
 /** Every entry of a region, rather than a list of keys. */
 export const ALL = 'all';
@@ -41,6 +42,8 @@ export class ReadCache {
   private readonly lru: LRUCache<string, { value: unknown }>;
   private readonly pending = new Map<string, Promise<unknown>>();
   private readonly regions: RegionState[] = [];
+  /** While this process may be missing changes (its notifications are cut off): no caching. */
+  private suspended = false;
 
   constructor({ maxBytes, now = systemClock }: { maxBytes: number; now?: Clock }) {
     this.lru = new LRUCache({
@@ -59,7 +62,7 @@ export class ReadCache {
     const bytes = options.bytes ?? ((value: T) => JSON.stringify(value)?.length ?? 16);
     return {
       get: async (key, compute) => {
-        if (options.ttlMs <= 0) return compute();
+        if (options.ttlMs <= 0 || this.suspended || mustReadFresh()) return compute();
         const id = this.id(state, key);
         const hit = this.lru.get(id);
         if (hit) return hit.value as T;
@@ -104,6 +107,18 @@ export class ReadCache {
     this.lru.clear();
     this.pending.clear();
     for (const state of this.regions) state.generation += 1;
+  }
+
+  /** This process may miss changes from now on: forget everything and cache nothing. */
+  suspend() {
+    this.suspended = true;
+    this.clear();
+  }
+
+  /** Changes reach this process again (and it heard of none it missed: it forgot everything). */
+  resume() {
+    this.clear();
+    this.suspended = false;
   }
 
   /** Bytes held now (about). */

@@ -12,6 +12,9 @@ export const users = pgTable('users', {
   /** Kept by triggers on follows (migration 5): never written by the app. */
   followerCount: integer('follower_count').notNull().default(0),
   followingCount: integer('following_count').notNull().default(0),
+  /** The user's latest change as the change feed named it, and when (db/change-feed.ts). */
+  lastChangeId: text('last_change_id'),
+  lastChangeAt: timestamp('last_change_at', { withTimezone: true }),
 });
 
 export const sessions = pgTable(

@@ -34,8 +34,8 @@ export class FollowService {
   }
 
   /** Both users' counts may have moved: say so, then read the state. */
-  private stateAfterChange(viewer: UserRow, target: PublicUserRow): Promise<FollowState> {
-    this.changes.changed({
+  private async stateAfterChange(viewer: UserRow, target: PublicUserRow): Promise<FollowState> {
+    await this.changes.changed({
       kind: 'follow',
       followerId: viewer.id,
       followerUsername: viewer.username,

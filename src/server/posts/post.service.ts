@@ -98,8 +98,8 @@ export class PostService {
     );
   }
 
-  private postsChanged(author: UserRow, postId: string) {
-    this.changes.changed({ kind: 'post', postId, authorId: author.id, authorUsername: author.username });
+  private postsChanged(author: UserRow, postId: string): Promise<void> {
+    return this.changes.changed({ kind: 'post', postId, authorId: author.id, authorUsername: author.username });
   }
 
   /**
@@ -142,7 +142,7 @@ export class PostService {
         placeholder: image.placeholder,
       }),
     }));
-    this.postsChanged(author, id);
+    await this.postsChanged(author, id);
     return this.get(id, author);
   }
 
@@ -237,6 +237,6 @@ export class PostService {
       if (!(await queries.deletePost(tx, id))) throw new AppError(404, 'POST_NOT_FOUND');
       return { result: undefined, released: imageFileKeys(post.imageKey) };
     });
-    this.postsChanged(viewer, id);
+    await this.postsChanged(viewer, id);
   }
 }

@@ -69,7 +69,7 @@ export class UserService {
     if (!edits.icon) {
       if (bio === undefined) return toMe(user);
       const { user: updated } = await queries.updateProfile(this.db, user.id, { bio });
-      this.changes.changed({ kind: 'profile', userId: user.id, username: user.username });
+      await this.changes.changed({ kind: 'profile', userId: user.id, username: user.username });
       return toMe(updated);
     }
 
@@ -79,7 +79,7 @@ export class UserService {
       const { user: row, replacedIconKey } = await queries.updateProfile(tx, user.id, { bio, iconKey });
       return { result: row, released: replacedIconKey ? iconFileKeys(replacedIconKey) : [] };
     });
-    this.changes.changed({ kind: 'profile', userId: user.id, username: user.username });
+    await this.changes.changed({ kind: 'profile', userId: user.id, username: user.username });
     return toMe(updated);
   }
 

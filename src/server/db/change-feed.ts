@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import pg from 'pg';
+import { authorOf, type Change, type Changes } from '../cache/changes.js';
+import { readFreshFromNowOn, withinRequest } from '../cache/fresh-reads.js';
+import type { ReadCache } from '../cache/read-cache.js';
+import type { AppDb } from './database.js';
+
+const CHANNEL = 'dormboard_changes';
+/** How long a process waits before listening again after losing its connection. */
+const RECONNECT_MS = 1_000;
+
+interface Notice {
+  /** Unique per change: `<process>:<counter>`. */
+  id: string;
+  change: Change;
+}
+
+/**
+ * Changes between processes that share PostgreSQL, over LISTEN/NOTIFY: each process hears what
+ * every other one changes within milliseconds and forgets what it makes stale.
+ *
+ * Read your own writes: publishing a change also records it on its author's row (last_change_id,
+ * in the same statement as the NOTIFY, so both commit together). The author's next request loads
+ * that row with their session; a process that has not heard of that change yet reads around its
+ * cache for them (registerReadYourWrites). Changes committed before this process started
+ * listening need no notice: its cache was empty then.
+ *
+ * A process that loses its listening connection caches nothing until it listens again (it may
+ * be missing changes), then starts from an empty cache.
+ */
+export class PostgresChangeFeed {
+  private readonly process = randomUUID();
+  private counter = 0;
+  /** Changes this process has heard of, recent ones (older ones are older than its cache). */
+  private readonly heard = new LRUCache<string, true>({ max: 100_000 });
+  private client: pg.Client | undefined;
+  /** The database's time when this process started listening; undefined while it is not. */
+  private listeningSince: Date | undefined;
+  private stopped = false;
+  private reconnect: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly options: {
+      databaseUrl: string;
+      db: AppDb;
+      changes: Changes;
+      cache: ReadCache;
+      log: FastifyBaseLogger;
+      connectTimeoutMs: number;
+    },
+  ) {
+    options.cache.suspend();
+    options.changes.publishWith((change) => this.publish(change));
+  }
+
+  async start(): Promise<void> {
+    const client = new pg.Client({
+      connectionString: this.options.databaseUrl,
+      connectionTimeoutMillis: this.options.connectTimeoutMs,
+      keepAlive: true,
+    });
+    client.on('notification', (message) => this.hear(message.payload));
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client, new Error('connection ended')));
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    const { rows } = await client.query<{ now: Date }>('SELECT now() AS now');
+    this.client = client;
+    this.listeningSince = rows[0]!.now;
+    this.options.cache.resume();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.reconnect);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  /** Whether this viewer's latest change may not have reached this process's cache yet. */
+  owesChange(viewer: { lastChangeId: string | null; lastChangeAt: Date | null }): boolean {
+    if (!viewer.lastChangeId || !viewer.lastChangeAt) return false;
+    // Not listening: the cache is suspended anyway.
+    if (!this.listeningSince) return true;
+    if (viewer.lastChangeAt < this.listeningSince) return false;
+    return !this.heard.has(viewer.lastChangeId);
+  }
+
+  private async publish(change: Change): Promise<void> {
+    this.counter += 1;
+    const notice: Notice = { id: `${this.process}:${this.counter}`, change };
+    this.heard.set(notice.id, true);
+    await this.options.db.execute(sql`
+      WITH marked AS (
+        UPDATE users SET last_change_id = ${notice.id}, last_change_at = now() WHERE id = ${authorOf(change)}
+      )
+      SELECT pg_notify(${CHANNEL}, ${JSON.stringify(notice)})`);
+  }
+
+  private hear(payload: string | undefined) {
+    let notice: Notice;
+    try {
+      notice = JSON.parse(payload ?? '') as Notice;
+    } catch {
+      return;
+    }
+    // This process's own changes were delivered when they were made.
+    if (notice.id.startsWith(`${this.process}:`)) return;
+    this.heard.set(notice.id, true);
+    this.options.changes.deliver(notice.change);
+  }
+
+  private lost(client: pg.Client, error: Error) {
+    if (this.client !== client) return;
+    this.client = undefined;
+    this.listeningSince = undefined;
+    this.options.cache.suspend();
+    client.end().catch(() => undefined);
+    if (this.stopped) return;
+    this.options.log.warn({ err: error }, 'change feed lost: caching paused until it is back');
+    this.retry();
+  }
+
+  private retry() {
+    this.reconnect = setTimeout(() => {
+      this.start().then(
+        () => this.options.log.info('change feed back: caching again'),
+        () => this.retry(),
+      );
+    }, RECONNECT_MS);
+    this.reconnect.unref();
+  }
+}
+
+/**
+ * Every API request runs in a scope of its own; once its viewer is known, one whose latest change
+ * this process has not heard of yet reads around the cache (see PostgresChangeFeed).
+ */
+export function registerReadYourWrites(app: FastifyInstance, feed: PostgresChangeFeed) {
+  app.addHook('onRequest', (_request, _reply, done) => withinRequest(done));
+  app.addHook('preHandler', async (request) => {
+    if (request.user && feed.owesChange(request.user)) readFreshFromNowOn();
+  });
+}
