@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import { authorOf, type Change, type Changes } from '../cache/changes.js';
@@ -48,7 +48,7 @@ export class PostgresChangeFeed {
       db: AppDb;
       changes: Changes;
       cache: ReadCache;
-      log: FastifyBaseLogger;
+      log: { warn(details: object, message: string): void; info(message: string): void };
       connectTimeoutMs: number;
     },
   ) {
