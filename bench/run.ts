@@ -529,10 +529,7 @@ for (const db of dbs) {
   const uncached = ['profile', 'post detail', 'related posts', 'search posts'].filter((name) => !only || only.includes(name));
   if (uncached.length > 0) {
     await stopServer(server);
-    server = await startServer(
-      { ...setup, env: { ...setup.env, READ_CACHE_MS: '0', SEARCH_CACHE_MS: '0', FEED_CACHE_MS: '0' } },
-      clientDir,
-    );
+    server = await startServer({ ...setup, env: { ...setup.env, CACHE_TTL_MS: '0' } }, clientDir);
     const all = scenarios({ ...f, cookie });
     for (const name of uncached) {
       const label = `${name} (caches off)`;

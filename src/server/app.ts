@@ -172,7 +172,7 @@ export async function buildApp({
   if (database.kind === 'pglite') registerEmbeddedMaintenance(app, database, config.embeddedMaintenance);
   // The one cache of shared reads; services report what changed, the cache decides what is stale.
   const changes = new Changes();
-  const cache = new ReadCache({ maxBytes: config.cacheMaxBytes, now: clock });
+  const cache = new ReadCache({ maxBytes: config.cacheMaxBytes, ttlMs: config.cacheTtlMs, now: clock });
   changes.subscribe((change) => cache.changed(change));
   changes.subscribe((change) => sessions.changed(change));
   // Processes sharing PostgreSQL tell each other what changed (an embedded database has one).
@@ -191,20 +191,17 @@ export async function buildApp({
   }
   const search = new SearchService(database, {
     cache,
-    cacheMs: config.searchCacheMs,
     limiter,
     limits: config.rateLimits,
     cost: config.searchCost,
   });
   // One queue for every image this process decodes, post photos and icons alike.
   const images = givenImages ?? new ImageQueue(config.images.concurrency, config.images.queueLength);
-  const directory = new UserDirectory(database.orm, cache, config.readCacheMs);
+  const directory = new UserDirectory(database.orm, cache);
   const users = new UserService(database.orm, directory, tracked, changes, limiter, config.rateLimits, images);
   const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, directory, images, {
     cache,
     changes,
-    feedCacheMs: config.feedCacheMs,
-    readCacheMs: config.readCacheMs,
   });
   const follows = new FollowService(database.orm, directory, changes);
 

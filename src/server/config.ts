@@ -158,13 +158,12 @@ export interface Config {
   trustProxy: TrustProxy;
   logLevel: string;
   rateLimits: RateLimitConfig;
-  /** How long the newest posts are held in memory for the home feed; 0 turns it off. */
-  feedCacheMs: number;
-  /** How long a post search's answer is reused; 0 turns it off. */
-  searchCacheMs: number;
   searchCost: SearchCostConfig;
-  /** How long post pages, public profiles and first pages of profile posts are shared; 0 turns it off. */
-  readCacheMs: number;
+  /**
+   * How long any shared read may be reused (cache/read-cache.ts): a safety net, since changes
+   * make entries stale at once, on every process; 0 turns the cache off.
+   */
+  cacheTtlMs: number;
   /** The embedded database's own VACUUM and ANALYZE (PGlite runs no autovacuum). */
   embeddedMaintenance: MaintenanceConfig;
   /** How long a session's user is remembered (embedded database only); 0 turns it off. */
@@ -233,7 +232,23 @@ function searchCost(env: NodeJS.ProcessEnv): SearchCostConfig {
   };
 }
 
+/** Settings a release replaced: a server that still sets one would not do what its operator expects. */
+const REPLACED_SETTINGS: Record<string, string> = {
+  FEED_CACHE_MS: 'CACHE_TTL_MS',
+  SEARCH_CACHE_MS: 'CACHE_TTL_MS',
+  READ_CACHE_MS: 'CACHE_TTL_MS',
+};
+
+function refuseReplacedSettings(env: NodeJS.ProcessEnv) {
+  for (const [old, replacement] of Object.entries(REPLACED_SETTINGS)) {
+    if (env[old] !== undefined) {
+      throw new Error(`${old} is no longer read: set ${replacement} instead (README, "Caching": changes now reach every cache at once)`);
+    }
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  refuseReplacedSettings(env);
   return {
     port: integer(env.PORT, 3000, 'PORT'),
     host: env.HOST || '0.0.0.0',
@@ -254,10 +269,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),
     trustProxy: trustProxySetting(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
-    feedCacheMs: integer(env.FEED_CACHE_MS, 1000, 'FEED_CACHE_MS'),
-    searchCacheMs: integer(env.SEARCH_CACHE_MS, 5000, 'SEARCH_CACHE_MS'),
     searchCost: searchCost(env),
-    readCacheMs: integer(env.READ_CACHE_MS, 1000, 'READ_CACHE_MS'),
+    cacheTtlMs: integer(env.CACHE_TTL_MS, 60_000, 'CACHE_TTL_MS'),
     embeddedMaintenance: {
       vacuumMs: integer(env.EMBEDDED_VACUUM_MS, 3_600_000, 'EMBEDDED_VACUUM_MS'),
       analyzeMs: integer(env.EMBEDDED_ANALYZE_MS, 86_400_000, 'EMBEDDED_ANALYZE_MS'),

@@ -28,13 +28,12 @@ describe.skipIf(noPostgres)('the PostgreSQL change feed', { timeout: 60_000 }, (
   let proxy: TcpProxy;
   const changesA = new Changes();
   const changesB = new Changes();
-  const cacheA = new ReadCache({ maxBytes: 1_000_000 });
-  const cacheB = new ReadCache({ maxBytes: 1_000_000 });
+  const cacheA = new ReadCache({ maxBytes: 1_000_000, ttlMs: 60_000 });
+  const cacheB = new ReadCache({ maxBytes: 1_000_000, ttlMs: 60_000 });
   let feedA: PostgresChangeFeed;
   let feedB: PostgresChangeFeed;
   let computed = 0;
   const profilesOnB = cacheB.region('profile', {
-    ttlMs: 60_000,
     staleAfter: (change) => (change.kind === 'profile' ? [change.username] : []),
   });
   const readOnB = (username: string) =>

@@ -391,7 +391,7 @@ describe.skipIf(noPostgres)('PostgreSQL unreachable: 503, then recovery (a real 
         DATABASE_URL: viaProxy.toString(),
         DATA_DIR: dataDir,
         DATABASE_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
-        FEED_CACHE_MS: '0',
+        CACHE_TTL_MS: '0',
         // Every failed request is logged as an error; the test reads the responses instead.
         LOG_LEVEL: 'fatal',
       },

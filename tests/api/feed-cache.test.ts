@@ -57,7 +57,7 @@ describe('home feed cache', () => {
   let bob: Awaited<ReturnType<typeof signUp>>;
 
   beforeAll(async () => {
-    t = await createTestApp({ feedCacheMs: TTL }, { clock: clock.now });
+    t = await createTestApp({ cacheTtlMs: TTL }, { clock: clock.now });
     alice = await signUp(t.app);
     bob = await signUp(t.app);
   });

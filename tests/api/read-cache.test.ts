@@ -43,7 +43,7 @@ describe('read cache', () => {
   let postId: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ readCacheMs: TTL }, { clock: clock.now });
+    t = await createTestApp({ cacheTtlMs: TTL }, { clock: clock.now });
     [author, reader] = await Promise.all([signUp(t.app), signUp(t.app)]);
     postId = await newPost(author);
     // Everything below is read once first, so it is in the cache when the change comes.

@@ -87,9 +87,7 @@ describe.skipIf(noPostgres)('changes across processes (PostgreSQL, caches on)', 
       DATABASE_URL: database.url,
       ...s3.env('read-your-writes/'),
       DATA_DIR: tempDir('ryw'),
-      READ_CACHE_MS: A_MINUTE,
-      FEED_CACHE_MS: A_MINUTE,
-      SEARCH_CACHE_MS: A_MINUTE,
+      CACHE_TTL_MS: A_MINUTE,
       RATE_LIMIT_REGISTER_PER_IP: '1000',
     };
     // One after the other: the first migrates the empty database.

@@ -37,7 +37,7 @@ describe('post search cache', () => {
   let author: Awaited<ReturnType<typeof signUp>>;
 
   beforeAll(async () => {
-    t = await createTestApp({ searchCacheMs: TTL }, { clock: clock.now });
+    t = await createTestApp({ cacheTtlMs: TTL }, { clock: clock.now });
     author = await signUp(t.app);
   });
   afterAll(() => t.close());

@@ -29,7 +29,6 @@ import {
 const REDIS_PREFIX = redisTestPrefix('two-processes');
 const S3_PREFIX = 'two-processes/';
 const LOGIN_FAILURES = 4;
-const READ_CACHE_MS = 300;
 
 interface Server {
   name: string;
@@ -116,7 +115,6 @@ describe.skipIf(noPostgres || noRedis)('two app processes, one system', { timeou
       CLIENT_DIR: '/nonexistent',
       LOG_LEVEL: 'warn',
       TRUST_PROXY: '',
-      READ_CACHE_MS: String(READ_CACHE_MS),
     };
     const [portA, portB] = [await freePort(), await freePort()];
     // Both at once: they race to migrate the empty database.
@@ -210,9 +208,9 @@ describe.skipIf(noPostgres || noRedis)('two app processes, one system', { timeou
 
     const deleted = await fetch(`${a.base}${API.post(post.id)}`, { method: 'DELETE', headers: { cookie: author.cookie } });
     expect(deleted.status).toBe(204);
-    // B shared the post's page when it was created there; it forgets it within READ_CACHE_MS. B
-    // is another process, whose time no test can move: wait for it, with room for a busy machine.
-    const deadline = Date.now() + READ_CACHE_MS + 10_000;
+    // B shared the post's page when it was created there; A's change feed tells it of the
+    // deletion within milliseconds (tests/api/read-your-writes.test.ts measures how soon).
+    const deadline = Date.now() + 10_000;
     let status = (await get(b, API.post(post.id))).status;
     while (status === 200 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));

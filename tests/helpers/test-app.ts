@@ -103,9 +103,8 @@ export async function createTestApp(
     logLevel: 'silent',
     clientDir: '/nonexistent',
     // Tests write rows behind the app's back; the caches have their own tests.
-    feedCacheMs: 0,
-    searchCacheMs: 0,
-    readCacheMs: 0,
+    // Every cache on, as in production: a read the app should have known was stale fails a test.
+    cacheTtlMs: 60_000,
     sessionCacheMs: 0,
     rateLimits: {
       ...DEFAULT_RATE_LIMITS,

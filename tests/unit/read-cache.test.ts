@@ -6,9 +6,9 @@ import { TestClock } from '../helpers/test-app.js';
 const post = (postId: string, authorUsername = 'alice'): Change => ({ kind: 'post', postId, authorId: 'a1', authorUsername });
 const profile = (username: string): Change => ({ kind: 'profile', userId: `${username}-id`, username });
 
-function setUp(maxBytes = 1_000_000) {
+function setUp(maxBytes = 1_000_000, ttlMs = 60_000) {
   const clock = new TestClock();
-  const cache = new ReadCache({ maxBytes, now: clock.now });
+  const cache = new ReadCache({ maxBytes, ttlMs, now: clock.now });
   let computed = 0;
   const compute =
     <T>(value: T) =>
@@ -32,8 +32,8 @@ function deferred<T>() {
 
 describe('ReadCache', () => {
   it('answers a second read from memory until its time to live has passed', async () => {
-    const { clock, cache, compute, computed } = setUp();
-    const users = cache.region('users', { ttlMs: 1000, staleAfter: () => [] });
+    const { clock, cache, compute, computed } = setUp(1_000_000, 1000);
+    const users = cache.region('users', { staleAfter: () => [] });
     expect(await users.get('bob', compute('v1'))).toBe('v1');
     clock.advance(999);
     expect(await users.get('bob', compute('v2'))).toBe('v1');
@@ -42,9 +42,10 @@ describe('ReadCache', () => {
     expect(computed()).toBe(2);
   });
 
-  it('a time to live of 0 turns a region off', async () => {
-    const { cache, compute, computed } = setUp();
-    const off = cache.region('off', { ttlMs: 0, staleAfter: () => [] });
+  it('a time to live of 0 turns the cache off', async () => {
+    const { cache, compute, computed } = setUp(1_000_000, 0);
+    const off = cache.region('off', { staleAfter: () => [] });
+    expect(cache.caching).toBe(false);
     await off.get('k', compute(1));
     await off.get('k', compute(2));
     expect(computed()).toBe(2);
@@ -52,8 +53,8 @@ describe('ReadCache', () => {
 
   it('forgets exactly the keys a change names, in the regions that name them', async () => {
     const { cache, compute } = setUp();
-    const users = cache.region('users', { ttlMs: 60_000, staleAfter: (c) => (c.kind === 'profile' ? [c.username] : []) });
-    const posts = cache.region('posts', { ttlMs: 60_000, staleAfter: (c) => (c.kind === 'post' ? [c.postId] : []) });
+    const users = cache.region('users', { staleAfter: (c) => (c.kind === 'profile' ? [c.username] : []) });
+    const posts = cache.region('posts', { staleAfter: (c) => (c.kind === 'post' ? [c.postId] : []) });
     await users.get('bob', compute('bob v1'));
     await users.get('carol', compute('carol v1'));
     await posts.get('bob', compute('post v1'));
@@ -66,8 +67,8 @@ describe('ReadCache', () => {
 
   it('a change that makes every entry stale empties the region, not the others', async () => {
     const { cache, compute } = setUp();
-    const related = cache.region('related', { ttlMs: 60_000, staleAfter: (c) => (c.kind === 'post' ? ALL : []) });
-    const users = cache.region('users', { ttlMs: 60_000, staleAfter: () => [] });
+    const related = cache.region('related', { staleAfter: (c) => (c.kind === 'post' ? ALL : []) });
+    const users = cache.region('users', { staleAfter: () => [] });
     await related.get('p1', compute('r1'));
     await related.get('p2', compute('r2'));
     await users.get('bob', compute('bob'));
@@ -79,7 +80,7 @@ describe('ReadCache', () => {
 
   it('simultaneous misses share one computation', async () => {
     const { cache } = setUp();
-    const region = cache.region('r', { ttlMs: 60_000, staleAfter: () => [] });
+    const region = cache.region('r', { staleAfter: () => [] });
     const slow = deferred<string>();
     let calls = 0;
     const compute = () => {
@@ -94,7 +95,7 @@ describe('ReadCache', () => {
 
   it('a change during a computation drops its result: it may have read the old data', async () => {
     const { cache, compute } = setUp();
-    const users = cache.region('users', { ttlMs: 60_000, staleAfter: (c) => (c.kind === 'profile' ? [c.username] : []) });
+    const users = cache.region('users', { staleAfter: (c) => (c.kind === 'profile' ? [c.username] : []) });
     const before = deferred<string>();
     const reading = users.get('bob', () => before.promise);
     cache.changed(profile('bob'));
@@ -105,7 +106,7 @@ describe('ReadCache', () => {
 
   it('the same holds when the change makes the whole region stale', async () => {
     const { cache, compute } = setUp();
-    const feed = cache.region('feed', { ttlMs: 60_000, staleAfter: (c) => (c.kind === 'post' ? ALL : []) });
+    const feed = cache.region('feed', { staleAfter: (c) => (c.kind === 'post' ? ALL : []) });
     const before = deferred<string>();
     const reading = feed.get('', () => before.promise);
     cache.changed(post('p1'));
@@ -116,14 +117,14 @@ describe('ReadCache', () => {
 
   it('a failed computation is not remembered', async () => {
     const { cache, compute } = setUp();
-    const region = cache.region('r', { ttlMs: 60_000, staleAfter: () => [] });
+    const region = cache.region('r', { staleAfter: () => [] });
     await expect(region.get('k', () => Promise.reject(new Error('database down')))).rejects.toThrow('database down');
     expect(await region.get('k', compute('works now'))).toBe('works now');
   });
 
   it('holds at most maxBytes, dropping the least recently used first', async () => {
     const { cache, compute } = setUp(250);
-    const region = cache.region('r', { ttlMs: 60_000, staleAfter: () => [], bytes: () => 100 });
+    const region = cache.region('r', { staleAfter: () => [], bytes: () => 100 });
     await region.get('a', compute('a'));
     await region.get('b', compute('b'));
     await region.get('a', compute('a again')); // a is now the most recently used
@@ -135,7 +136,7 @@ describe('ReadCache', () => {
 
   it('clear() forgets everything', async () => {
     const { cache, compute } = setUp();
-    const region = cache.region('r', { ttlMs: 60_000, staleAfter: () => [] });
+    const region = cache.region('r', { staleAfter: () => [] });
     await region.get('k', compute('old'));
     cache.clear();
     expect(await region.get('k', compute('new'))).toBe('new');

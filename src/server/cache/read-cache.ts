@@ -7,8 +7,6 @@ import { mustReadFresh } from './fresh-reads.js';
 export const ALL = 'all';
 
 export interface RegionOptions<T> {
-  /** How long an entry may be shared; 0 turns the region off (every read computes). */
-  ttlMs: number;
   /** The keys of this region a change makes stale ([] when it cannot affect the region). */
   staleAfter: (change: Change) => readonly string[] | typeof ALL;
   /** About how many bytes an entry holds; by default the length of its JSON. */
@@ -44,8 +42,14 @@ export class ReadCache {
   private readonly regions: RegionState[] = [];
   /** While this process may be missing changes (its notifications are cut off): no caching. */
   private suspended = false;
+  private readonly ttlMs: number;
 
-  constructor({ maxBytes, now = systemClock }: { maxBytes: number; now?: Clock }) {
+  /**
+   * ttlMs: how long any entry may be shared, a safety net only (changes are what make entries
+   * stale); 0 turns caching off.
+   */
+  constructor({ maxBytes, ttlMs, now = systemClock }: { maxBytes: number; ttlMs: number; now?: Clock }) {
+    this.ttlMs = ttlMs;
     this.lru = new LRUCache({
       maxSize: Math.max(1, maxBytes),
       // Each entry's size and time to live are given when it is stored (its region's).
@@ -62,7 +66,7 @@ export class ReadCache {
     const bytes = options.bytes ?? ((value: T) => JSON.stringify(value)?.length ?? 16);
     return {
       get: async (key, compute) => {
-        if (options.ttlMs <= 0 || this.suspended || mustReadFresh()) return compute();
+        if (!this.caching) return compute();
         const id = this.id(state, key);
         const hit = this.lru.get(id);
         if (hit) return hit.value as T;
@@ -75,7 +79,7 @@ export class ReadCache {
           // Not stale since it started (a change would have removed it from `pending`).
           if (this.pending.get(id) === computing) {
             // lru-cache keeps an entry while its age is <= ttl: one less holds it for less than ttlMs.
-            this.lru.set(id, { value }, { size: Math.max(1, bytes(value)), ttl: Math.max(1, options.ttlMs - 1) });
+            this.lru.set(id, { value }, { size: Math.max(1, bytes(value)), ttl: Math.max(1, this.ttlMs - 1) });
           }
           return value;
         } finally {
@@ -119,6 +123,11 @@ export class ReadCache {
   resume() {
     this.clear();
     this.suspended = false;
+  }
+
+  /** Whether reads now may be answered from memory (off, suspended, or this request must read fresh). */
+  get caching(): boolean {
+    return this.ttlMs > 0 && !this.suspended && !mustReadFresh();
   }
 
   /** Bytes held now (about). */

@@ -6,8 +6,8 @@ import { findPublicUser, followedIds, type PublicUserRow } from './directory.que
 
 /**
  * The reads every area shares: what anyone may see of a user, and whom a viewer follows. Profiles,
- * post pages, follow lists and searches all ask, so the answers are shared (ReadCache) for
- * readCacheMs, and forgotten when a change says so. One home for these reads is what lets posts,
+ * post pages, follow lists and searches all ask, so the answers are shared (ReadCache) until a
+ * change makes them stale. One home for these reads is what lets posts,
  * follows and users use them without importing each other.
  */
 export class UserDirectory {
@@ -18,16 +18,13 @@ export class UserDirectory {
   constructor(
     private readonly db: AppDb,
     cache: ReadCache,
-    readCacheMs = 0,
   ) {
     this.publicRows = cache.region('public user', {
-      ttlMs: readCacheMs,
       // Follower and following counts live in the row.
       staleAfter: (change) =>
         change.kind === 'profile' ? [change.username] : change.kind === 'follow' ? [change.followerUsername, change.targetUsername] : [],
     });
     this.followed = cache.region('followed by viewer', {
-      ttlMs: readCacheMs,
       staleAfter: (change) => (change.kind === 'follow' ? [change.followerId] : []),
       bytes: (ids) => 64 + ids.size * 48,
     });

@@ -11,23 +11,23 @@ interface Window {
 }
 
 /**
- * The newest posts of everyone, held for a moment (ttlMs) with each card already serialized:
+ * The newest posts of everyone, held with each card already serialized:
  * the first page of anyone's home feed is cut from it without touching the database. Any new or
  * deleted post makes it stale (ReadCache). When the window can't fill a viewer's page (they
  * wrote most recent posts), the caller falls back to the database.
  */
 export class FeedCache {
   private readonly window: Region<Window>;
+  private readonly cache: ReadCache;
 
   constructor(
     cache: ReadCache,
     private readonly load: (limit: number) => Promise<WindowRow[]>,
     private readonly toJson: (row: CardRow) => string,
-    private readonly ttlMs: number,
     private readonly size: number,
   ) {
+    this.cache = cache;
     this.window = cache.region('newest posts', {
-      ttlMs,
       staleAfter: (change) => (change.kind === 'post' ? ALL : []),
       bytes: (window) => window.rows.reduce((sum, row) => sum + row.json.length * 2, 64),
     });
@@ -45,7 +45,7 @@ export class FeedCache {
 
   /** The first page as JSON for this viewer, or undefined when the window can't tell. */
   async firstPage(viewerId: string | undefined, pageSize: number): Promise<string | undefined> {
-    if (this.ttlMs <= 0) return undefined;
+    if (!this.cache.caching) return undefined;
     const window = await this.current();
     const visible = viewerId ? window.rows.filter((row) => row.userId !== viewerId) : window.rows;
     let nextCursor: string | null;

@@ -47,10 +47,6 @@ const REJECTION: Record<ImageRejected['reason'], AppError> = {
 export interface PostCaches {
   cache: ReadCache;
   changes: Changes;
-  /** How long the newest posts are held for the home feed (FEED_CACHE_MS). */
-  feedCacheMs?: number;
-  /** How long a post's page is shared (READ_CACHE_MS); a deleted post is forgotten at once. */
-  readCacheMs?: number;
 }
 
 type PostDetailRow = NonNullable<Awaited<ReturnType<typeof queries.findPostDetail>>>;
@@ -72,27 +68,23 @@ export class PostService {
     private readonly limits: RateLimitConfig,
     private readonly directory: UserDirectory,
     private readonly images: ImageQueue,
-    { cache, changes, feedCacheMs = 0, readCacheMs = 0 }: PostCaches,
+    { cache, changes }: PostCaches,
   ) {
     this.changes = changes;
     this.details = cache.region('post', {
-      ttlMs: readCacheMs,
       staleAfter: (change) => (change.kind === 'post' ? [change.postId] : []),
     });
     this.related = cache.region('related posts', {
-      ttlMs: readCacheMs,
       staleAfter: (change) => (change.kind === 'post' ? ALL : []),
       bytes: (json) => json.length,
     });
     this.firstPagesByAuthor = cache.region('posts by author', {
-      ttlMs: readCacheMs,
       staleAfter: (change) => (change.kind === 'post' ? [change.authorUsername] : []),
     });
     this.feedCache = new FeedCache(
       cache,
       (limit) => queries.newestPosts(this.db, limit),
       (row) => JSON.stringify(toCard(row)),
-      feedCacheMs,
       // Room for a viewer's own recent posts to be left out and still fill a page.
       HOME_FEED_PAGE_SIZE * 2,
     );

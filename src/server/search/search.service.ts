@@ -31,7 +31,6 @@ export interface Searcher {
 
 export interface SearchServiceOptions {
   cache: ReadCache;
-  cacheMs?: number;
   postSearch?: Partial<PostSearchOptions>;
   limiter: RateLimiter;
   limits: RateLimitConfig;
@@ -54,7 +53,6 @@ export class SearchService {
     // statement to a few tens of milliseconds there, which every other request waits for.
     this.postSearch = new PostSearch(this.db, { maxExamined: database.kind === 'pglite' ? 3_000 : 20_000, ...options.postSearch });
     this.cache = options.cache.region('post search', {
-      ttlMs: options.cacheMs ?? 0,
       // A new or deleted post may belong in any answer, or leave it.
       staleAfter: (change) => (change.kind === 'post' ? ALL : []),
       bytes: (json) => json.length,
