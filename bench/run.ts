@@ -143,7 +143,7 @@ async function prepare(db: 'pglite' | 'postgres'): Promise<Setup> {
   }
   if (!fresh) {
     const resume = exists && fs.existsSync(dataDir) && (await hasSeedRuns(env.DATABASE_URL!, dataDir));
-    log(`${resume ? 'resuming the interrupted seed of' : 'seeding'} ${db}: ${JSON.stringify(scale)} (reused by later runs)`);
+    log(`seeding ${db}: ${JSON.stringify(scale)} (reused by later runs)${resume ? '; the seeder continues the run it finds there' : ''}`);
     if (!resume) {
       if (db === 'postgres') await recreatePostgresDatabase(name);
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -159,7 +159,7 @@ async function prepare(db: 'pglite' | 'postgres'): Promise<Setup> {
       ],
       env,
     );
-    fs.writeFileSync(marker, JSON.stringify({ scale, seconds: (Date.now() - started) / 1000, resumed: resume }));
+    fs.writeFileSync(marker, JSON.stringify({ scale, seconds: (Date.now() - started) / 1000, continued: resume }));
   }
   // A settled database, as autovacuum (PostgreSQL) or the server's own hourly VACUUM and daily
   // ANALYZE (PGlite) leave it: fresh statistics, dead rows of the last run reclaimed. (The
