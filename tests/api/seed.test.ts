@@ -224,19 +224,25 @@ describe('seeder resume', () => {
     try {
       const storage = new DiskStorage(mediaDir);
       const indexesBefore = await indexDefinitions(database);
-      // Chunks of 100 posts and 400 follows: the interruption comes after the first follows chunk
-      // is committed, with the posts done, the follows indexes dropped and the counters stale.
+      // Chunks of 100 posts and 400 follows. Interrupted twice: after the second chunk of posts
+      // (their indexes dropped), then after the first chunk of follows (the follows indexes
+      // dropped, the counters stale).
       const options = { database, storage, ...SMALL, follows: 800, rebuildIndexes: true, chunkRows: 100 };
       const interrupted = new Error('interrupted');
-      await expect(
-        seed({
-          ...options,
-          log: (line) => {
-            if (line.includes('follows: 400/800')) throw interrupted;
-          },
-        }),
-      ).rejects.toBe(interrupted);
-      expect(await counts(database)).toEqual({ users: SMALL.users, posts: SMALL.posts, follows: 400 });
+      for (const [at, expected] of [
+        ['posts: 200/300', { users: SMALL.users, posts: 200, follows: 0 }],
+        ['follows: 400/800', { users: SMALL.users, posts: SMALL.posts, follows: 400 }],
+      ] as const) {
+        await expect(
+          seed({
+            ...options,
+            log: (line) => {
+              if (line.includes(at)) throw interrupted;
+            },
+          }),
+        ).rejects.toBe(interrupted);
+        expect(await counts(database)).toEqual(expected);
+      }
 
       const lines: string[] = [];
       const resumed = await seed({ ...options, log: (line) => lines.push(line) });
@@ -249,6 +255,29 @@ describe('seeder resume', () => {
         'SELECT count(DISTINCT (follower_id, target_id))::int AS distinct FROM follows',
       );
       expect(edges!.distinct).toBe(800);
+      // What an uninterrupted run of the same parameters makes (ids and times apart).
+      const content = (db: Database) =>
+        rows<{ line: string }>(
+          db,
+          `SELECT u.username || ' ' || p.description || ' ' || p.link || ' ' || p.hashtags::text AS line
+             FROM posts p JOIN users u ON u.id = p.user_id ORDER BY line`,
+        );
+      const graph = (db: Database) =>
+        rows<{ edge: string }>(
+          db,
+          `SELECT a.username || '>' || b.username AS edge FROM follows f
+             JOIN users a ON a.id = f.follower_id JOIN users b ON b.id = f.target_id ORDER BY edge`,
+        );
+      const whole = await createTestDatabase();
+      try {
+        await seed({ ...options, database: whole.database, storage: new DiskStorage(path.join(mediaDir, 'whole')) });
+        expect(await content(database)).toEqual(await content(whole.database));
+        expect(await graph(database)).toEqual(await graph(whole.database));
+      } finally {
+        await whole.database.close();
+        await whole.drop();
+      }
+
       // The counters are the real counts, and the triggers keep them again.
       const wrong = () =>
         rows<{ id: string }>(
