@@ -11,7 +11,14 @@
  * Everything drawn at random comes from a seeded PRNG, so a run is reproducible (ids, image
  * keys and timestamps relative to "now" are the exceptions). Refuses a database that already
  * has users unless --append is given, and an embedded database that a running app owns.
- * Photos are made and stored first; then every row goes in one transaction.
+ *
+ * Resumable: the rows go in committed chunks, and a table of the database, bench_seed_runs,
+ * records after each one how far the run got (with the photos, the users' ids and the run's
+ * "now", so the rest is drawn exactly as an uninterrupted run would draw it). Running the same
+ * command again after an interruption (Ctrl-C, a kill, a crash) continues where it stopped; after
+ * a complete run it changes nothing and prints the summary again. Until a run completes, the
+ * posts and follows may lack their secondary indexes and the follow counters may be stale (both
+ * are restored at its end), so finish an interrupted run before using the data.
  *
  * Also importable: `seed({ database, storage, ... })` runs in-process (benchmarks, tests).
  */
@@ -58,6 +65,8 @@ export interface SeedOptions {
    * names and definitions) afterwards. Default: only for big loads, where it is faster.
    */
   rebuildIndexes?: boolean;
+  /** Rows committed per transaction (default 50,000 posts; follows four times as many). */
+  chunkRows?: number;
   /** Progress lines (default: silent). */
   log?: (line: string) => void;
 }
@@ -70,11 +79,17 @@ export interface SizeStats {
 
 export interface SeedReport {
   database: Database['kind'];
+  /**
+   * 'seeded': a new run; 'resumed': an interrupted run of the same parameters, finished now;
+   * 'already complete': the same parameters were seeded before, nothing was written.
+   */
+  status: 'seeded' | 'resumed' | 'already complete';
   counts: { users: number; posts: number; follows: number; photos: number };
   /**
    * Wall time of each phase in milliseconds: migrate, photos, passwordHash, users, posts,
-   * follows, analyze and total. posts and follows include re-creating their indexes, also shown
-   * alone as postsIndexes and followsIndexes when they were rebuilt.
+   * follows, counters, analyze and total. posts and follows include re-creating their indexes,
+   * also shown alone as postsIndexes and followsIndexes when they were rebuilt. A resumed run
+   * times only what it did (skipped phases take ~0).
    */
   timingsMs: Record<string, number>;
   photoBytes: { input: SizeStats; full: SizeStats };
@@ -99,16 +114,51 @@ export const EMAIL_DOMAIN = 'campus.example';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Rows per INSERT statement (a batch of posts is ~2 MB of SQL). */
 const BATCH = 1_000;
+/**
+ * Posts per committed transaction. An interruption loses at most one chunk; a commit costs
+ * next to nothing at this size (a 100,000-post load took the same time as in one transaction).
+ */
+const CHUNK_ROWS = 50_000;
 /** Loads at least this big drop and re-create secondary indexes (see SeedOptions). */
 const REBUILD_INDEXES_FROM = 20_000;
+/** The progress of every run (see the file comment); not part of the app's schema. */
+const RUNS = 'bench_seed_runs';
 
 interface Photo {
+  /** The post that "owns" the photo's files (images/<post id>/...): the photo's first user. */
+  owner: string;
   key: string;
   width: number;
   height: number;
   placeholder: string;
   inputBytes: number;
   fullBytes: number;
+}
+
+/** What makes two runs the same run: a re-run with these resumes (or finds it complete). */
+interface RunParams {
+  users: number;
+  posts: number;
+  follows: number;
+  photos: number;
+  seed: number;
+}
+
+/** A row of bench_seed_runs: how far a run got. */
+interface Run {
+  id: number;
+  params: RunParams;
+  /** The run's "now": timestamps are drawn relative to it, so a resumed run draws the same. */
+  now_ms: number;
+  /** Set once the photos are made and stored. */
+  photos: Photo[] | null;
+  /** Set once the users are in, in the order they were drawn. */
+  user_ids: string[] | null;
+  posts_done: number;
+  follows_done: number;
+  /** Secondary indexes dropped for the load and not yet re-created. */
+  dropped: Array<{ table: string; name: string; definition: string }>;
+  complete: boolean;
 }
 
 export async function seed(options: SeedOptions): Promise<SeedReport> {
@@ -123,6 +173,7 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
   if (followCount > userCount * (userCount - 1)) {
     throw new RangeError(`${userCount} users can have at most ${userCount * (userCount - 1)} follows`);
   }
+  const chunkRows = options.chunkRows ?? CHUNK_ROWS;
 
   const timings: Record<string, number> = {};
   const started = performance.now();
@@ -136,32 +187,64 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
   }
 
   await phase('migrate', () => migrate(database));
-  const existing = await database.rawTransaction((tx) =>
-    tx.query<{ username: string; email: string }>('SELECT username, email FROM users'),
-  );
-  if (existing.length > 0 && !options.append) {
-    throw new SeedRefused(`the database already has ${existing.length} users: seed an empty database, or pass --append to add to it`);
+  const photoCount = Math.min(options.photos, postCount);
+  const params: RunParams = { users: userCount, posts: postCount, follows: followCount, photos: photoCount, seed: seedValue };
+  const { run, status } = await startRun(database, params, options.append ?? false);
+  if (status === 'resumed') {
+    log(`resuming run ${run.id}: posts ${run.posts_done}/${postCount}, follows ${run.follows_done}/${followCount} done`);
   }
+  if (status === 'already complete') log(`run ${run.id} seeded these parameters already: nothing to do`);
   const rebuildIndexes = options.rebuildIndexes ?? postCount + followCount >= REBUILD_INDEXES_FROM;
   // Index builds sort in memory when they may: much faster for the big GIN index.
-  const indexMemory = database.kind === 'pglite' ? '256MB' : '512MB';
+  const indexMemory = database.kind === 'pglite' ? '256MB' : '1GB';
+  const update = (sql: string, values: unknown[]) =>
+    database.rawTransaction((tx) => tx.query(`UPDATE ${RUNS} SET ${sql} WHERE id = $1`, [run.id, ...values]));
 
   // ---- photos: the first post that uses a photo "owns" its files (images/<post id>/...).
-  const photoCount = Math.min(options.photos, postCount);
-  const postIds = Array.from({ length: photoCount }, () => newId());
-  const photos = await phase('photos', () =>
-    makePhotos({
+  // An interruption before they are recorded leaves the files made so far behind, unused.
+  const photos = await phase('photos', async () => {
+    if (run.photos) return run.photos;
+    const made = await makePhotos({
       storage,
       seed: seedValue,
-      owners: postIds,
+      owners: Array.from({ length: photoCount }, () => newId()),
       width: options.photoWidth,
       concurrency: options.photoConcurrency ?? 2,
       log,
-    }),
-  );
+    });
+    await update('photos = $2::jsonb', [JSON.stringify(made)]);
+    return made;
+  });
 
-  const passwordHash = await phase('passwordHash', () => hashPassword(options.password ?? DEFAULT_PASSWORD));
-  const users = makeUsers(stream(seedValue, 'users'), userCount, existing);
+  // ---- users: one transaction (50,000 take a few seconds), recording their ids with them.
+  let userIds = run.user_ids;
+  if (!userIds) {
+    const passwordHash = await phase('passwordHash', () => hashPassword(options.password ?? DEFAULT_PASSWORD));
+    const existing = await database.rawTransaction((tx) =>
+      tx.query<{ username: string; email: string }>('SELECT username, email FROM users'),
+    );
+    const users = makeUsers(stream(seedValue, 'users'), userCount, existing);
+    userIds = users.map((user) => user.id);
+    await phase('users', () =>
+      database.rawTransaction(async (tx) => {
+        const loader = new Loader(tx);
+        for (let start = 0; start < users.length; start += BATCH) {
+          const batch = users.slice(start, start + BATCH);
+          await loader.insert(
+            'users',
+            ['id', 'username', 'email', 'password_hash', 'bio', 'created_at'],
+            batch.map((user) => [user.id, user.username, `${user.username}@${EMAIL_DOMAIN}`, passwordHash, user.bio, user.createdAt]),
+          );
+        }
+        await loader.flush();
+        await tx.query(`UPDATE ${RUNS} SET user_ids = $2::text[] WHERE id = $1`, [run.id, userIds]);
+      }),
+    );
+  }
+  const ids = userIds;
+
+  // ---- posts, in committed chunks. Every post is drawn, also those a previous attempt
+  // committed (cheap: only their text), so the PRNG is where an uninterrupted run has it.
   const postsRandom = stream(seedValue, 'posts');
   const authorOrder = shuffle(
     stream(seedValue, 'authors'),
@@ -170,127 +253,199 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
   // Some users post a lot: the top poster has ~1.4% of all posts, most users a handful.
   const authorRank = zipf(userCount, 1, 10);
   const postsPerUser = new Uint32Array(userCount);
-  const times = spreadTimes(postsRandom, postCount, 365);
-  const graph = makeFollowGraph(stream(seedValue, 'follows'), userCount, followCount);
-
-  // All rows in one transaction: a failed run leaves the database as it was (only the photo
-  // files stay behind), so it can simply be run again.
-  await database.rawTransaction(async (tx) => {
-    await phase('users', async () => {
-      const loader = new Loader(tx);
-      for (let start = 0; start < users.length; start += BATCH) {
-        const batch = users.slice(start, start + BATCH);
-        await loader.insert(
-          'users',
-          ['id', 'username', 'email', 'password_hash', 'bio', 'created_at'],
-          batch.map((user) => [user.id, user.username, `${user.username}@${EMAIL_DOMAIN}`, passwordHash, user.bio, user.createdAt]),
-        );
+  const times = spreadTimes(postsRandom, postCount, 365, run.now_ms);
+  const drawPost = () => {
+    const author = authorOrder[authorRank(postsRandom)]!;
+    postsPerUser[author]! += 1;
+    const text = words.description(postsRandom, DESCRIPTION_MAX_LENGTH);
+    return { author, text, link: postsRandom() < 0.2 ? words.link(postsRandom) : '' };
+  };
+  await phase('posts', () =>
+    loadTable(database, run, 'posts', rebuildIndexes, indexMemory, timings, async () => {
+      let index = 0;
+      for (; index < Math.min(run.posts_done, postCount); index++) drawPost();
+      while (index < postCount) {
+        const end = Math.min(postCount, index + chunkRows);
+        await database.rawTransaction(async (tx) => {
+          const loader = new Loader(tx);
+          while (index < end) {
+            const size = Math.min(BATCH, end - index);
+            const rows = Array.from({ length: size }, () => {
+              const { author, text, link } = drawPost();
+              // Round-robin over the photos: neighbours in the feed show different pictures.
+              // Several posts share one photo's files, so deleting one seeded post removes files
+              // that others still show: acceptable for benchmark data.
+              const photo = photos[index % photos.length]!;
+              const row = [
+                index < photos.length ? photo.owner : newId(),
+                ids[author]!,
+                text,
+                link,
+                arrayLiteral(searchGrams(text)),
+                searchText(text),
+                arrayLiteral(deriveHashtags(text)),
+                photo.key,
+                photo.width,
+                photo.height,
+                photo.placeholder,
+                new Date(times[index]!).toISOString(),
+              ];
+              index += 1;
+              return row;
+            });
+            await loader.insert('posts', POST_COLUMNS, rows);
+          }
+          await loader.flush();
+          await tx.query(`UPDATE ${RUNS} SET posts_done = $2 WHERE id = $1`, [run.id, end]);
+        });
+        log(`  posts: ${end}/${postCount} committed`);
       }
-      await loader.flush();
-    });
+    }),
+  );
 
-    await phase('posts', () =>
-      withIndexesDropped(tx, 'posts', rebuildIndexes ? indexMemory : undefined, timings, async () => {
-        const loader = new Loader(tx);
-        for (let start = 0; start < postCount; start += BATCH) {
-          const size = Math.min(BATCH, postCount - start);
-          const rows = Array.from({ length: size }, (_, offset) => {
-            const index = start + offset;
-            const author = authorOrder[authorRank(postsRandom)]!;
-            postsPerUser[author]! += 1;
-            // Round-robin over the photos: neighbours in the feed show different pictures.
-            // Several posts share one photo's files, so deleting one seeded post removes files
-            // that others still show: acceptable for benchmark data.
-            const photo = photos[index % photos.length]!;
-            const text = words.description(postsRandom, DESCRIPTION_MAX_LENGTH);
-            return {
-              id: postIds[index] ?? newId(),
-              userId: users[author]!.id,
-              description: text,
-              link: postsRandom() < 0.2 ? words.link(postsRandom) : '',
-              searchGrams: searchGrams(text),
-              searchText: searchText(text),
-              hashtags: deriveHashtags(text),
-              photo,
-              createdAt: new Date(times[index]!).toISOString(),
-            };
-          });
-          await loader.insert(
-            'posts',
-            [
-              'id',
-              'user_id',
-              'description',
-              'link',
-              'search_grams',
-              'search_text',
-              'hashtags',
-              'image_key',
-              'width',
-              'height',
-              'placeholder',
-              'created_at',
-            ],
-            rows.map((row) => [
-              row.id,
-              row.userId,
-              row.description,
-              row.link,
-              arrayLiteral(row.searchGrams),
-              row.searchText,
-              arrayLiteral(row.hashtags),
-              row.photo.key,
-              row.photo.width,
-              row.photo.height,
-              row.photo.placeholder,
-              row.createdAt,
-            ]),
-          );
-          if ((start / BATCH) % 10 === 9) log(`  posts: ${start + size}/${postCount}`);
-        }
-        await loader.flush();
+  // ---- follows, in committed chunks too. The counter triggers are off meanwhile: they would
+  // rewrite the users rows of every batch again (millions of dead rows for 1M follows); the
+  // counters are set from the edges once at the end (the 'counters' phase).
+  const graph = makeFollowGraph(stream(seedValue, 'follows'), userCount, followCount);
+  await phase('follows', () =>
+    loadTable(database, run, 'follows', rebuildIndexes, indexMemory, timings, async () => {
+      const followsRandom = stream(seedValue, 'follow-times');
+      const edgeTime = () => new Date(run.now_ms - followsRandom() * 365 * DAY_MS).toISOString();
+      let index = 0;
+      for (; index < Math.min(run.follows_done, graph.edges.length); index++) followsRandom();
+      if (index < graph.edges.length) await database.rawTransaction((tx) => tx.exec(COUNTER_TRIGGERS('DISABLE')));
+      while (index < graph.edges.length) {
+        const end = Math.min(graph.edges.length, index + chunkRows * 4);
+        await database.rawTransaction(async (tx) => {
+          const loader = new Loader(tx);
+          for (; index < end; index += BATCH * 5) {
+            const batch = graph.edges.slice(index, Math.min(end, index + BATCH * 5));
+            await loader.insert(
+              'follows',
+              ['follower_id', 'target_id', 'created_at'],
+              batch.map((edge) => [ids[Math.floor(edge / userCount)]!, ids[edge % userCount]!, edgeTime()]),
+            );
+          }
+          await loader.flush();
+          await tx.query(`UPDATE ${RUNS} SET follows_done = $2 WHERE id = $1`, [run.id, end]);
+        });
+        index = end;
+        log(`  follows: ${end}/${graph.edges.length} committed`);
+      }
+    }),
+  );
+
+  if (!run.complete) {
+    // Every user's counters from the edges (right for rows added earlier too), rewriting only
+    // the rows that change; then the triggers keep them, as they do for the app.
+    await phase('counters', () =>
+      database.rawTransaction(async (tx) => {
+        await tx.exec(`
+          UPDATE users SET follower_count = c.followers, following_count = c.following
+          FROM (
+            SELECT u.id, coalesce(t.n, 0) AS followers, coalesce(f.n, 0) AS following
+            FROM users u
+            LEFT JOIN (SELECT target_id, count(*)::int AS n FROM follows GROUP BY target_id) t ON t.target_id = u.id
+            LEFT JOIN (SELECT follower_id, count(*)::int AS n FROM follows GROUP BY follower_id) f ON f.follower_id = u.id
+          ) c
+          WHERE users.id = c.id AND (users.follower_count, users.following_count) IS DISTINCT FROM (c.followers, c.following)`);
+        await tx.exec(COUNTER_TRIGGERS('ENABLE'));
       }),
     );
-
-    await phase('follows', () =>
-      withIndexesDropped(tx, 'follows', rebuildIndexes ? indexMemory : undefined, timings, async () => {
-        const followsRandom = stream(seedValue, 'follow-times');
-        const now = Date.now();
-        const loader = new Loader(tx);
-        for (let start = 0; start < graph.edges.length; start += BATCH * 5) {
-          const batch = graph.edges.slice(start, start + BATCH * 5);
-          await loader.insert(
-            'follows',
-            ['follower_id', 'target_id', 'created_at'],
-            batch.map((edge) => [
-              users[Math.floor(edge / userCount)]!.id,
-              users[edge % userCount]!.id,
-              new Date(now - followsRandom() * 365 * DAY_MS).toISOString(),
-            ]),
-          );
-        }
-        await loader.flush();
-      }),
-    );
-  });
-
-  await phase('analyze', () => database.rawTransaction((tx) => tx.exec('ANALYZE users, posts, follows')));
+    await phase('analyze', () => database.rawTransaction((tx) => tx.exec('ANALYZE users, posts, follows')));
+    await update('complete = true', []);
+  }
   timings.total = Math.round(performance.now() - started);
 
   const topBy = (counts: ArrayLike<number>, limit: number) =>
     Array.from(counts, (count, index) => ({ index, count }))
       .sort((a, b) => b.count - a.count)
       .slice(0, limit);
+  const popular = topBy(graph.followers, 5);
+  const prolific = topBy(postsPerUser, 5);
+  const sample = ids.slice(0, 5);
+  const wanted = [...popular.map(({ index }) => ids[index]!), ...prolific.map(({ index }) => ids[index]!), ...sample];
+  const usernames = new Map(
+    (
+      await database.rawTransaction((tx) =>
+        tx.query<{ id: string; username: string }>('SELECT id, username FROM users WHERE id = ANY($1::text[])', [wanted]),
+      )
+    ).map((row) => [row.id, row.username]),
+  );
+  const username = (id: string) => usernames.get(id) ?? id;
   return {
     database: database.kind,
-    counts: { users: users.length, posts: postCount, follows: graph.edges.length, photos: photos.length },
+    status,
+    counts: { users: ids.length, posts: postCount, follows: graph.edges.length, photos: photos.length },
     timingsMs: timings,
     photoBytes: { input: stats(photos.map((photo) => photo.inputBytes)), full: stats(photos.map((photo) => photo.fullBytes)) },
     indexesRebuilt: rebuildIndexes,
-    popular: topBy(graph.followers, 5).map(({ index, count }) => ({ username: users[index]!.username, followers: count })),
-    prolific: topBy(postsPerUser, 5).map(({ index, count }) => ({ username: users[index]!.username, posts: count })),
-    sampleUsernames: users.slice(0, 5).map((user) => user.username),
+    popular: popular.map(({ index, count }) => ({ username: username(ids[index]!), followers: count })),
+    prolific: prolific.map(({ index, count }) => ({ username: username(ids[index]!), posts: count })),
+    sampleUsernames: sample.map(username),
   };
+}
+
+const POST_COLUMNS = [
+  'id',
+  'user_id',
+  'description',
+  'link',
+  'search_grams',
+  'search_text',
+  'hashtags',
+  'image_key',
+  'width',
+  'height',
+  'placeholder',
+  'created_at',
+];
+
+/** The statement-level triggers of migration 5 that keep users' follow counters. */
+const COUNTER_TRIGGERS = (action: 'ENABLE' | 'DISABLE') =>
+  `ALTER TABLE follows ${action} TRIGGER follows_counts_insert, ${action} TRIGGER follows_counts_delete`;
+
+/**
+ * Finds the run these parameters continue, or records a new one. An unfinished run resumes;
+ * a finished one with the same parameters is done (unless appending); anything else in the
+ * database is refused unless appending. An unfinished run of other parameters is refused even
+ * then: its indexes and counters still wait for it.
+ */
+async function startRun(database: Database, params: RunParams, append: boolean): Promise<{ run: Run; status: SeedReport['status'] }> {
+  return database.rawTransaction(async (tx) => {
+    await tx.exec(`
+      CREATE TABLE IF NOT EXISTS ${RUNS} (
+        id           serial PRIMARY KEY,
+        params       jsonb NOT NULL,
+        now_ms       double precision NOT NULL,
+        photos       jsonb,
+        user_ids     text[],
+        posts_done   integer NOT NULL DEFAULT 0,
+        follows_done integer NOT NULL DEFAULT 0,
+        dropped      jsonb NOT NULL DEFAULT '[]',
+        complete     boolean NOT NULL DEFAULT false
+      )`);
+    const runs = await tx.query<Run>(`SELECT * FROM ${RUNS} ORDER BY id`);
+    const same = (run: Run) => (Object.keys(params) as Array<keyof RunParams>).every((key) => run.params[key] === params[key]);
+    const unfinished = runs.find((run) => !run.complete);
+    if (unfinished) {
+      if (same(unfinished)) return { run: unfinished, status: 'resumed' };
+      throw new SeedRefused(
+        `run ${unfinished.id} (${JSON.stringify(unfinished.params)}) was interrupted: run it again with those parameters to finish it`,
+      );
+    }
+    const done = runs.find(same);
+    if (done && !append) return { run: done, status: 'already complete' };
+    const [{ users } = { users: 0 }] = await tx.query<{ users: number }>('SELECT count(*)::int AS users FROM users');
+    if (users > 0 && !append) {
+      throw new SeedRefused(`the database already has ${users} users: seed an empty database, or pass --append to add to it`);
+    }
+    const [run] = await tx.query<Run>(`INSERT INTO ${RUNS} (params, now_ms) VALUES ($1::jsonb, $2) RETURNING *`, [
+      JSON.stringify(params),
+      Date.now(),
+    ]);
+    return { run: run!, status: 'seeded' };
+  });
 }
 
 // ------------------------------------------------------------------------------------ users
@@ -317,9 +472,8 @@ function makeUsers(random: Random, count: number, existing: Array<{ username: st
   });
 }
 
-/** `count` instants in the last `days` days, ascending, at millisecond resolution. */
-function spreadTimes(random: Random, count: number, days: number): Float64Array {
-  const now = Date.now();
+/** `count` instants in the `days` days before `now`, ascending, at millisecond resolution. */
+function spreadTimes(random: Random, count: number, days: number, now = Date.now()): Float64Array {
   const times = new Float64Array(count);
   for (let index = 0; index < count; index++) times[index] = now - Math.floor(random() * days * DAY_MS);
   return times.sort();
@@ -351,6 +505,7 @@ async function makePhotos(options: {
       const key = newImageKey(options.owners[index]!);
       await storeImage(options.storage, key, image);
       photos[index] = {
+        owner: options.owners[index]!,
         key,
         width: image.width,
         height: image.height,
@@ -470,37 +625,51 @@ function arrayLiteral(values: string[]): string {
 }
 
 /**
- * Runs a bulk load into `table`. With `rebuildMemory`, the table's secondary indexes (every
- * index that is not backing a constraint) are dropped first and re-created at the end from
- * their own catalog definitions (pg_get_indexdef), so the schema is identical afterwards.
- * Building an index once is much faster than maintaining it row by row, GIN especially
- * (measured: 20,000 posts took 55 s with the indexes in place on PGlite, 10 s with a rebuild).
- * It all happens in the caller's transaction: a failure rolls back the indexes too.
+ * Runs the bulk load of `table`. With `rebuild`, the table's secondary indexes (every index
+ * that is not backing a constraint) are dropped first and re-created at the end from their own
+ * catalog definitions (pg_get_indexdef), so the schema is identical afterwards. Building an
+ * index once is much faster than maintaining it row by row, GIN especially (measured: 20,000
+ * posts took 55 s with the indexes in place on PGlite, 10 s with a rebuild). The dropped
+ * definitions are recorded in the run, so a resumed run re-creates them even if it was
+ * interrupted in the middle of the rebuild (which is one transaction: all or nothing).
  */
-async function withIndexesDropped(
-  tx: RawTransaction,
-  table: string,
-  /** maintenance_work_mem for the rebuild; undefined = keep the indexes. */
-  rebuildMemory: string | undefined,
+async function loadTable(
+  database: Database,
+  run: Run,
+  table: 'posts' | 'follows',
+  rebuild: boolean,
+  /** maintenance_work_mem for the rebuild. */
+  memory: string,
   timings: Record<string, number>,
   load: () => Promise<void>,
 ): Promise<void> {
-  const indexes = rebuildMemory
-    ? await tx.query<{ name: string; definition: string }>(
+  const loaded = table === 'posts' ? run.posts_done >= run.params.posts : run.follows_done >= run.params.follows;
+  if (rebuild && !loaded) {
+    await database.rawTransaction(async (tx) => {
+      const indexes = await tx.query<{ name: string; definition: string }>(
         `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
            FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
           WHERE i.indrelid = $1::regclass
             AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
           ORDER BY c.relname`,
         [table],
-      )
-    : [];
-  for (const index of indexes) await tx.exec(`DROP INDEX ${quoteIdent(index.name)}`);
+      );
+      for (const index of indexes) await tx.exec(`DROP INDEX ${quoteIdent(index.name)}`);
+      run.dropped = [...run.dropped, ...indexes.map((index) => ({ table, ...index }))];
+      await tx.query(`UPDATE ${RUNS} SET dropped = $2::jsonb WHERE id = $1`, [run.id, JSON.stringify(run.dropped)]);
+    });
+  }
   await load();
+  const indexes = run.dropped.filter((index) => index.table === table);
   if (indexes.length === 0) return;
   const start = performance.now();
-  await tx.exec(`SET LOCAL maintenance_work_mem = '${rebuildMemory}'`);
-  for (const index of indexes) await tx.exec(index.definition);
+  await database.rawTransaction(async (tx) => {
+    await tx.exec(`SET LOCAL maintenance_work_mem = '${memory}'`);
+    for (const index of indexes) await tx.exec(index.definition);
+    const rest = run.dropped.filter((index) => index.table !== table);
+    await tx.query(`UPDATE ${RUNS} SET dropped = $2::jsonb WHERE id = $1`, [run.id, JSON.stringify(rest)]);
+    run.dropped = rest;
+  });
   timings[`${table}Indexes`] = Math.round(performance.now() - start);
 }
 

@@ -217,6 +217,96 @@ describe('seeder (bench/seed.ts)', () => {
   });
 });
 
+describe('seeder resume', () => {
+  it('continues an interrupted run where it stopped, and leaves a complete one alone', async () => {
+    const { database, drop } = await createTestDatabase();
+    const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-seed-resume-'));
+    try {
+      const storage = new DiskStorage(mediaDir);
+      const indexesBefore = await indexDefinitions(database);
+      // Chunks of 100 posts and 400 follows. Interrupted twice: after the second chunk of posts
+      // (their indexes dropped), then after the first chunk of follows (the follows indexes
+      // dropped, the counters stale).
+      const options = { database, storage, ...SMALL, follows: 800, rebuildIndexes: true, chunkRows: 100 };
+      const interrupted = new Error('interrupted');
+      for (const [at, expected] of [
+        ['posts: 200/300', { users: SMALL.users, posts: 200, follows: 0 }],
+        ['follows: 400/800', { users: SMALL.users, posts: SMALL.posts, follows: 400 }],
+      ] as const) {
+        await expect(
+          seed({
+            ...options,
+            log: (line) => {
+              if (line.includes(at)) throw interrupted;
+            },
+          }),
+        ).rejects.toBe(interrupted);
+        expect(await counts(database)).toEqual(expected);
+      }
+
+      const lines: string[] = [];
+      const resumed = await seed({ ...options, log: (line) => lines.push(line) });
+      expect(resumed.status).toBe('resumed');
+      expect(lines).toContain(`resuming run 1: posts ${SMALL.posts}/${SMALL.posts}, follows 400/800 done`);
+      expect(await counts(database)).toEqual({ users: SMALL.users, posts: SMALL.posts, follows: 800 });
+      expect(await indexDefinitions(database)).toEqual(indexesBefore);
+      const [edges] = await rows<{ distinct: number }>(
+        database,
+        'SELECT count(DISTINCT (follower_id, target_id))::int AS distinct FROM follows',
+      );
+      expect(edges!.distinct).toBe(800);
+      // What an uninterrupted run of the same parameters makes (ids and times apart).
+      const content = (db: Database) =>
+        rows<{ line: string }>(
+          db,
+          `SELECT u.username || ' ' || p.description || ' ' || p.link || ' ' || p.hashtags::text AS line
+             FROM posts p JOIN users u ON u.id = p.user_id ORDER BY line`,
+        );
+      const graph = (db: Database) =>
+        rows<{ edge: string }>(
+          db,
+          `SELECT a.username || '>' || b.username AS edge FROM follows f
+             JOIN users a ON a.id = f.follower_id JOIN users b ON b.id = f.target_id ORDER BY edge`,
+        );
+      const whole = await createTestDatabase();
+      try {
+        await seed({ ...options, database: whole.database, storage: new DiskStorage(path.join(mediaDir, 'whole')) });
+        expect(await content(database)).toEqual(await content(whole.database));
+        expect(await graph(database)).toEqual(await graph(whole.database));
+      } finally {
+        await whole.database.close();
+        await whole.drop();
+      }
+
+      // The counters are the real counts, and the triggers keep them again.
+      const wrong = () =>
+        rows<{ id: string }>(
+          database,
+          `SELECT u.id FROM users u
+            WHERE u.follower_count <> (SELECT count(*) FROM follows f WHERE f.target_id = u.id)
+               OR u.following_count <> (SELECT count(*) FROM follows f WHERE f.follower_id = u.id)`,
+        );
+      expect(await wrong()).toEqual([]);
+      await rows(database, 'DELETE FROM follows WHERE follower_id IN (SELECT follower_id FROM follows LIMIT 1)');
+      expect(await wrong()).toEqual([]);
+      const [after] = await rows<{ follows: number }>(database, 'SELECT count(*)::int AS follows FROM follows');
+
+      // The same command once more: nothing to do, nothing written.
+      const again = await seed(options);
+      expect(again.status).toBe('already complete');
+      expect(again.counts).toEqual(resumed.counts);
+      expect(again.popular).toEqual(resumed.popular);
+      expect(await counts(database)).toEqual({ users: SMALL.users, posts: SMALL.posts, follows: after!.follows });
+      // Other parameters on a seeded database are refused as before.
+      await expect(seed({ ...options, posts: 10 })).rejects.toBeInstanceOf(SeedRefused);
+    } finally {
+      await database.close();
+      await drop();
+      fs.rmSync(mediaDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 describe('seeder determinism', () => {
   it('makes the same users and graph from the same PRNG seed', async () => {
     const runs: Array<{ usernames: string[]; edges: string[] }> = [];
