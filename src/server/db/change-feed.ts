@@ -29,7 +29,11 @@ interface Notice {
  * listening need no notice: its cache was empty then.
  *
  * A process that loses its listening connection caches nothing until it listens again (it may
- * be missing changes), then starts from an empty cache.
+ * be missing changes), then starts from an empty cache. *
+ * WARNING: "before this process started listening" compares last_change_at (the time the NOTIFY
+ * statement ran) with the time LISTEN was in place, both the database's clock. The statement
+ * commits at once, so a change stamped just before LISTEN but committed after it is the only
+ * one that could slip by; it is still delivered and applied moments later.
  */
 export class PostgresChangeFeed {
   private readonly process = randomUUID();
