@@ -18,15 +18,13 @@ interface Window {
  */
 export class FeedCache {
   private readonly window: Region<Window>;
-  private readonly cache: ReadCache;
 
   constructor(
-    cache: ReadCache,
+    private readonly cache: ReadCache,
     private readonly load: (limit: number) => Promise<WindowRow[]>,
     private readonly toJson: (row: CardRow) => string,
     private readonly size: number,
   ) {
-    this.cache = cache;
     this.window = cache.region('newest posts', {
       staleAfter: (change) => (change.kind === 'post' ? ALL : []),
       bytes: (window) => window.rows.reduce((sum, row) => sum + row.json.length * 2, 64),
