@@ -9,6 +9,7 @@ const database = await openDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
   connectTimeoutMs: config.databaseConnectTimeoutMs,
+  ownThread: true,
 });
 await migrate(database);
 const embedded = database.kind === 'pglite';

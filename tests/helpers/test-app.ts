@@ -65,9 +65,17 @@ async function freshPostgres(adminUrl: string): Promise<{ database: Database; dr
   return fresh;
 }
 
-export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void>; url?: string }> {
+/** ownThread: the embedded database in a thread of its own, as the server runs it (ignored on PostgreSQL). */
+export async function createTestDatabase(
+  options: { ownThread?: boolean } = {},
+): Promise<{ database: Database; drop: () => Promise<void>; url?: string }> {
   if (TEST_DATABASE_URL) return freshPostgres(TEST_DATABASE_URL);
   template ??= migratedTemplate();
+  if (options.ownThread) {
+    await template;
+    const database = await openDatabase({ ownThread: true, loadDump: new Blob([fs.readFileSync(templateFile())]) });
+    return { database, drop: async () => undefined };
+  }
   // clone() is typed as the interface but returns a PGlite.
   const database = await openDatabase({ pglite: (await (await template).clone()) as PGlite });
   return { database, drop: async () => undefined };
@@ -93,9 +101,9 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  deps: { storage?: Storage; logStream?: { write(line: string): void }; images?: ImageQueue; clock?: Clock } = {},
+  deps: { storage?: Storage; logStream?: { write(line: string): void }; images?: ImageQueue; clock?: Clock; ownThread?: boolean } = {},
 ): Promise<TestApp> {
-  const { database, drop } = await createTestDatabase();
+  const { database, drop } = await createTestDatabase({ ownThread: deps.ownThread });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-test-'));
   const config: Config = {
     ...loadConfig({}),

@@ -5,6 +5,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { PGliteThread } from './pglite-thread.js';
+import { prepareEmbedded } from './pglite-setup.js';
 import { schema } from './schema.js';
 
 /** Where the embedded database lives under a data directory. */
@@ -37,38 +39,38 @@ export interface DatabaseOptions {
   loadDump?: Blob;
   /** An already open PGlite (tests clone one migrated template). */
   pglite?: PGlite;
+  /**
+   * The embedded database in a worker thread of its own (pglite-thread.ts), so that no statement
+   * holds up the thread that serves requests: what the server does. Tools and tests that only
+   * run queries keep it in their own thread.
+   */
+  ownThread?: boolean;
   /** PostgreSQL: a new connection taking longer than this fails instead of waiting for ever. */
   connectTimeoutMs?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.connectTimeoutMs ?? 5_000);
-  let client: PGlite | undefined = options.pglite;
-  if (!client) {
-    let dir: string | undefined;
-    if (options.dataDir) {
-      dir = pgliteDir(options.dataDir);
-      await fs.mkdir(dir, { recursive: true });
-    }
-    client = new PGlite(dir, options.loadDump ? { loadDataDir: options.loadDump } : {});
+  let dir: string | undefined;
+  if (options.dataDir && !options.pglite) {
+    dir = pgliteDir(options.dataDir);
+    await fs.mkdir(dir, { recursive: true });
   }
-  await client.waitReady;
-  // Durability: on a directory PGlite uses Emscripten's NODEFS, whose every write() is a
-  // synchronous fs.writeSync. With synchronous_commit on, a COMMIT returns only after its WAL
-  // record was written, so it is in the operating system's hands and survives the process being
-  // killed (SIGKILL, OOM): the next open replays it. PGlite's default today, pinned here because
-  // with it off an acknowledged sign-up is lost at the first kill (tests/api/crash-safety.test.ts).
-  // `relaxedDurability` only skips waiting for IndexedDB flushes in browsers; never set it.
-  // WARNING: PGlite runs postgres with fsync off (-F) and NODEFS has no fsync, so a power loss or
-  // kernel crash can still lose the last commits; use PostgreSQL where that matters.
-  await client.exec('SET synchronous_commit = on');
+  if (options.ownThread && !options.pglite) {
+    const loadDump = options.loadDump && (await options.loadDump.arrayBuffer());
+    return wrapPglite(await PGliteThread.open({ dir, loadDump }));
+  }
+  const client = options.pglite ?? new PGlite({ dataDir: dir, loadDataDir: options.loadDump });
+  await prepareEmbedded(client);
   return wrapPglite(client);
 }
 
-function wrapPglite(client: PGlite): Database {
+/** PGlite in this thread or in its own: the same calls. */
+function wrapPglite(client: Pick<PGliteThread, 'query' | 'transaction' | 'dumpDataDir' | 'close'>): Database {
   return {
     kind: 'pglite',
-    orm: drizzlePglite({ client, schema }),
+    // drizzle's PGlite driver calls only query() and transaction(), which PGliteThread has too.
+    orm: drizzlePglite({ client: client as unknown as PGlite, schema }),
     rawTransaction: (work) =>
       client.transaction((tx) =>
         work({

@@ -1,0 +1,149 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/server/db/database.js';
+import { PGliteThread } from '../../src/server/db/pglite-thread.js';
+import { hasSqlState } from '../../src/server/db/sql-state.js';
+import { isDatabaseUnavailable } from '../../src/server/db/unavailable.js';
+import { API } from '../../src/shared/api/paths.js';
+import { signUp } from '../helpers/accounts.js';
+import { jpeg } from '../helpers/images.js';
+import { query } from '../helpers/people.js';
+import { createPost } from '../helpers/posts.js';
+import { TEST_DATABASE_URL } from '../helpers/services.js';
+import { createTestApp, createTestDatabase, type TestApp } from '../helpers/test-app.js';
+
+/** A statement that keeps the embedded database busy for about a second or more. */
+const SLOW = sql`SELECT count(*) FROM generate_series(1, 4000000)`;
+
+/**
+ * The embedded database in a thread of its own (src/server/db/pglite-thread.ts), as the server
+ * runs it: the same answers as in one thread, and a slow statement no longer stops the server.
+ */
+describe.skipIf(TEST_DATABASE_URL)('the embedded database in its own thread', () => {
+  let database: Database;
+
+  beforeAll(async () => {
+    database = (await createTestDatabase({ ownThread: true })).database;
+  });
+  afterAll(() => database.close());
+
+  it('answers as PGlite does: drizzle gets timestamps as text, arrays and numbers as values', async () => {
+    const result = await database.orm.execute(
+      sql`SELECT '2026-01-02 03:04:05.123456+00'::timestamptz AS at, ARRAY['a', 'b'] AS tags, 7::int AS n`,
+    );
+    const { rows } = result as { rows: unknown[] };
+    expect(rows).toEqual([{ at: '2026-01-02 03:04:05.123456+00', tags: ['a', 'b'], n: 7 }]);
+  });
+
+  it('keeps the SQLSTATE and details of an error', async () => {
+    await query(database, 'CREATE TABLE thread_unique (id int PRIMARY KEY)');
+    await query(database, 'INSERT INTO thread_unique VALUES (1)');
+    const error = await database.orm.execute(sql`INSERT INTO thread_unique VALUES (1)`).catch((e: unknown) => e);
+    expect(hasSqlState(error, '23505')).toBe(true);
+    expect((error as { cause: { constraint: string } }).cause.constraint).toBe('thread_unique_pkey');
+  });
+
+  it('commits a transaction, and rolls back one that throws', async () => {
+    await query(database, 'CREATE TABLE thread_tx (n int)');
+    await database.orm.transaction(async (tx) => {
+      await tx.execute(sql`INSERT INTO thread_tx VALUES (1)`);
+    });
+    await expect(
+      database.orm.transaction(async (tx) => {
+        await tx.execute(sql`INSERT INTO thread_tx VALUES (2)`);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await query(database, 'SELECT n FROM thread_tx')).toEqual([{ n: 1 }]);
+  });
+
+  it('runs a statement outside an open transaction only after it ends, as one thread did', async () => {
+    await query(database, 'CREATE TABLE thread_order (n int)');
+    const seen: string[] = [];
+    let outside: Promise<unknown> | undefined;
+    await database.rawTransaction(async (tx) => {
+      await tx.query('INSERT INTO thread_order VALUES (1)');
+      outside = query(database, 'SELECT count(*)::int AS n FROM thread_order').then((rows) =>
+        seen.push(`outside saw ${JSON.stringify(rows)}`),
+      );
+      await sleep(50);
+      seen.push('transaction ends');
+    });
+    await outside;
+    expect(seen).toEqual(['transaction ends', 'outside saw [{"n":1}]']);
+  });
+
+  it('dumps its files, and a database opened from the dump has the same rows', async () => {
+    await query(database, 'CREATE TABLE thread_dump (word text)');
+    await query(database, "INSERT INTO thread_dump VALUES ('kept')");
+    const copy = await openDatabase({ ownThread: true, loadDump: await database.dump!() });
+    try {
+      expect(await query(copy, 'SELECT word FROM thread_dump')).toEqual([{ word: 'kept' }]);
+    } finally {
+      await copy.close();
+    }
+  });
+
+  it('keeps the server thread free while a statement runs', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 5);
+    const started = performance.now();
+    await database.orm.execute(SLOW);
+    const tookMs = performance.now() - started;
+    clearInterval(timer);
+    // The timer fired all along (in one thread it could not fire at all until the statement ended).
+    expect(tookMs).toBeGreaterThan(100);
+    expect(ticks).toBeGreaterThan(tookMs / 5 / 4);
+  });
+});
+
+describe.skipIf(TEST_DATABASE_URL)('the embedded database thread, opened and closed', () => {
+  it('refuses parsers it cannot carry across threads', async () => {
+    const thread = await PGliteThread.open({ dir: undefined, loadDump: undefined });
+    try {
+      await expect(thread.query('SELECT 1', [], { parsers: { 23: (value) => Number(value) } })).rejects.toThrow(/keep the text/);
+      expect((await thread.query<{ n: string }>('SELECT 1 AS n', [], { parsers: { 23: (value) => value } })).rows).toEqual([{ n: '1' }]);
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('fails every call after closing, as a lost database connection', async () => {
+    const thread = await PGliteThread.open({ dir: undefined, loadDump: undefined });
+    await thread.close();
+    await thread.close();
+    const error = await thread.query('SELECT 1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+});
+
+describe.skipIf(TEST_DATABASE_URL)('a slow statement on the embedded database', () => {
+  let t: TestApp;
+  let cookie: string;
+
+  beforeAll(async () => {
+    // As the server runs: the database in its own thread, sessions remembered (SESSION_CACHE_MS).
+    t = await createTestApp({ sessionCacheMs: 60_000 }, { ownThread: true });
+    const author = await signUp(t.app);
+    expect((await createPost(t.app, author.cookie, { description: 'a lamp #dorm', bytes: await jpeg(60, 40) })).statusCode).toBe(201);
+    cookie = (await signUp(t.app)).cookie;
+  });
+  afterAll(() => t.close());
+
+  it('does not hold up a home feed request the caches can answer', async () => {
+    const feed = () => t.app.inject({ method: 'GET', url: API.posts, headers: { cookie } });
+    expect((await feed()).statusCode).toBe(200);
+    const order: string[] = [];
+    const slow = t.database.orm.execute(SLOW).then(() => order.push('slow statement'));
+    // Give the statement time to start in the database thread.
+    await sleep(20);
+    const response = await feed();
+    order.push('home feed');
+    await slow;
+    expect(response.statusCode).toBe(200);
+    expect(response.json<{ posts: unknown[] }>().posts).toHaveLength(1);
+    expect(order).toEqual(['home feed', 'slow statement']);
+  });
+});
