@@ -546,7 +546,7 @@ async function timedGet(base: string, url: string, cookie: string): Promise<numb
 
 /**
  * Builds the app in this process as src/server/main.ts does (minus its signal handlers and the
- * backup endpoint's server file), signs in, warms GET /api/posts, then starts the slow query and
+ * backup endpoint for `npm run backup`), signs in, warms GET /api/posts, then starts the slow query and
  * sends GET /api/posts one at a time: while the query runs (`whileRunning`), or once. The query
  * starts first, so each request either is answered without the database or waits for it.
  */
@@ -600,15 +600,13 @@ interface SlowQueryResult {
 async function slowQueryScenario(setup: Setup, clientDir: string, viewer: string): Promise<SlowQueryResult> {
   const env = { ...process.env, ...serverEnv(setup, 0, clientDir) };
   const config = loadConfig(env);
-  // The options main.ts opens its database with, `ownThread` (its own thread for the embedded
-  // database) included; a database.ts without that option ignores it and runs it on this thread.
-  const options = {
+  // As main.ts opens it: the embedded database in a thread of its own.
+  const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     ownThread: true,
-  };
-  const database = await openDatabase(options);
+  });
   try {
     await migrate(database);
     const slow = await calibrateSlowQuery(database);
