@@ -27,6 +27,7 @@ import type { TrackedFiles } from '../storage/tracked-files.js';
 import { FeedCache } from './feed-cache.js';
 import { imageFileKeys, imageFiles, imageSet, newImageKey } from './post-images.js';
 import * as queries from './post.queries.js';
+import { RelatedPosts } from './related-posts.js';
 
 export interface NewPost {
   description: string;
@@ -57,6 +58,8 @@ export class PostService {
   private readonly details: Region<PostDetailRow>;
   /** Related posts as JSON, by post id: any new or deleted post may change them. */
   private readonly related: Region<string>;
+  /** Finds them, looking among the newest posts first. */
+  private readonly relatedPosts: RelatedPosts;
   /** The first page of each author's posts, by username: every profile visit asks. */
   private readonly firstPagesByAuthor: Region<PostPage>;
   private readonly changes: Changes;
@@ -78,6 +81,7 @@ export class PostService {
       staleAfter: (change) => (change.kind === 'post' ? ALL : []),
       bytes: (json) => json.length,
     });
+    this.relatedPosts = new RelatedPosts(db);
     this.firstPagesByAuthor = cache.region('posts by author', {
       staleAfter: (change) => (change.kind === 'post' ? [change.authorUsername] : []),
     });
@@ -204,12 +208,14 @@ export class PostService {
     return this.related.get(id, async () => {
       const post = await queries.findPost(this.db, id);
       if (!post) throw new AppError(404, 'POST_NOT_FOUND');
-      const rows = await queries.relatedPosts(this.db, {
-        postId: post.id,
-        hashtags: post.hashtags.slice(0, RELATED_HASHTAGS_USED),
-        keywords: firstKeywords(post.description, RELATED_KEYWORDS_USED),
-        limit: RELATED_MAX_POSTS,
-      });
+      const rows = await this.relatedPosts.cards(
+        {
+          postId: post.id,
+          hashtags: post.hashtags.slice(0, RELATED_HASHTAGS_USED),
+          keywords: firstKeywords(post.description, RELATED_KEYWORDS_USED),
+        },
+        RELATED_MAX_POSTS,
+      );
       const response: RelatedResponse = { posts: rows.map(toCard) };
       return JSON.stringify(response);
     });

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { queryGrams } from '../../shared/keywords.js';
 import { MemoCache } from '../cache/memo-cache.js';
 import type { AppDb } from '../db/database.js';
-import type { CardRow } from '../posts/post.queries.js';
+import { nthNewestPostTime, type CardRow } from '../posts/post.queries.js';
 import * as queries from './search.queries.js';
 
 export interface PostSearchOptions {
@@ -137,6 +137,6 @@ export class PostSearch {
   }
 
   private windowStart(db: AppDb, size: number): Promise<string | undefined> {
-    return this.cutoffs.get(String(size), () => queries.nthNewestPostTime(db, size));
+    return this.cutoffs.get(String(size), () => nthNewestPostTime(db, size));
   }
 }

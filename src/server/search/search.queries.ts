@@ -141,14 +141,3 @@ export async function gramStatistics(db: AppDb): Promise<GramStatistics> {
     otherwise: freqs[elems.length]!,
   };
 }
-
-/** The creation time of the nth newest post, or undefined when there are fewer posts. */
-export async function nthNewestPostTime(db: AppDb, n: number): Promise<string | undefined> {
-  const [row] = await db
-    .select({ createdAt: sql<string>`${posts.createdAt}::text` })
-    .from(posts)
-    .orderBy(desc(posts.createdAt))
-    .offset(n - 1)
-    .limit(1);
-  return row?.createdAt;
-}
