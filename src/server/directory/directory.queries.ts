@@ -1,25 +1,45 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { follows, users } from '../db/schema.js';
 
-/** What anyone may see of a user, by username. */
-export async function findPublicUser(db: AppDb, username: string) {
+/** What anyone may see of a user. */
+export const publicUserColumns = {
+  id: users.id,
+  username: users.username,
+  iconKey: users.iconKey,
+  bio: users.bio,
+  followers: users.followerCount,
+  following: users.followingCount,
+};
+
+export interface PublicUserRow {
+  id: string;
+  username: string;
+  iconKey: string | null;
+  bio: string;
+  followers: number;
+  following: number;
+}
+
+/**
+ * Whether the viewer follows the user whose id is `userId` (a column or a value), as a column:
+ * one primary-key probe, in the statement that reads the user, so that an uncached profile or
+ * post page costs one statement.
+ */
+export function followedBy(viewerId: string | undefined, userId: SQL | typeof users.id): SQL<boolean> {
+  if (!viewerId) return sql<boolean>`false`;
+  return sql<boolean>`exists (select 1 from ${follows} where ${and(eq(follows.followerId, viewerId), eq(follows.targetId, userId))})`;
+}
+
+/** What anyone may see of a user, by username, and whether the viewer follows them. */
+export async function findPublicUser(db: AppDb, username: string, viewerId?: string) {
   const [row] = await db
-    .select({
-      id: users.id,
-      username: users.username,
-      iconKey: users.iconKey,
-      bio: users.bio,
-      followers: users.followerCount,
-      following: users.followingCount,
-    })
+    .select({ user: publicUserColumns, followedByMe: followedBy(viewerId, users.id) })
     .from(users)
     .where(eq(users.username, username))
     .limit(1);
   return row;
 }
-
-export type PublicUserRow = NonNullable<Awaited<ReturnType<typeof findPublicUser>>>;
 
 /** Ids of everyone the user follows (the primary key's index alone). */
 export async function followedIds(db: AppDb, followerId: string): Promise<string[]> {

@@ -32,12 +32,25 @@ export class UserDirectory {
 
   /** What anyone may see of a user; 404 for nobody (never remembered: they may sign up). */
   async publicUser(rawUsername: string): Promise<PublicUserRow> {
+    return (await this.publicUserSeenBy(rawUsername, undefined)).user;
+  }
+
+  /**
+   * What anyone may see of a user, and whether the viewer follows them. When the user's row is
+   * not cached, one statement reads both (the row is then shared, whether the viewer follows is
+   * not); otherwise the viewer's follows answer.
+   */
+  async publicUserSeenBy(rawUsername: string, viewerId: string | undefined): Promise<{ user: PublicUserRow; followedByMe: boolean }> {
     const username = normalizeUsername(rawUsername);
-    return this.publicRows.get(username, async () => {
-      const row = await findPublicUser(this.db, username);
+    let followedByMe: boolean | undefined;
+    const user = await this.publicRows.get(username, async () => {
+      const row = await findPublicUser(this.db, username, viewerId);
       if (!row) throw new AppError(404, 'USER_NOT_FOUND');
-      return row;
+      followedByMe = row.followedByMe;
+      return row.user;
     });
+    // Another request's read filled the row (or it was cached): ask the viewer's follows.
+    return { user, followedByMe: followedByMe ?? (await this.isFollowedBy(user.id, viewerId)) };
   }
 
   async idOf(rawUsername: string): Promise<string> {

@@ -1,5 +1,6 @@
 import { and, arrayOverlaps, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
+import { followedBy, publicUserColumns } from '../directory/directory.queries.js';
 import { posts, users } from '../db/schema.js';
 import type { PageKey } from '../http/cursor.js';
 
@@ -55,11 +56,16 @@ export async function newestPosts(db: AppDb, limit: number) {
     .limit(limit);
 }
 
-export async function userPostsPage(db: AppDb, options: { userId: string; after?: PageKey; limit: number }): Promise<CardRow[]> {
+/**
+ * A user's posts by their username, newest first: the user's id is looked up inside the same
+ * statement, so an uncached profile page costs one. No rows for a user who does not exist.
+ */
+export async function userPostsPage(db: AppDb, options: { username: string; after?: PageKey; limit: number }): Promise<CardRow[]> {
+  const author = db.select({ id: users.id }).from(users).where(eq(users.username, options.username));
   return db
     .select(cardColumns)
     .from(posts)
-    .where(and(eq(posts.userId, options.userId), after(options.after)))
+    .where(and(eq(posts.userId, author), after(options.after)))
     .orderBy(desc(posts.createdAt), desc(posts.id))
     .limit(options.limit + 1);
 }
@@ -140,23 +146,28 @@ export async function sparseRelatedPosts(db: AppDb, to: RelatedTo, limit: number
 }
 
 /**
- * A post for its page, with its author's username: neither ever changes, so the answer can be
- * shared until the post is deleted. The author's icon and counts come from their own row.
+ * A post for its page, with its author's username: neither ever changes, so `post` can be shared
+ * until the post is deleted. The author's icon and counts, and whether the viewer follows them,
+ * come in the same statement: an uncached post page costs one.
  */
-export async function findPostDetail(db: AppDb, id: string) {
+export async function findPostDetail(db: AppDb, id: string, viewerId: string | undefined) {
   const [row] = await db
     .select({
-      // Not the search columns: the page never shows them.
-      id: posts.id,
-      description: posts.description,
-      link: posts.link,
-      hashtags: posts.hashtags,
-      imageKey: posts.imageKey,
-      width: posts.width,
-      height: posts.height,
-      placeholder: posts.placeholder,
-      createdAt: posts.createdAt,
-      authorUsername: users.username,
+      post: {
+        // Not the search columns: the page never shows them.
+        id: posts.id,
+        description: posts.description,
+        link: posts.link,
+        hashtags: posts.hashtags,
+        imageKey: posts.imageKey,
+        width: posts.width,
+        height: posts.height,
+        placeholder: posts.placeholder,
+        createdAt: posts.createdAt,
+        authorUsername: users.username,
+      },
+      author: publicUserColumns,
+      followedByMe: followedBy(viewerId, users.id),
     })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.userId))

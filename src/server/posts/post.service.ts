@@ -16,7 +16,9 @@ import type { Changes } from '../cache/changes.js';
 import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
 import type { AppDb } from '../db/database.js';
 import { iconUrl } from '../directory/icon-images.js';
+import type { PublicUserRow } from '../directory/directory.queries.js';
 import type { UserDirectory } from '../directory/user-directory.js';
+import { normalizeUsername } from '../directory/username.js';
 import { AppError } from '../http/app-error.js';
 import { decodeCursor, toPage } from '../http/cursor.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
@@ -50,7 +52,7 @@ export interface PostCaches {
   changes: Changes;
 }
 
-type PostDetailRow = NonNullable<Awaited<ReturnType<typeof queries.findPostDetail>>>;
+type PostDetailRow = NonNullable<Awaited<ReturnType<typeof queries.findPostDetail>>>['post'];
 
 export class PostService {
   private readonly feedCache: FeedCache;
@@ -144,12 +146,15 @@ export class PostService {
 
   /** A post with its author's current icon and follower count, and whether the viewer follows them. */
   async get(id: string, viewer: UserRow | null): Promise<PostDetail> {
+    // When the post is not cached, the statement that reads it also reads its author as they are now.
+    let now: { user: PublicUserRow; followedByMe: boolean } | undefined;
     const post = await this.details.get(id, async () => {
-      const row = await queries.findPostDetail(this.db, id);
+      const row = await queries.findPostDetail(this.db, id, viewer?.id);
       if (!row) throw new AppError(404, 'POST_NOT_FOUND');
-      return row;
+      now = { user: row.author, followedByMe: row.followedByMe };
+      return row.post;
     });
-    const author = await this.directory.publicUser(post.authorUsername);
+    const { user: author, followedByMe } = now ?? (await this.directory.publicUserSeenBy(post.authorUsername, viewer?.id));
     return {
       id: post.id,
       description: post.description,
@@ -162,20 +167,22 @@ export class PostService {
         username: author.username,
         icon: iconUrl(author.iconKey),
         followers: author.followers,
-        followedByMe: await this.directory.isFollowedBy(author.id, viewer?.id),
+        followedByMe,
       },
     };
   }
 
   /** A user's posts, newest first, 50 at a time (their profile). */
   async byAuthor(rawUsername: string, cursor: string | undefined): Promise<PostPage> {
-    const author = await this.directory.publicUser(rawUsername);
+    const username = normalizeUsername(rawUsername);
     const page = async () => {
-      const rows = await queries.userPostsPage(this.db, { userId: author.id, after: decodeCursor(cursor), limit: PROFILE_POSTS_PAGE_SIZE });
+      const rows = await queries.userPostsPage(this.db, { username, after: decodeCursor(cursor), limit: PROFILE_POSTS_PAGE_SIZE });
+      // Nobody, or someone without (more) posts: only the first is a 404.
+      if (rows.length === 0) await this.directory.publicUser(username);
       const { rows: shown, nextCursor } = toPage(rows, PROFILE_POSTS_PAGE_SIZE);
       return { posts: shown.map(toCard), nextCursor };
     };
-    return cursor ? page() : this.firstPagesByAuthor.get(author.username, page);
+    return cursor ? page() : this.firstPagesByAuthor.get(username, page);
   }
 
   /**

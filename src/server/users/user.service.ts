@@ -42,7 +42,7 @@ export class UserService {
   ) {}
 
   async profile(rawUsername: string, viewer: UserRow | null): Promise<Profile> {
-    const user = await this.directory.publicUser(rawUsername);
+    const { user, followedByMe } = await this.directory.publicUserSeenBy(rawUsername, viewer?.id);
     return {
       uid: user.id,
       username: user.username,
@@ -50,7 +50,7 @@ export class UserService {
       bio: user.bio,
       followers: user.followers,
       following: user.following,
-      followedByMe: await this.directory.isFollowedBy(user.id, viewer?.id),
+      followedByMe,
     };
   }
 
