@@ -201,8 +201,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
 };
 
 /**
- * The embedded database runs every query on the server's own thread, one at a time: one search
- * at a time keeps a feed query from waiting behind more than one search statement. PostgreSQL
+ * The embedded database runs one statement at a time (in a thread of its own): one search at a
+ * time keeps a feed query from waiting behind more than one search statement. PostgreSQL
  * runs them in parallel, but a few at a time leave the other requests their share of the cores.
  */
 export function defaultSearchCost(embedded: boolean): SearchCostConfig {

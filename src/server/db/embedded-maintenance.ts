@@ -14,8 +14,8 @@ export interface MaintenanceConfig {
  * What autovacuum does on a PostgreSQL server, which PGlite does not run. Without it every
  * updated or deleted row (renewed sessions, unfollows, the pending-file ledger's churn) stays
  * on disk for good, index-only scans keep visiting the table, and the planner keeps the
- * statistics of the day the database was created. PGlite shares the server's thread, so each
- * run pauses requests: VACUUM takes ~40 ms on a settled database of 100k posts (about a second
+ * statistics of the day the database was created. PGlite runs one statement at a time, so each
+ * run holds up the requests that need the database (not those the caches answer): VACUUM takes ~40 ms on a settled database of 100k posts (about a second
  * the first time), ANALYZE ~0.7 s, hence hourly and daily.
  */
 export function registerEmbeddedMaintenance(app: FastifyInstance, database: Database, config: MaintenanceConfig) {
