@@ -1,10 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDb, Database } from '../../src/server/db/database.js';
-import { posts, schema } from '../../src/server/db/schema.js';
+import { posts } from '../../src/server/db/schema.js';
 import * as queries from '../../src/server/posts/post.queries.js';
 import { RelatedPosts } from '../../src/server/posts/related-posts.js';
 import { API } from '../../src/shared/api/paths.js';
@@ -13,6 +11,7 @@ import { deriveHashtags } from '../../src/shared/hashtags.js';
 import { deriveKeywords, firstKeywords, searchGrams, searchText } from '../../src/shared/keywords.js';
 import { RELATED_HASHTAGS_USED, RELATED_KEYWORDS_USED, RELATED_MAX_POSTS } from '../../src/shared/limits.js';
 import { signUp } from '../helpers/accounts.js';
+import { captureQueries } from '../helpers/query-plans.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -163,21 +162,8 @@ describe('related posts: looking among the newest posts first gives the same ans
 
 // ---------------------------------------------------------------- query plans
 
-/** The statement a query function sends, with its parameters. */
-async function captureQuery(database: Database, run: (db: AppDb) => Promise<unknown>) {
-  const logged: Array<{ sql: string; params: unknown[] }> = [];
-  const logger = { logQuery: (text: string, params: unknown[]) => void logged.push({ sql: text, params }) };
-  const client = (database.orm as unknown as { $client: never }).$client;
-  const db = (database.kind === 'pglite'
-    ? drizzlePglite({ client, schema, logger })
-    : drizzlePg({ client, schema, logger })) as unknown as AppDb;
-  await run(db);
-  expect(logged).toHaveLength(1);
-  return logged[0]!;
-}
-
 async function explain(database: Database, run: (db: AppDb) => Promise<unknown>, settings = ''): Promise<string> {
-  const captured = await captureQuery(database, run);
+  const captured = await captureQueries(database, run);
   return database.rawTransaction(async (tx) => {
     if (settings) await tx.exec(settings);
     const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${captured.sql}`, captured.params);
