@@ -49,8 +49,8 @@ export class SearchService {
     private readonly options: SearchServiceOptions,
   ) {
     this.db = database.orm;
-    // PGlite examines a candidate row in ~10 µs on the server's own thread: 3,000 keep a search
-    // statement to a few tens of milliseconds there, which every other request waits for.
+    // PGlite examines a candidate row in ~10 µs, one statement at a time: 3,000 keep a search
+    // statement to a few tens of milliseconds there, which every request needing the database waits for.
     this.postSearch = new PostSearch(this.db, { maxExamined: database.kind === 'pglite' ? 3_000 : 20_000, ...options.postSearch });
     this.cache = options.cache.region('post search', {
       // A new or deleted post may belong in any answer, or leave it.
