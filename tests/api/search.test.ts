@@ -1,10 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDb, Database, RawTransaction } from '../../src/server/db/database.js';
-import { schema } from '../../src/server/db/schema.js';
 import * as queries from '../../src/server/search/search.queries.js';
 import type { PostSearchResponse, UserSearchResponse } from '../../src/shared/api/search.js';
 import { API } from '../../src/shared/api/paths.js';
@@ -13,6 +10,7 @@ import { deriveHashtags } from '../../src/shared/hashtags.js';
 import { deriveKeywords, searchGrams, searchText } from '../../src/shared/keywords.js';
 import { SEARCH_MAX_POSTS, SEARCH_MAX_USERS, SEARCH_MAX_WORDS, SEARCH_QUERY_MAX_LENGTH } from '../../src/shared/limits.js';
 import { signUp } from '../helpers/accounts.js';
+import { captureQueries } from '../helpers/query-plans.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -409,19 +407,6 @@ describe('search: bad input', () => {
 });
 
 // ---------------------------------------------------------------- query plans
-
-/** The SQL and parameters the real query functions send, captured by a logging drizzle instance on the same client. */
-async function captureQueries(database: Database, run: (db: AppDb) => Promise<unknown>, count = 1) {
-  const logged: Array<{ sql: string; params: unknown[] }> = [];
-  const logger = { logQuery: (text: string, params: unknown[]) => void logged.push({ sql: text, params }) };
-  const client = (database.orm as unknown as { $client: never }).$client;
-  const db = (database.kind === 'pglite'
-    ? drizzlePglite({ client, schema, logger })
-    : drizzlePg({ client, schema, logger })) as unknown as AppDb;
-  await run(db);
-  expect(logged).toHaveLength(count);
-  return logged[0]!;
-}
 
 async function explain(tx: RawTransaction, captured: { sql: string; params: unknown[] }) {
   const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${captured.sql}`, captured.params);
