@@ -27,6 +27,12 @@ export interface Database {
   rawTransaction<T>(work: (tx: RawTransaction) => Promise<T>): Promise<T>;
   /** A consistent gzipped tarball of the embedded database's files (PGlite only). */
   dump?(): Promise<Blob>;
+  /**
+   * PostgreSQL only: a query builder whose statements the server cancels after `timeoutMs`
+   * (SQLSTATE 57014), over `connections` connections of their own that carry the timeout, so a
+   * statement needs no transaction around it to set one. Made once; closed with the database.
+   */
+  withStatementTimeout?(timeoutMs: number, connections: number): AppDb;
   close(): Promise<void>;
 }
 
@@ -83,19 +89,25 @@ function wrapPglite(client: Pick<PGliteThread, 'query' | 'transaction' | 'dumpDa
   };
 }
 
-function openPostgres(connectionString: string, connectTimeoutMs: number): Database {
+function newPool(connectionString: string, connectTimeoutMs: number, options: pg.PoolConfig): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
-    max: Number(process.env.DATABASE_POOL_SIZE) || 10,
     // Without it a request waits for ever for a database that does not answer.
     connectionTimeoutMillis: connectTimeoutMs,
     // Notices a peer that vanished without closing the connection (a cut network).
     keepAlive: true,
+    ...options,
   });
   // An idle connection that dies (database restart, network cut) is dropped by the pool and the
   // next query opens a new one; without a listener the 'error' event would crash the process.
   // Requests that fail because of the outage are logged by the error handler.
   pool.on('error', () => undefined);
+  return pool;
+}
+
+function openPostgres(connectionString: string, connectTimeoutMs: number): Database {
+  const pool = newPool(connectionString, connectTimeoutMs, { max: Number(process.env.DATABASE_POOL_SIZE) || 10 });
+  let timed: { pool: pg.Pool; orm: AppDb } | undefined;
   return {
     kind: 'postgres',
     orm: drizzlePg({ client: pool, schema }),
@@ -116,6 +128,16 @@ function openPostgres(connectionString: string, connectTimeoutMs: number): Datab
         conn.release();
       }
     },
-    close: () => pool.end(),
+    withStatementTimeout: (timeoutMs, connections) => {
+      if (!timed) {
+        // Sent at connection start-up: every statement on these connections has the timeout.
+        const timedPool = newPool(connectionString, connectTimeoutMs, { max: connections, statement_timeout: timeoutMs });
+        timed = { pool: timedPool, orm: drizzlePg({ client: timedPool, schema }) };
+      }
+      return timed.orm;
+    },
+    close: async () => {
+      await Promise.all([pool.end(), timed?.pool.end()]);
+    },
   };
 }
