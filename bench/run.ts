@@ -20,7 +20,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,15 +27,14 @@ import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import pg from 'pg';
 import sharp from 'sharp';
-import { sql, type SQL } from 'drizzle-orm';
-import { buildApp } from '../src/server/app.js';
-import { loadConfig, type Config } from '../src/server/config.js';
-import { openDatabase, type Database } from '../src/server/db/database.js';
+import { sql } from 'drizzle-orm';
+import { openDatabase } from '../src/server/db/database.js';
 import { migrate } from '../src/server/db/migrate.js';
 import { processImage } from '../src/server/images/image-pipeline.js';
 import { checkBudgets, type BenchNumbers, type DatasetSize, type RunNumbers } from './budgets.js';
 import { load, type LoadRequest, type LoadResult } from './load.js';
 import { measureFirstView, SLOW_4G, type FirstView } from './page-weight.js';
+import type { SlowQueryRequest, SlowQueryServerMessage } from './slow-query-server.js';
 import { imageCorpus, type CorpusEntry } from '../tests/helpers/image-bombs.js';
 
 const { values } = parseArgs({
@@ -518,19 +516,96 @@ async function mixedLoad(server: Server, f: Fixture): Promise<{ load: LoadResult
 const SLOW_QUERY = 'slow query';
 
 /**
- * Keeps the database busy for a while: the set-returning function is in the select list, so
- * postgres counts its rows as they come instead of first writing them all to a temporary file
- * (`FROM generate_series(...)`: 5× slower on PGlite, and disk-bound).
+ * The slow-query scenario's server: bench/slow-query-server.ts in a process of its own, told
+ * over IPC to run the slow statement.
  */
-const countTo = (rows: number) => sql.raw(`SELECT count(*) FROM (SELECT generate_series(1, ${rows})) AS numbers`);
+interface SlowQueryServer {
+  base: string;
+  child: ChildProcess;
+}
 
-/** The slow query, grown until it takes at least a second alone. */
-async function calibrateSlowQuery(database: Database): Promise<{ query: SQL; rows: number; aloneMs: number }> {
+/** The child's next message that `pick` accepts; rejects when it reports an error or exits first. */
+function nextMessage<T>(child: ChildProcess, pick: (message: SlowQueryServerMessage) => T | undefined): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: SlowQueryServerMessage) => {
+      if ('error' in message) {
+        done();
+        reject(new Error(`bench/slow-query-server.ts: ${message.error}`));
+        return;
+      }
+      const picked = pick(message);
+      if (picked === undefined) return;
+      done();
+      resolve(picked);
+    };
+    const onExit = (code: number | null, signal: string | null) => {
+      done();
+      reject(new Error(`bench/slow-query-server.ts exited (${signal ?? code})`));
+    };
+    const done = () => {
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+/** Starts bench/slow-query-server.ts on the bench's data and settings (plus `env`) and waits until it listens. */
+async function startSlowQueryServer(setup: Setup, clientDir: string, env: Record<string, string> = {}): Promise<SlowQueryServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/slow-query-server.ts'], {
+    env: { ...process.env, ...serverEnv(setup, nextPort++, clientDir), ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const port = await Promise.race([
+      nextMessage(child, (message) => ('ready' in message ? message.port : undefined)),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('bench/slow-query-server.ts did not start')), 120_000);
+      }),
+    ]);
+    return { base: `http://127.0.0.1:${port}`, child };
+  } catch (error) {
+    await stopSlowQueryServer({ base: '', child });
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** SIGTERM (the server closes its database and exits), SIGKILL if it has not exited 15 s later. */
+function stopSlowQueryServer({ child }: SlowQueryServer): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Has the server run the slow statement over `rows` (bench/slow-query-server.ts): `started` once
+ * the statement is on its way to the database, `finished` with its duration as the server measured it.
+ */
+function slowStatement(server: SlowQueryServer, rows: number): { started: Promise<void>; finished: Promise<number> } {
+  const started = nextMessage(server.child, (message) => ('started' in message ? true : undefined));
+  const finished = nextMessage(server.child, (message) => ('ms' in message ? message.ms : undefined));
+  // Either may be left unawaited when the other fails first.
+  started.catch(() => undefined);
+  finished.catch(() => undefined);
+  server.child.send({ slow: rows } satisfies SlowQueryRequest);
+  return { started: started.then(() => undefined), finished };
+}
+
+/** The slow statement's row count, grown until it takes at least a second alone. */
+async function calibrateSlowQuery(server: SlowQueryServer): Promise<{ rows: number; aloneMs: number }> {
   for (let rows = 1_000_000; ;) {
-    const started = performance.now();
-    await database.orm.execute(countTo(rows));
-    const aloneMs = performance.now() - started;
-    if (aloneMs >= 1_000) return { query: countTo(rows), rows, aloneMs };
+    const aloneMs = await slowStatement(server, rows).finished;
+    if (aloneMs >= 1_000) return { rows, aloneMs };
     rows = Math.ceil((rows * 1_500) / Math.max(aloneMs, 100));
   }
 }
@@ -545,37 +620,31 @@ async function timedGet(base: string, url: string, cookie: string): Promise<numb
 }
 
 /**
- * Builds the app in this process as src/server/main.ts does (minus its signal handlers and the
- * backup endpoint for `npm run backup`), signs in, warms GET /api/posts, then starts the slow query and
- * sends GET /api/posts one at a time: while the query runs (`whileRunning`), or once. The query
- * starts first, so each request either is answered without the database or waits for it.
+ * Signs in, warms GET /api/posts, then has the server start the slow statement and sends GET
+ * /api/posts one at a time: while the statement runs (`whileRunning`), or once. The first request
+ * goes out when the server says the statement has started, so each request either is answered
+ * without the database or waits for it.
  */
 async function feedDuringSlowQuery(
-  config: Config,
-  database: Database,
+  server: SlowQueryServer,
   viewer: string,
-  query: SQL,
+  rows: number,
   whileRunning: boolean,
 ): Promise<{ queryMs: number; latencies: number[] }> {
-  const app = await buildApp({ config, database });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  try {
-    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    const cookie = await signIn(base, viewer);
-    for (let i = 0; i < 50; i++) await timedGet(base, '/api/posts', cookie);
-    let running = true;
-    const started = performance.now();
-    const querying = database.orm.execute(query).then(() => {
-      running = false;
-      return performance.now() - started;
-    });
-    const latencies: number[] = [];
-    do latencies.push(await timedGet(base, '/api/posts', cookie));
-    while (whileRunning && running);
-    return { queryMs: await querying, latencies };
-  } finally {
-    await app.close();
-  }
+  const cookie = await signIn(server.base, viewer);
+  for (let i = 0; i < 50; i++) await timedGet(server.base, '/api/posts', cookie);
+  const slow = slowStatement(server, rows);
+  await slow.started;
+  let running = true;
+  const querying = slow.finished.then((ms) => {
+    running = false;
+    return ms;
+  });
+  querying.catch(() => undefined);
+  const latencies: number[] = [];
+  do latencies.push(await timedGet(server.base, '/api/posts', cookie));
+  while (whileRunning && running);
+  return { queryMs: await querying, latencies };
 }
 
 interface SlowQueryResult {
@@ -594,24 +663,18 @@ interface SlowQueryResult {
 
 /**
  * Issue 14, point 5: one deliberately slow query must not delay a concurrent GET /api/posts,
- * which the caches answer, by more than 20 ms. The bench's server is stopped: this process
- * opens the embedded database itself.
+ * which the caches answer, by more than 20 ms. The bench's server is stopped: the scenario's own
+ * server (bench/slow-query-server.ts) opens the embedded database in a process of its own, as
+ * in production, and this process only sends the requests; then once more with the caches off.
  */
 async function slowQueryScenario(setup: Setup, clientDir: string, viewer: string): Promise<SlowQueryResult> {
-  const env = { ...process.env, ...serverEnv(setup, 0, clientDir) };
-  const config = loadConfig(env);
-  // As main.ts opens it: the embedded database in a thread of its own.
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    connectTimeoutMs: config.databaseConnectTimeoutMs,
-    ownThread: true,
-  });
+  let server = await startSlowQueryServer(setup, clientDir);
   try {
-    await migrate(database);
-    const slow = await calibrateSlowQuery(database);
-    const cached = await feedDuringSlowQuery(config, database, viewer, slow.query, true);
-    const uncached = await feedDuringSlowQuery(loadConfig({ ...env, CACHE_TTL_MS: '0' }), database, viewer, slow.query, false);
+    const slow = await calibrateSlowQuery(server);
+    const cached = await feedDuringSlowQuery(server, viewer, slow.rows, true);
+    await stopSlowQueryServer(server);
+    server = await startSlowQueryServer(setup, clientDir, { CACHE_TTL_MS: '0' });
+    const uncached = await feedDuringSlowQuery(server, viewer, slow.rows, false);
     const sorted = [...cached.latencies].sort((a, b) => a - b);
     const round = (value: number) => Math.round(value * 100) / 100;
     return {
@@ -625,7 +688,7 @@ async function slowQueryScenario(setup: Setup, clientDir: string, viewer: string
       uncachedQueryMs: round(uncached.queryMs),
     };
   } finally {
-    await database.close();
+    await stopSlowQueryServer(server);
   }
 }
 
