@@ -163,6 +163,24 @@ export function isRunning(pid: number): boolean {
   }
 }
 
+/** Resolves once no process of the group is left but zombies (which nothing may ever reap here). */
+async function groupGone(pgid: number): Promise<void> {
+  const member = (pid: string) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // After "pid (name) ": the state, the parent, then the process group.
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(group) === pgid && state !== 'Z';
+    } catch {
+      return false;
+    }
+  };
+  if (!fs.existsSync('/proc/self/stat')) return;
+  while (fs.readdirSync('/proc').some((entry) => /^\d+$/.test(entry) && member(entry))) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 function killGroup(pid: number) {
   try {
     process.kill(-pid, 'SIGKILL');
@@ -204,8 +222,9 @@ export function spawnGroup(command: string, args: string[], { signal, echo = fal
   });
   const kill = async () => {
     killNow();
-    // SIGKILL cannot be caught: the exit follows at once, unless the process is already gone.
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+    // SIGKILL cannot be caught: the exits follow at once, unless the processes are already gone;
+    // on a busy machine the rest of the group can take a moment longer than the leader.
+    await Promise.race([exited.then(() => groupGone(pid)), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   };
   forget = register({ kind: 'process', dispose: kill, disposeNow: killNow }, owner);
   return {
