@@ -17,10 +17,8 @@
  * and the database (PGlite flushes to disk) and exits.
  */
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../src/server/app.js';
+import { buildApp, openServerDatabase } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
-import { openDatabase } from '../src/server/db/database.js';
-import { migrate } from '../src/server/db/migrate.js';
 
 /** What the parent sends. */
 export interface SlowQueryRequest {
@@ -45,13 +43,7 @@ if (!process.send) {
 }
 
 const config = loadConfig();
-const database = await openDatabase({
-  databaseUrl: config.databaseUrl,
-  dataDir: config.dataDir,
-  connectTimeoutMs: config.databaseConnectTimeoutMs,
-  ownThread: true,
-});
-await migrate(database);
+const database = await openServerDatabase(config);
 const app = await buildApp({ config, database });
 
 let closing = false;

@@ -19,7 +19,8 @@ import { registerCurrentUser } from './auth/current-user.js';
 import { SessionCache } from './auth/session-cache.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import type { Database } from './db/database.js';
+import { openDatabase, type Database } from './db/database.js';
+import { migrate } from './db/migrate.js';
 import { registerClientApp } from './http/client-app.js';
 import { handleFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { registerPeriodicTask } from './periodic-task.js';
@@ -47,6 +48,21 @@ import type { Storage } from './storage/storage.js';
 import { TrackedFiles } from './storage/tracked-files.js';
 import { userRoutes } from './users/user.routes.js';
 import { UserService } from './users/user.service.js';
+
+/**
+ * The database a server runs on, as configured (PostgreSQL, or the embedded database in a thread
+ * of its own), migrated: what main.ts and the bench's servers start with.
+ */
+export async function openServerDatabase(config: Config): Promise<Database> {
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    ownThread: true,
+  });
+  await migrate(database);
+  return database;
+}
 
 export interface AppDeps {
   config: Config;

@@ -1,17 +1,9 @@
-import { buildApp } from './app.js';
+import { buildApp, openServerDatabase } from './app.js';
 import { newAdminToken, removeServerFile, writeServerFile } from './backup/server-file.js';
 import { loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
-import { migrate } from './db/migrate.js';
 
 const config = loadConfig();
-const database = await openDatabase({
-  databaseUrl: config.databaseUrl,
-  dataDir: config.dataDir,
-  connectTimeoutMs: config.databaseConnectTimeoutMs,
-  ownThread: true,
-});
-await migrate(database);
+const database = await openServerDatabase(config);
 const embedded = database.kind === 'pglite';
 const adminToken = embedded ? newAdminToken() : undefined;
 const app = await buildApp({ config, database, adminToken });

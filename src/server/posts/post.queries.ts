@@ -126,23 +126,31 @@ export async function relatedPosts(db: AppDb, to: RelatedTo, limit: number, sinc
 }
 
 /**
- * The same posts, found by reading every match through the GIN indexes (with the feed index
- * when `since` is given), then sorted: for matches known to be few among the newest posts. The
- * subquery with OFFSET 0 is planned on its own, without the ORDER BY and LIMIT that would
- * tempt the planner into walking the feed index.
+ * The newest `limit` posts matching `where`, found by reading every match (through the indexes
+ * `where` can use), then sorted: for matches known to be few. The subquery with OFFSET 0 is
+ * planned on its own, without the ORDER BY and LIMIT that would tempt the planner into walking
+ * the feed index through the whole table for grams its statistics don't know.
  */
-export async function sparseRelatedPosts(db: AppDb, to: RelatedTo, limit: number, since?: string): Promise<CardRow[]> {
-  const condition = relatedTo(to, since);
-  if (!condition) return [];
+export async function fewMatchesNewestFirst(db: AppDb, where: SQL | undefined, limit: number): Promise<CardRow[]> {
   const result = await db.execute<CardRow>(sql`
     SELECT id, description, image_key AS "imageKey", width, height, placeholder, created_at::text AS "sortTime"
     FROM (
       SELECT ${posts.id}, ${posts.description}, ${posts.imageKey}, ${posts.width}, ${posts.height}, ${posts.placeholder}, ${posts.createdAt}
-      FROM ${posts} WHERE ${condition} OFFSET 0
+      FROM ${posts} WHERE ${where ?? sql`true`} OFFSET 0
     ) AS found
     ORDER BY created_at DESC, id DESC
     LIMIT ${limit}`);
   return (result as { rows: CardRow[] }).rows;
+}
+
+/**
+ * The same posts, found by reading every match through the GIN indexes (with the feed index
+ * when `since` is given), then sorted: for matches known to be few among the newest posts.
+ */
+export async function sparseRelatedPosts(db: AppDb, to: RelatedTo, limit: number, since?: string): Promise<CardRow[]> {
+  const condition = relatedTo(to, since);
+  if (!condition) return [];
+  return fewMatchesNewestFirst(db, condition, limit);
 }
 
 /**

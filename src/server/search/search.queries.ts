@@ -3,7 +3,7 @@ import { unionAll } from 'drizzle-orm/pg-core';
 import { gramsDecide, queryGrams } from '../../shared/keywords.js';
 import type { AppDb } from '../db/database.js';
 import { posts, users } from '../db/schema.js';
-import { cardColumns, type CardRow } from '../posts/post.queries.js';
+import { cardColumns, fewMatchesNewestFirst, type CardRow } from '../posts/post.queries.js';
 
 /** LIKE treats '_' and '%' as wildcards, and usernames may contain '_'. */
 function escapeLike(value: string): string {
@@ -153,15 +153,7 @@ export async function postsWithAllWords(
   checkWalk(range, lookup);
   const where = and(containsAll(words, lookup), inRange(range));
   if (lookup.walk) return db.select(cardColumns).from(posts).where(where).orderBy(desc(posts.createdAt), desc(posts.id)).limit(limit);
-  const result = await db.execute<CardRow>(sql`
-    SELECT id, description, image_key AS "imageKey", width, height, placeholder, created_at::text AS "sortTime"
-    FROM (
-      SELECT ${posts.id}, ${posts.description}, ${posts.imageKey}, ${posts.width}, ${posts.height}, ${posts.placeholder}, ${posts.createdAt}
-      FROM ${posts} WHERE ${where} OFFSET 0
-    ) AS found
-    ORDER BY created_at DESC, id DESC
-    LIMIT ${limit}`);
-  return (result as { rows: CardRow[] }).rows;
+  return fewMatchesNewestFirst(db, where, limit);
 }
 
 /** What the GIN index finds for the words, before the check against the post's words. */
