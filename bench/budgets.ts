@@ -6,9 +6,9 @@
  *   12-MP pipeline.
  * - Issue 12: the home feed beside 16 uncached searches; a 20 KB image and the home feed while
  *   image bombs are uploaded.
- * - Issue 14: the warm budgets still met at 1M posts on PostgreSQL (point 7); reads with every
+ * - Issue 14: the warm budgets still met at 1M posts on PostgreSQL (point 4); reads with every
  *   cache off (CACHE_TTL_MS=0, 16 connections) on the embedded database at 100k posts and on
- *   PostgreSQL at 1M posts (point 7); the event loop's delay under mixed load (point 4); one slow
+ *   PostgreSQL at 1M posts (point 4); the event loop's delay under mixed load (point 5); one slow
  *   query not delaying a concurrent GET /api/posts on the embedded database (point 5).
  *
  * Every API budget names its database and dataset, e.g. "profile p99 @16, caches off (pglite, 100k)".
@@ -114,7 +114,7 @@ export function checkBudgets(n: BenchNumbers): BudgetResult[] {
       addAt('20 KB image p99 @16 under upload attack', 250, run.underUploadAttackP99.media);
       addAt('home feed p99 @16 under upload attack', 250, run.underUploadAttackP99.feed);
     }
-    // Issue 14, point 7: every cache off.
+    // Issue 14, point 4: every cache off.
     const uncached = UNCACHED_BUDGETS.find((budget) => budget.db === run.db && budget.size === run.size);
     if (uncached && run.uncachedAt16) {
       for (const key of uncached.p99) addAt(`${UNCACHED_NAMES[key]} @16, caches off`, 25, run.uncachedAt16[key]);
@@ -123,9 +123,9 @@ export function checkBudgets(n: BenchNumbers): BudgetResult[] {
       }
     }
     if (run.size === 'default') {
-      // Issue 14, point 4, on both databases.
+      // Issue 14, point 5, on both databases.
       addAt('event-loop delay p99, mixed load @16', 20, run.eventLoopDelayP99Ms);
-      // Issue 14, point 5: the embedded database runs queries on the server's thread unless moved off it.
+      // Issue 14, point 5: a slow statement holds up no request the caches answer.
       if (run.db === 'pglite') addAt('GET /api/posts max during a slow query', 20, run.feedDuringSlowQueryMaxMs);
     }
   }

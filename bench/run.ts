@@ -291,10 +291,16 @@ function askProbe(server: Server, message: 'reset' | 'read'): Promise<unknown> {
   });
 }
 
-function stopServer(server: Server) {
-  return new Promise<void>((resolve) => {
-    server.child.once('exit', () => resolve());
-    server.child.kill('SIGTERM');
+/** SIGTERM (the server closes its database and exits), SIGKILL if it has not exited 15 s later. */
+function stopServer({ child }: Server): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
   });
 }
 
@@ -481,7 +487,7 @@ function uploadScenario(upload: { body: Buffer; contentType: string }): LoadRequ
 const MIXED = 'mixed';
 
 /**
- * The requests of the scenarios above in turn (issue 14, point 4): every round asks each read
+ * The requests of the scenarios above in turn (issue 14, point 5): every round asks each read
  * once, one post search, one people search and a follow or an unfollow; the rounds go through
  * every search and both follow requests, so every connection sends them all.
  */
@@ -515,15 +521,6 @@ async function mixedLoad(server: Server, f: Fixture): Promise<{ load: LoadResult
 
 const SLOW_QUERY = 'slow query';
 
-/**
- * The slow-query scenario's server: bench/slow-query-server.ts in a process of its own, told
- * over IPC to run the slow statement.
- */
-interface SlowQueryServer {
-  base: string;
-  child: ChildProcess;
-}
-
 /** The child's next message that `pick` accepts; rejects when it reports an error or exits first. */
 function nextMessage<T>(child: ChildProcess, pick: (message: SlowQueryServerMessage) => T | undefined): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -552,7 +549,7 @@ function nextMessage<T>(child: ChildProcess, pick: (message: SlowQueryServerMess
 }
 
 /** Starts bench/slow-query-server.ts on the bench's data and settings (plus `env`) and waits until it listens. */
-async function startSlowQueryServer(setup: Setup, clientDir: string, env: Record<string, string> = {}): Promise<SlowQueryServer> {
+async function startSlowQueryServer(setup: Setup, clientDir: string, env: Record<string, string> = {}): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/slow-query-server.ts'], {
     env: { ...process.env, ...serverEnv(setup, nextPort++, clientDir), ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -567,31 +564,18 @@ async function startSlowQueryServer(setup: Setup, clientDir: string, env: Record
     ]);
     return { base: `http://127.0.0.1:${port}`, child };
   } catch (error) {
-    await stopSlowQueryServer({ base: '', child });
+    await stopServer({ base: '', child });
     throw error;
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** SIGTERM (the server closes its database and exits), SIGKILL if it has not exited 15 s later. */
-function stopSlowQueryServer({ child }: SlowQueryServer): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 /**
  * Has the server run the slow statement over `rows` (bench/slow-query-server.ts): `started` once
  * the statement is on its way to the database, `finished` with its duration as the server measured it.
  */
-function slowStatement(server: SlowQueryServer, rows: number): { started: Promise<void>; finished: Promise<number> } {
+function slowStatement(server: Server, rows: number): { started: Promise<void>; finished: Promise<number> } {
   const started = nextMessage(server.child, (message) => ('started' in message ? true : undefined));
   const finished = nextMessage(server.child, (message) => ('ms' in message ? message.ms : undefined));
   // Either may be left unawaited when the other fails first.
@@ -602,7 +586,7 @@ function slowStatement(server: SlowQueryServer, rows: number): { started: Promis
 }
 
 /** The slow statement's row count, grown until it takes at least a second alone. */
-async function calibrateSlowQuery(server: SlowQueryServer): Promise<{ rows: number; aloneMs: number }> {
+async function calibrateSlowQuery(server: Server): Promise<{ rows: number; aloneMs: number }> {
   for (let rows = 1_000_000; ;) {
     const aloneMs = await slowStatement(server, rows).finished;
     if (aloneMs >= 1_000) return { rows, aloneMs };
@@ -626,7 +610,7 @@ async function timedGet(base: string, url: string, cookie: string): Promise<numb
  * without the database or waits for it.
  */
 async function feedDuringSlowQuery(
-  server: SlowQueryServer,
+  server: Server,
   viewer: string,
   rows: number,
   whileRunning: boolean,
@@ -672,7 +656,7 @@ async function slowQueryScenario(setup: Setup, clientDir: string, viewer: string
   try {
     const slow = await calibrateSlowQuery(server);
     const cached = await feedDuringSlowQuery(server, viewer, slow.rows, true);
-    await stopSlowQueryServer(server);
+    await stopServer(server);
     server = await startSlowQueryServer(setup, clientDir, { CACHE_TTL_MS: '0' });
     const uncached = await feedDuringSlowQuery(server, viewer, slow.rows, false);
     const sorted = [...cached.latencies].sort((a, b) => a - b);
@@ -688,7 +672,7 @@ async function slowQueryScenario(setup: Setup, clientDir: string, viewer: string
       uncachedQueryMs: round(uncached.queryMs),
     };
   } finally {
-    await stopSlowQueryServer(server);
+    await stopServer(server);
   }
 }
 

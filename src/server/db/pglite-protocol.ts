@@ -1,7 +1,7 @@
 /**
  * The messages between the server's thread and the thread that owns the embedded database
  * (pglite-thread.ts asks, pglite-worker.ts answers). Plain data only: they cross threads by
- * structured clone, so no functions and no class instances other than Error-free plain objects.
+ * structured clone, which drops functions and the fields of errors.
  */
 
 /** What the worker is started with. */

@@ -12,15 +12,6 @@ export const publicUserColumns = {
   following: users.followingCount,
 };
 
-export interface PublicUserRow {
-  id: string;
-  username: string;
-  iconKey: string | null;
-  bio: string;
-  followers: number;
-  following: number;
-}
-
 /**
  * Whether the viewer follows the user whose id is `userId` (a column or a value), as a column:
  * one primary-key probe, in the statement that reads the user, so that an uncached profile or
@@ -40,6 +31,8 @@ export async function findPublicUser(db: AppDb, username: string, viewerId?: str
     .limit(1);
   return row;
 }
+
+export type PublicUserRow = NonNullable<Awaited<ReturnType<typeof findPublicUser>>>['user'];
 
 /** Ids of everyone the user follows (the primary key's index alone). */
 export async function followedIds(db: AppDb, followerId: string): Promise<string[]> {

@@ -184,6 +184,16 @@ export async function findPostDetail(db: AppDb, id: string, viewerId: string | u
   return row;
 }
 
+/** What related posts are found by: a post's hashtags and description, not its search columns. */
+export async function findRelatedSource(db: AppDb, id: string) {
+  const [row] = await db
+    .select({ id: posts.id, hashtags: posts.hashtags, description: posts.description })
+    .from(posts)
+    .where(eq(posts.id, id))
+    .limit(1);
+  return row;
+}
+
 export async function findPost(db: AppDb, id: string): Promise<PostRow | undefined> {
   const [row] = await db.select().from(posts).where(eq(posts.id, id)).limit(1);
   return row;

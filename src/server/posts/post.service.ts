@@ -213,7 +213,7 @@ export class PostService {
    */
   async relatedJson(id: string): Promise<string> {
     return this.related.get(id, async () => {
-      const post = await queries.findPost(this.db, id);
+      const post = await queries.findRelatedSource(this.db, id);
       if (!post) throw new AppError(404, 'POST_NOT_FOUND');
       const rows = await this.relatedPosts.cards(
         {
