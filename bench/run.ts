@@ -22,6 +22,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
@@ -594,20 +595,30 @@ async function calibrateSlowQuery(server: Server): Promise<{ rows: number; alone
   }
 }
 
-/** One GET over HTTP, body read, in ms. */
-async function timedGet(base: string, url: string, cookie: string): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(`${base}${url}`, { headers: { cookie } });
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(`${url}: ${response.status}`);
-  return performance.now() - started;
+/** Starts bench/feed-prober.mjs, the scenario's client (a process of its own). */
+function startProber(): ChildProcess {
+  return spawn(process.execPath, ['bench/feed-prober.mjs'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
+/** Has the prober GET `url` one request at a time until `until` settles; its latencies in ms. */
+async function probe(prober: ChildProcess, url: string, cookie: string, until: Promise<unknown>): Promise<number[]> {
+  const answer = new Promise<{ latencies?: number[]; error?: string }>((resolve, reject) => {
+    prober.once('message', resolve);
+    prober.once('exit', (code, signal) => reject(new Error(`bench/feed-prober.mjs exited (${signal ?? code})`)));
+  });
+  prober.send({ url, cookie });
+  await until.catch(() => undefined);
+  prober.send('stop');
+  const { latencies, error } = await answer;
+  if (error || !latencies) throw new Error(`bench/feed-prober.mjs: ${error}`);
+  return latencies;
 }
 
 /**
- * Signs in, warms GET /api/posts, then has the server start the slow statement and sends GET
- * /api/posts one at a time: while the statement runs (`whileRunning`), or once. The first request
- * goes out when the server says the statement has started, so each request either is answered
- * without the database or waits for it.
+ * Signs in, warms GET /api/posts, then has the server start the slow statement and has the
+ * prober send GET /api/posts one at a time: while the statement runs (`whileRunning`), or once.
+ * The first request goes out when the server says the statement has started, so each request
+ * either is answered without the database or waits for it.
  */
 async function feedDuringSlowQuery(
   server: Server,
@@ -616,19 +627,17 @@ async function feedDuringSlowQuery(
   whileRunning: boolean,
 ): Promise<{ queryMs: number; latencies: number[] }> {
   const cookie = await signIn(server.base, viewer);
-  for (let i = 0; i < 50; i++) await timedGet(server.base, '/api/posts', cookie);
-  const slow = slowStatement(server, rows);
-  await slow.started;
-  let running = true;
-  const querying = slow.finished.then((ms) => {
-    running = false;
-    return ms;
-  });
-  querying.catch(() => undefined);
-  const latencies: number[] = [];
-  do latencies.push(await timedGet(server.base, '/api/posts', cookie));
-  while (whileRunning && running);
-  return { queryMs: await querying, latencies };
+  const url = `${server.base}/api/posts`;
+  const prober = startProber();
+  try {
+    await probe(prober, url, cookie, sleep(500));
+    const slow = slowStatement(server, rows);
+    await slow.started;
+    const latencies = await probe(prober, url, cookie, whileRunning ? slow.finished : Promise.resolve());
+    return { queryMs: await slow.finished, latencies };
+  } finally {
+    prober.kill();
+  }
 }
 
 interface SlowQueryResult {
