@@ -841,6 +841,7 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
   let f = await fixture(server.base);
   // Leftovers of an interrupted run would skew the feed; then pick the fixture again.
   if ((await deleteUploads(server.base, f.uploaderCookie)) > 0) f = await fixture(server.base);
+  console.log(`[bench] ${where} searches for: ${f.searchWords.map((q) => JSON.stringify(q)).join(', ')}`);
   const feedBody = Buffer.from(await (await fetch(`${server.base}/api/posts`, { headers: { cookie: f.cookie } })).arrayBuffer());
   fs.writeFileSync(path.join(clientDir, 'bench-feed.json'), feedBody);
   await stopServer(server);

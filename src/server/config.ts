@@ -201,15 +201,18 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
 };
 
 /**
- * The embedded database runs one statement at a time (in a thread of its own): one search at a
- * time keeps a feed query from waiting behind more than one search statement. PostgreSQL
+ * The embedded database runs one statement at a time (in a thread of its own): two searches at
+ * a time keep it busy while the server's thread answers one and the other's next statement is
+ * already waiting (one at a time left it idle a third of the time: 100k posts, 16 clients,
+ * caches off, 182 → 262 searches a second), and a feed query waits behind at most two search
+ * statements. PostgreSQL
  * runs them in parallel, but a few at a time leave the other requests their share of the cores:
  * 4, since a search costs a few milliseconds, about half of them round trips (at 1M posts,
  * uncached searches went from 319 to 467 a second, and the home feed beside 16 clients sending
  * different uncached searches stayed at p99 36 ms; BENCHMARKS.md).
  */
 export function defaultSearchCost(embedded: boolean): SearchCostConfig {
-  return { concurrency: embedded ? 1 : 4, queue: 32, statementTimeoutMs: 2_000 };
+  return { concurrency: embedded ? 2 : 4, queue: 32, statementTimeoutMs: 2_000 };
 }
 
 export const DEFAULT_TIMEOUTS: TimeoutConfig = {

@@ -2,8 +2,9 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS, defaultSearchCost, type Config } from '../../src/server/config.js';
 import { PostSearch } from '../../src/server/search/post-search.js';
+import * as queries from '../../src/server/search/search.queries.js';
 import { API } from '../../src/shared/api/paths.js';
-import { searchGrams, searchText } from '../../src/shared/keywords.js';
+import { queryGrams, searchGrams, searchText } from '../../src/shared/keywords.js';
 import { signUp } from '../helpers/accounts.js';
 import { expectError, insertPosts, insertUsers, query } from '../helpers/people.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -149,6 +150,15 @@ describe('cost cap: a ranking examines a bounded number of rows', () => {
     // Two words: only posts matching both can still get in, and one bounded lookup finds them.
     const capped = new PostSearch(t.database.orm, { windows: [10, 60], maxExamined: 40 });
     expect((await capped.cards(['common', 'rare'], 5)).map((card) => card.id)).toEqual([ids[0], ...newest(4)]);
+  });
+
+  it('the posts with every word are read up to the cap, and not used when there are more', async () => {
+    const db = t.database.orm;
+    // 100 posts say "common": past a cap of 40, no page; within a cap of 100, the newest first.
+    expect(await queries.postsWithAllWordsIfFew(db, ['common'], 5, queryGrams, 40)).toBeUndefined();
+    expect((await queries.postsWithAllWordsIfFew(db, ['common'], 5, queryGrams, 100))?.map((card) => card.id)).toEqual(newest(5));
+    expect((await queries.postsWithAllWordsIfFew(db, ['common', 'rare'], 5, queryGrams, 40))?.map((card) => card.id)).toEqual([ids[0]]);
+    expect(await queries.postsWithAllWordsIfFew(db, ['common', 'nowhere'], 5, queryGrams, 40)).toEqual([]);
   });
 
   it('past the cap, the best matches among the newest posts ranked', async () => {

@@ -10,7 +10,7 @@ import { deriveHashtags } from '../../src/shared/hashtags.js';
 import { deriveKeywords, searchGrams, searchText } from '../../src/shared/keywords.js';
 import { SEARCH_MAX_POSTS, SEARCH_MAX_USERS, SEARCH_MAX_WORDS, SEARCH_QUERY_MAX_LENGTH } from '../../src/shared/limits.js';
 import { signUp } from '../helpers/accounts.js';
-import { captureQueries } from '../helpers/query-plans.js';
+import { captureQueries, loggingDb } from '../helpers/query-plans.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -653,5 +653,45 @@ describe('post search: ranking the newest posts first gives the same page as ran
       ),
       { numRuns: 150, seed: 42 },
     );
+  });
+
+  it('and so do two words ranked in two tiers, once the grams have statistics', async () => {
+    const fc = await import('fast-check');
+    const { PostSearch } = await import('../../src/server/search/post-search.js');
+    // Words that go together: 40 newer posts say both "pizza" and "exam".
+    const together = Array.from({ length: 40 }, (_, i) => ({
+      id: `t-${String(i).padStart(2, '0')}`,
+      minute: 400 + i,
+      description: 'pizza exam',
+    }));
+    await insertPosts(t.database, 'id-ranker', together);
+    seeds = [...seeds, ...together];
+    await t.database.orm.execute(sql.raw('ANALYZE posts'));
+    const statements: string[] = [];
+    const logged = loggingDb(t.database, (text) => statements.push(text));
+    // A first window of 150 posts affords reading the posts with both words (a few pairs have
+    // more, and are ranked by the windows); those with either are found through the GIN index,
+    // or by walking the newest 150 posts.
+    const tiered = new PostSearch(logged, { windows: [150, 300] });
+    const walked = new PostSearch(logged, { windows: [150, 300], lookup: 'walk' });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.constantFrom(...vocabulary, 'cof', 'ry', 'zz'), { minLength: 2, maxLength: 2 }),
+        fc.integer({ min: 1, max: 60 }),
+        async (words, limit) => {
+          const expected = reference(words, limit);
+          expect((await tiered.cards(words, limit)).map((card) => card.id)).toEqual(expected);
+          expect((await walked.cards(words, limit)).map((card) => card.id)).toEqual(expected);
+        },
+      ),
+      { numRuns: 100, seed: 7 },
+    );
+    // The statistics (read once) aside: one statement for the posts with both words, and one
+    // for those with either when they do not fill the page.
+    for (const limit of [30, 50]) {
+      statements.length = 0;
+      expect((await tiered.cards(['pizza', 'exam'], limit)).map((card) => card.id)).toEqual(reference(['pizza', 'exam'], limit));
+      expect(statements.filter((text) => !text.includes('pg_stats'))).toHaveLength(limit <= 40 ? 1 : 2);
+    }
   });
 });

@@ -132,15 +132,38 @@ export async function relatedPosts(db: AppDb, to: RelatedTo, limit: number, sinc
  * the feed index through the whole table for grams its statistics don't know.
  */
 export async function fewMatchesNewestFirst(db: AppDb, where: SQL | undefined, limit: number): Promise<CardRow[]> {
-  const result = await db.execute<CardRow>(sql`
-    SELECT id, description, image_key AS "imageKey", width, height, placeholder, created_at::text AS "sortTime"
+  const result = await db.execute<CardRow>(newestOf(sql`OFFSET 0`, where, limit));
+  return (result as { rows: CardRow[] }).rows;
+}
+
+/**
+ * The same, for matches expected to be few: reads at most `readAtMost` of them, and is
+ * undefined when there are more (the newest can then be among those not read).
+ */
+export async function boundedMatchesNewestFirst(
+  db: AppDb,
+  where: SQL | undefined,
+  limit: number,
+  readAtMost: number,
+): Promise<CardRow[] | undefined> {
+  const result = await db.execute<CardRow & { matches: number }>(
+    newestOf(sql`LIMIT ${readAtMost + 1}`, where, limit, sql`, count(*) OVER ()::int AS matches`),
+  );
+  const rows = (result as { rows: Array<CardRow & { matches: number }> }).rows;
+  if (rows.length > 0 && rows[0]!.matches > readAtMost) return undefined;
+  return rows.map(({ matches: _, ...card }) => card);
+}
+
+/** The newest of the matches the subquery reads: `fence` (OFFSET or LIMIT) keeps it planned on its own. */
+function newestOf(fence: SQL, where: SQL | undefined, limit: number, extra = sql``): SQL {
+  return sql`
+    SELECT id, description, image_key AS "imageKey", width, height, placeholder, created_at::text AS "sortTime"${extra}
     FROM (
       SELECT ${posts.id}, ${posts.description}, ${posts.imageKey}, ${posts.width}, ${posts.height}, ${posts.placeholder}, ${posts.createdAt}
-      FROM ${posts} WHERE ${where ?? sql`true`} OFFSET 0
+      FROM ${posts} WHERE ${where ?? sql`true`} ${fence}
     ) AS found
     ORDER BY created_at DESC, id DESC
-    LIMIT ${limit}`);
-  return (result as { rows: CardRow[] }).rows;
+    LIMIT ${limit}`;
 }
 
 /**

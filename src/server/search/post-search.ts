@@ -89,6 +89,9 @@ function rarestGrams(statistics: Statistics): queries.GramPick {
  * the newest window matching all of them but one) the answer is the ranking of the largest window
  * ranked: the best matches among the newest posts. Ordinary searches rarely get there: a common
  * word fills the page from the newest posts, and a rare one has few candidates.
+ *
+ * Two words, the commonest query after one, first try their two tiers (twoWords): the posts
+ * with both, then those with either, each read only as far as the page needs.
  */
 export class PostSearch {
   private readonly options: PostSearchOptions;
@@ -115,6 +118,10 @@ export class PostSearch {
     const words = queryWords.filter((word) => Array.from(word).length >= 2);
     if (words.length === 0) return [];
     const statistics = await this.statistics.get('posts', () => queries.gramStatistics(db));
+    if (words.length === 2) {
+      const page = await this.twoWords(db, words, limit, statistics);
+      if (page) return page;
+    }
     // Candidate rows per post ranked: a window of n posts costs about n times this.
     const spread = words.reduce((sum, word) => sum + candidateShare(statistics, [word]), 0);
     const affordable = Math.max(limit, Math.floor(this.options.maxExamined / Math.max(spread, 1e-6)));
@@ -145,6 +152,64 @@ export class PostSearch {
     if (best && !(await this.withinCap(db, spread, cost))) return best;
     await nextTurn();
     return queries.rankedPosts(db, words, limit);
+  }
+
+  /**
+   * Two words rank in two tiers: the posts with both, newest first, then those with either.
+   * When the statistics expect few posts with both (within the cap, taking the words to be
+   * independent), one GIN lookup reads them, up to the cap, and a full page of them is the
+   * answer (often: the words of a search tend to go together). Otherwise the rest of the page is
+   * the newest posts with either word, those with both left out: one lookup when the candidates
+   * are few, else a walk of the newest posts that stops at the limit. Undefined when neither
+   * settles the page (more posts with both than the cap, or too few with either among the
+   * newest): the windows then rank it.
+   *
+   * Two statements at most, each reading only what can reach the page, where the windows read
+   * a whole window and sort it by words matched.
+   */
+  private async twoWords(db: AppDb, words: string[], limit: number, statistics: Statistics): Promise<CardRow[] | undefined> {
+    const { maxExamined, windows } = this.options;
+    if (statistics.frequencies.size === 0) return undefined;
+    // No more than the first window reads: else the windows find the newest posts with both sooner.
+    const few = windows[0] ?? limit;
+    const expected = words.reduce((share, word) => share * Math.min(1, candidateShare(statistics, [word])), statistics.posts);
+    if (expected > few) return undefined;
+    const grams = rarestGrams(statistics);
+    await nextTurn();
+    const both = await queries.postsWithAllWordsIfFew(db, words, limit, grams, few);
+    if (!both) return undefined;
+    if (both.length >= limit) return both;
+    const either = await this.newestWithEither(db, words, limit, statistics, grams, Math.min(maxExamined, Math.max(...windows, limit)));
+    if (!either) return undefined;
+    const found = new Set(both.map((card) => card.id));
+    return [...both, ...either.filter((card) => !found.has(card.id))].slice(0, limit);
+  }
+
+  /**
+   * The newest `limit` posts with either word, or undefined when the walk of the newest `walk`
+   * posts (the most it may read) finds fewer than `limit` of them.
+   */
+  private async newestWithEither(
+    db: AppDb,
+    words: string[],
+    limit: number,
+    statistics: Statistics,
+    grams: queries.GramPick,
+    walk: number,
+  ): Promise<CardRow[] | undefined> {
+    // Read through the index: every candidate. Walked: about the posts holding one of them per match.
+    const share = Math.min(
+      1,
+      words.reduce((sum, word) => sum + candidateShare(statistics, [word]), 0),
+    );
+    const walked = Math.min(walk, limit / Math.max(share, 1e-9));
+    await nextTurn();
+    const start = share * statistics.posts > walked || this.options.lookup === 'walk' ? await this.windowStart(db, walk) : undefined;
+    // Few candidates, or fewer posts than the walk: read every match.
+    if (!start) return queries.postsWithAnyWord(db, words, limit, {}, { grams });
+    await nextTurn();
+    const newest = await queries.postsWithAnyWord(db, words, limit, { since: start }, { walk: true });
+    return newest.length >= limit ? newest : undefined;
   }
 
   /**

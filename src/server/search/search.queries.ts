@@ -3,7 +3,7 @@ import { unionAll } from 'drizzle-orm/pg-core';
 import { gramsDecide, queryGrams } from '../../shared/keywords.js';
 import type { AppDb } from '../db/database.js';
 import { posts, users } from '../db/schema.js';
-import { cardColumns, fewMatchesNewestFirst, type CardRow } from '../posts/post.queries.js';
+import { boundedMatchesNewestFirst, cardColumns, fewMatchesNewestFirst, type CardRow } from '../posts/post.queries.js';
 
 /** LIKE treats '_' and '%' as wildcards, and usernames may contain '_'. */
 function escapeLike(value: string): string {
@@ -150,8 +150,36 @@ export async function postsWithAllWords(
   range: TimeRange,
   lookup: Lookup = {},
 ): Promise<CardRow[]> {
+  return newestMatches(db, and(containsAll(words, lookup), inRange(range)), limit, range, lookup);
+}
+
+/**
+ * Cards of the newest posts that have every one of the words, through the GIN index, when at
+ * most `readAtMost` posts do (their words read, then sorted); else undefined, after reading that many.
+ */
+export function postsWithAllWordsIfFew(
+  db: AppDb,
+  words: string[],
+  limit: number,
+  grams: GramPick,
+  readAtMost: number,
+): Promise<CardRow[] | undefined> {
+  return boundedMatchesNewestFirst(db, containsAll(words, { grams }), limit, readAtMost);
+}
+
+/** Cards of the newest posts in the range that have any of the words, read as postsWithAllWords reads them. */
+export async function postsWithAnyWord(
+  db: AppDb,
+  words: string[],
+  limit: number,
+  range: TimeRange,
+  lookup: Lookup = {},
+): Promise<CardRow[]> {
+  return newestMatches(db, and(or(...words.map((word) => containsAll([word], lookup))), inRange(range)), limit, range, lookup);
+}
+
+function newestMatches(db: AppDb, where: SQL | undefined, limit: number, range: TimeRange, lookup: Lookup): Promise<CardRow[]> {
   checkWalk(range, lookup);
-  const where = and(containsAll(words, lookup), inRange(range));
   if (lookup.walk) return db.select(cardColumns).from(posts).where(where).orderBy(desc(posts.createdAt), desc(posts.id)).limit(limit);
   return fewMatchesNewestFirst(db, where, limit);
 }
