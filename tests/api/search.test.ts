@@ -674,6 +674,8 @@ describe('post search: ranking the newest posts first gives the same page as ran
     // or by walking the newest 150 posts.
     const tiered = new PostSearch(logged, { windows: [150, 300] });
     const walked = new PostSearch(logged, { windows: [150, 300], lookup: 'walk' });
+    // Small pages of words found in many posts: read among the newest 30, 150 or 300 posts alone.
+    const windowed = new PostSearch(logged, { windows: [30, 150, 300] });
     await fc.assert(
       fc.asyncProperty(
         fc.uniqueArray(fc.constantFrom(...vocabulary, 'cof', 'ry', 'zz'), { minLength: 2, maxLength: 2 }),
@@ -682,6 +684,7 @@ describe('post search: ranking the newest posts first gives the same page as ran
           const expected = reference(words, limit);
           expect((await tiered.cards(words, limit)).map((card) => card.id)).toEqual(expected);
           expect((await walked.cards(words, limit)).map((card) => card.id)).toEqual(expected);
+          expect((await windowed.cards(words, limit)).map((card) => card.id)).toEqual(expected);
         },
       ),
       { numRuns: 100, seed: 7 },

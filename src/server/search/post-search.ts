@@ -156,23 +156,27 @@ export class PostSearch {
 
   /**
    * Two words rank in two tiers: the posts with both, newest first, then those with either.
-   * When the statistics expect few posts with both (within the cap, taking the words to be
-   * independent), one GIN lookup reads them, up to the cap, and a full page of them is the
-   * answer (often: the words of a search tend to go together). Otherwise the rest of the page is
-   * the newest posts with either word, those with both left out: one lookup when the candidates
-   * are few, else a walk of the newest posts that stops at the limit. Undefined when neither
-   * settles the page (more posts with both than the cap, or too few with either among the
-   * newest): the windows then rank it.
+   * The statistics estimate how many posts have both (taking the words to be independent):
    *
-   * Two statements at most, each reading only what can reach the page, where the windows read
-   * a whole window and sort it by words matched.
+   * - many: the smallest window expected to hold two pages of them is read for them alone (the
+   *   cheaper of a walk and a lookup), and a full page is the answer;
+   * - few (within the first window's size): one GIN lookup reads them all, up to that size. A
+   *   full page of them is the answer; otherwise the rest of the page is the newest posts with
+   *   either word, those with both left out: one lookup when the candidates are few, else a walk
+   *   of the newest posts that stops at the limit.
+   *
+   * Undefined when that does not settle the page (the estimate was wrong, or too few posts have
+   * either word among the newest): the windows then rank it. One or two statements, each reading
+   * only what can reach the page, where the windows read a whole window and sort it by words matched.
    */
   private async twoWords(db: AppDb, words: string[], limit: number, statistics: Statistics): Promise<CardRow[] | undefined> {
     const { maxExamined, windows } = this.options;
     if (statistics.frequencies.size === 0) return undefined;
-    // No more than the first window reads: else the windows find the newest posts with both sooner.
+    const density = words.reduce((share, word) => share * Math.min(1, candidateShare(statistics, [word])), 1);
+    const expected = density * statistics.posts;
+    const window = windows.find((size) => size < statistics.posts && density * size >= 2 * limit);
+    if (window !== undefined) return this.bothInWindow(db, words, limit, statistics, window);
     const few = windows[0] ?? limit;
-    const expected = words.reduce((share, word) => share * Math.min(1, candidateShare(statistics, [word])), statistics.posts);
     if (expected > few) return undefined;
     const grams = rarestGrams(statistics);
     await nextTurn();
@@ -183,6 +187,22 @@ export class PostSearch {
     if (!either) return undefined;
     const found = new Set(both.map((card) => card.id));
     return [...both, ...either.filter((card) => !found.has(card.id))].slice(0, limit);
+  }
+
+  /** The newest `limit` posts with every word among the newest `size`, or undefined when fewer are there. */
+  private async bothInWindow(
+    db: AppDb,
+    words: string[],
+    limit: number,
+    statistics: Statistics,
+    size: number,
+  ): Promise<CardRow[] | undefined> {
+    await nextTurn();
+    const since = await this.windowStart(db, size);
+    if (!since) return undefined;
+    await nextTurn();
+    const newest = await queries.postsWithAllWords(db, words, limit, { since }, this.lookup(statistics, words, true, size, limit));
+    return newest.length >= limit ? newest : undefined;
   }
 
   /**
