@@ -11,6 +11,7 @@
  * computes it).
  *
  * Plain JavaScript: Node 20 preloads no TypeScript. Started without an IPC channel, it does nothing.
+ * When the channel closes (the bench exited), the server is sent SIGTERM.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
@@ -36,4 +37,7 @@ if (process.send) {
   });
   // The channel must not keep the server alive: it exits as it would without the probe.
   process.channel?.unref();
+  // The bench went away (it crashed, say): stop as on SIGTERM rather than outlive it, holding
+  // the embedded database's directory and a port.
+  process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 }
