@@ -9,7 +9,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', '.e2e-data/', 'bench/.data/', 'data/'] },
+  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', '.e2e-data/', '.e2e-dist/', 'bench/.data/', 'data/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -10,12 +10,18 @@ const FRESH_URL = `http://127.0.0.1:${FRESH_PORT}`;
 const PHONE = { ...devices['Pixel 7'], viewport: { width: 390, height: 844 } };
 const DESKTOP = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } };
 
+/**
+ * The build under test: `dist` (npm run test:e2e builds it), or another build's directory, so
+ * that several checkouts' builds can be tested side by side (`E2E_DIST=.e2e-dist/mine`).
+ */
+const DIST = path.resolve(process.env.E2E_DIST || 'dist');
+
 function server(port: number) {
   // A fresh embedded database for every run, so tests never depend on leftovers.
   const dataDir = path.resolve('.e2e-data', String(port));
   return {
     // The production build (npm run test:e2e builds it first).
-    command: `rm -rf "${dataDir}" && node dist/server/main.js`,
+    command: `rm -rf "${dataDir}" && node "${path.join(DIST, 'server/main.js')}"`,
     url: `http://127.0.0.1:${port}/api/openapi.json`,
     reuseExistingServer: false,
     timeout: 60_000,
@@ -23,6 +29,7 @@ function server(port: number) {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
+      CLIENT_DIR: path.join(DIST, 'client'),
       LOG_LEVEL: 'warn',
       // Every test signs up from 127.0.0.1; the limits themselves are covered by the API tests.
       RATE_LIMIT_REGISTER_PER_IP: '10000',
