@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import styles from './PopUp.module.css';
 import { Spinner } from './Spinner';
 
@@ -6,6 +6,8 @@ export interface PopUpButton {
   label: string;
   onClick: () => void;
   variant?: 'primary' | 'secondary' | 'danger';
+  /** Focus this button when the dialog opens (default: the least destructive one, see below). */
+  initialFocus?: boolean;
 }
 
 export interface PopUpProps {
@@ -13,8 +15,33 @@ export interface PopUpProps {
   message?: string;
   buttons?: PopUpButton[];
   loading?: boolean;
-  /** Escape (and the browser's own dialog dismissal) calls this; without it the dialog stays. */
+  /** Escape, a tap outside (and the browser's own dialog dismissal) call this; without it the dialog stays. */
   onCancel?: () => void;
+}
+
+function isInside(element: Element, { clientX, clientY }: { clientX: number; clientY: number }) {
+  const box = element.getBoundingClientRect();
+  return clientX >= box.left && clientX <= box.right && clientY >= box.top && clientY <= box.bottom;
+}
+
+function variantOf(button: PopUpButton, index: number) {
+  return button.variant ?? (index === 0 ? 'primary' : 'secondary');
+}
+
+/**
+ * The button a dialog focuses when it opens: the least destructive one (Cancel, Close), so that
+ * Enter never deletes or signs out by accident; a lone button (Home, Close) is that button.
+ */
+function initialFocusIndex(buttons: PopUpButton[]): number {
+  const chosen = buttons.findIndex((button) => button.initialFocus);
+  if (chosen >= 0) return chosen;
+  const variants = buttons.map(variantOf);
+  const secondary = variants.indexOf('secondary');
+  if (secondary >= 0) return secondary;
+  return Math.max(
+    0,
+    variants.findIndex((variant) => variant !== 'danger'),
+  );
 }
 
 /**
@@ -24,15 +51,29 @@ export interface PopUpProps {
  */
 export function PopUp({ title, message, buttons = [], loading = false, onCancel }: PopUpProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const firstFocus = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => {
+  // A layout effect: its cleanup runs while the dialog is still in the document, so closing it
+  // and handing focus back happen before React removes it (a removed open dialog drops focus on
+  // <body>, and keyboard users lose their place).
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (!dialog.open) dialog.showModal();
-    return () => dialog.close();
+    // Explicitly, after showModal: React applies autoFocus itself on mount, before the dialog is
+    // shown, and showModal would then move focus to the first button (Delete, Sign Out).
+    firstFocus.current?.focus();
+    return () => {
+      dialog.close();
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
+  const focusIndex = initialFocusIndex(buttons);
 
   return (
+    // The click handler is for the backdrop; the keyboard's way to cancel is Escape (onCancel).
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions
     <dialog
       ref={ref}
       className={styles.dialog}
@@ -42,6 +83,11 @@ export function PopUp({ title, message, buttons = [], loading = false, onCancel 
       onCancel={(event) => {
         event.preventDefault();
         onCancel?.();
+      }}
+      // A tap on the backdrop means Cancel too (phones have no Escape): the backdrop's clicks
+      // reach the <dialog> itself, outside its box.
+      onClick={(event) => {
+        if (onCancel && event.target === event.currentTarget && !isInside(event.currentTarget, event)) onCancel();
       }}
     >
       <h2 id="popup-title" className={styles.title}>
@@ -59,12 +105,9 @@ export function PopUp({ title, message, buttons = [], loading = false, onCancel 
             <button
               key={button.label}
               type="button"
-              className={`${styles.button} ${styles[button.variant ?? (index === 0 ? 'primary' : 'secondary')]}`}
+              className={`${styles.button} ${styles[variantOf(button, index)]}`}
               onClick={button.onClick}
-              // A modal <dialog> focuses its autofocus element when it opens: HTML's own way to
-              // pick a dialog's first focus, and what screen readers expect.
-              // eslint-disable-next-line jsx-a11y/no-autofocus
-              autoFocus={index === 0}
+              ref={index === focusIndex ? firstFocus : undefined}
             >
               {button.label}
             </button>
