@@ -63,3 +63,8 @@ export function setCurrentUser(queryClient: QueryClient, user: Me | null) {
   writeCachedUser(user);
   queryClient.setQueryData(CURRENT_USER_KEY, user);
 }
+
+/** Drops the cached copy only; the server's answer (the query) is left as it is. */
+export function forgetCachedUser() {
+  writeCachedUser(null);
+}

@@ -16,10 +16,17 @@ import styles from './LoginPage.module.css';
 
 type Mode = 'sign-in' | 'create';
 
+const USERNAME_RULES: readonly string[] = [ERRORS.USERNAME_SPACES, ERRORS.USERNAME_LENGTH, ERRORS.USERNAME_INVALID];
+
+/** A username that passed the local rules still has one left: "already registered" (server). */
+function usernameNeedsServer(username: string, problems: string[]) {
+  return username !== '' && !problems.some((problem) => USERNAME_RULES.includes(problem));
+}
+
 /** Messages for a failed request: the server's own when it sent them, else the spec's fallback. */
-function messagesOf(error: unknown, fallback: string): string[] {
+function messagesOf(error: unknown, fallback: string[]): string[] {
   if (error instanceof ApiError && error.code !== 'GENERIC') return error.messages;
-  return [fallback];
+  return fallback;
 }
 
 export function LoginPage() {
@@ -53,14 +60,18 @@ export function LoginPage() {
       const problems = validateSignIn(body);
       setErrors(problems);
       if (problems.length === 0) {
-        signIn.mutate(body, { onSuccess, onError: (error) => setErrors(messagesOf(error, ERRORS.SIGN_IN_FAILED)) });
+        signIn.mutate(body, { onSuccess, onError: (error) => setErrors(messagesOf(error, [ERRORS.SIGN_IN_FAILED])) });
       }
     } else {
       const body = normalizeSignUp({ username, email, password });
       const problems = validateSignUp(body);
       setErrors(problems);
-      if (problems.length === 0) {
-        signUp.mutate(body, { onSuccess, onError: (error) => setErrors(messagesOf(error, ERRORS.SIGN_UP_FAILED)) });
+      // Only the server knows whether a well-formed username is taken, and the spec lists that
+      // line before the e-mail's and password's: ask it even when other fields have problems.
+      // It answers with every line (it runs the same rules), or the local ones stand.
+      if (problems.length === 0 || usernameNeedsServer(body.username, problems)) {
+        const fallback = problems.length > 0 ? problems : [ERRORS.SIGN_UP_FAILED];
+        signUp.mutate(body, { onSuccess, onError: (error) => setErrors(messagesOf(error, fallback)) });
       }
     }
   };

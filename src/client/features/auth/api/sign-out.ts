@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { API } from '../../../../shared/api/paths';
 import { api } from '../../../api/http';
-import { setCurrentUser } from '../../../api/current-user';
+import { forgetCachedUser, setCurrentUser } from '../../../api/current-user';
 
 /** Ends this browser's session, or with `everywhere` every session of the signed-in user. */
 export function useSignOut({ everywhere = false } = {}) {
@@ -13,5 +13,8 @@ export function useSignOut({ everywhere = false } = {}) {
       queryClient.clear();
       setCurrentUser(queryClient, null);
     },
+    // Spec section 8: a failed sign-out still removes the cached currentUser (then the page goes
+    // to the 404 screen), so a shared computer does not keep showing the account.
+    onError: forgetCachedUser,
   });
 }
