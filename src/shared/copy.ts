@@ -45,6 +45,8 @@ export const COPY = {
     uploadingMessage: 'Wait while we upload your post.',
     successTitle: "Let's go viral!",
     successMessage: 'Successfully #posted!',
+    /** Not in the spec: the success popup's way to the new post, beside its Home. */
+    viewPost: 'View post',
   },
   errorTitle: 'An error occurred!',
   post: {
@@ -69,6 +71,9 @@ export const COPY = {
     errorMessage: 'Failed to fetch account :(',
     followers: 'Followers',
     following: 'Following',
+    /** The words after the counts on a profile: "1 follower", "2 followers", "3 following". */
+    followersCount: (count: number) => (count === 1 ? 'follower' : 'followers'),
+    followingCount: 'following',
     settings: 'Settings',
     noPosts: 'No posts yet.',
     noUsers: 'Nobody here yet.',

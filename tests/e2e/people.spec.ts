@@ -24,7 +24,7 @@ test('follow from a post and from a profile; the lists show it', async ({ page }
   // Someone else's profile: the profile tab is not highlighted.
   await expect(page.getByRole('link', { name: 'Your profile' })).not.toHaveAttribute('aria-current', 'page');
 
-  await page.getByRole('link', { name: /1 Followers/ }).click();
+  await page.getByRole('link', { name: '1 follower', exact: true }).click();
   await expect(page).toHaveURL(`/@${author.username}/followers`);
   await expect(page.getByRole('heading', { name: 'Followers' })).toBeVisible();
   const list = page.getByRole('main');
@@ -34,7 +34,7 @@ test('follow from a post and from a profile; the lists show it', async ({ page }
   await expect(page.getByRole('link', { name: 'Settings' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Your profile' })).toHaveAttribute('aria-current', 'page');
 
-  await page.getByRole('link', { name: /1 Following/ }).click();
+  await page.getByRole('link', { name: '1 following', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Following' })).toBeVisible();
   await expect(list.getByRole('link', { name: new RegExp(`@${author.username}`) })).toContainText('1 follower');
   await expect(page.getByRole('link', { name: 'Your profile' })).toHaveAttribute('aria-current', 'page');
@@ -43,13 +43,13 @@ test('follow from a post and from a profile; the lists show it', async ({ page }
   await page.goto(`/@${author.username}`);
   await page.getByRole('button', { name: 'Unfollow' }).click();
   await expect(page.getByRole('button', { name: 'Follow', exact: true })).toBeVisible();
-  await expect(page.getByRole('link', { name: /0 Followers/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: '0 followers', exact: true })).toBeVisible();
 
   // Following back is allowed: the author follows the fan too.
   await signInViaApi(page.request, author);
   await page.goto(`/@${fan.username}`);
   await page.getByRole('button', { name: 'Follow', exact: true }).click();
-  await expect(page.getByRole('link', { name: /1 Followers/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: '1 follower', exact: true })).toBeVisible();
 });
 
 test('account settings: new icon and bio in one update', async ({ page }) => {
@@ -58,6 +58,9 @@ test('account settings: new icon and bio in one update', async ({ page }) => {
   await page.getByRole('link', { name: 'Account Settings' }).click();
   await expect(page.getByRole('heading', { name: 'Account Settings' })).toBeVisible();
   await expect(page.getByText('No bio')).toBeVisible();
+  // No bio yet: the box is empty, with the spec's placeholder.
+  await expect(page.getByLabel('Edit Bio')).toHaveValue('');
+  await expect(page.getByLabel('Edit Bio')).toHaveAttribute('placeholder', 'Share something #wicked');
   await page.getByText('Upload Photo').click();
   await page.getByLabel('Upload Photo').setInputFiles(await photo('me', 600, 600, '#ff006e'));
   await expect(page.getByAltText('Your new icon')).toBeVisible();
@@ -73,6 +76,10 @@ test('account settings: new icon and bio in one update', async ({ page }) => {
   await expect(page.getByText('Second-year, ramen enthusiast')).toBeVisible();
   const avatar = page.getByRole('img', { name: `@${me.username}` }).first();
   await expect(avatar).toHaveAttribute('src', /\/media\/profiles\/.+-320\.webp$/);
+
+  // Back in Account Settings (a fresh load), the box starts with the current bio, to edit.
+  await page.goto('/settings/account');
+  await expect(page.getByLabel('Edit Bio')).toHaveValue('Second-year, ramen enthusiast');
 });
 
 test('account settings errors show the code with Home and Cancel', async ({ page }) => {

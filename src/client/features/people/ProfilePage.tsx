@@ -5,6 +5,7 @@ import { Avatar } from '../../ui/Avatar';
 import button from '../../ui/button.module.css';
 import { Page } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
+import { useDocumentTitle } from '../../ui/use-document-title';
 import { useOnVisible } from '../../ui/use-on-visible';
 import { useCurrentUser } from '../../api/current-user';
 import { FollowButton } from '../follows';
@@ -34,6 +35,7 @@ export function ProfilePage({ username }: { username: string }) {
   const me = useCurrentUser();
   const profile = useProfile(username.toLowerCase());
   const isMe = me?.username === username.toLowerCase();
+  useDocumentTitle(`@${username.toLowerCase()}`);
 
   if (profile.isPending) {
     const label = isMe ? COPY.profile.loadingOwn : COPY.profile.loadingOther;
@@ -59,10 +61,10 @@ export function ProfilePage({ username }: { username: string }) {
         <h1 className={styles.handle}>@{user.username}</h1>
         <nav className={styles.counts} aria-label="Connections">
           <Link to={paths.followers(user.username)}>
-            <strong>{user.followers}</strong> {COPY.profile.followers}
+            <strong>{user.followers}</strong> {COPY.profile.followersCount(user.followers)}
           </Link>
           <Link to={paths.following(user.username)}>
-            <strong>{user.following}</strong> {COPY.profile.following}
+            <strong>{user.following}</strong> {COPY.profile.followingCount}
           </Link>
         </nav>
         {user.bio && <p className={styles.bio}>{user.bio}</p>}

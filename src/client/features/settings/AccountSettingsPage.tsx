@@ -12,6 +12,7 @@ import { Avatar } from '../../ui/Avatar';
 import button from '../../ui/button.module.css';
 import field from '../../ui/field.module.css';
 import { Page } from '../../ui/Page';
+import { useDocumentTitle } from '../../ui/use-document-title';
 import { PopUp } from '../../ui/PopUp';
 import { useCurrentUser } from '../../api/current-user';
 import styles from './AccountSettingsPage.module.css';
@@ -36,9 +37,13 @@ export function AccountSettingsPage() {
   const navigate = useNavigate();
   const me = useCurrentUser();
   const update = useUpdateProfile();
+  useDocumentTitle(COPY.account.title);
   const [icon, setIcon] = useState<File | null>(null);
   const preview = usePreviewUrl(icon);
-  const [bio, setBio] = useState('');
+  // null until the user types: the box shows the current bio (issue 15), also when it arrives
+  // after the first render, and again after a save.
+  const [draftBio, setBio] = useState<string | null>(null);
+  const bio = draftBio ?? me?.bio ?? '';
   const [status, setStatus] = useState<Status>({ step: 'editing' });
 
   async function submit(event: FormEvent) {
@@ -52,7 +57,7 @@ export function AccountSettingsPage() {
       const prepared = icon ? await prepareIcon(icon) : null;
       await update.mutateAsync({ icon: prepared, bio });
       setIcon(null);
-      setBio('');
+      setBio(null);
       setStatus({ step: 'done' });
     } catch (error) {
       setStatus({ step: 'failed', message: errorMessage(error) });
@@ -63,7 +68,7 @@ export function AccountSettingsPage() {
   const closeError = () => setStatus({ step: 'editing' });
 
   return (
-    <Page title={COPY.account.title} back>
+    <Page title={COPY.account.title} back width="column">
       <form className={styles.form} onSubmit={submit}>
         <div className={styles.identity}>
           {preview ? (

@@ -15,10 +15,7 @@ import { useCreatePost } from '../posts';
 import { compressedName, compressImage } from '../../lib/compress-image';
 import styles from './UploadPage.module.css';
 
-type Status = { step: 'editing' } | { step: 'uploading' } | { step: 'done' } | { step: 'failed'; message: string };
-
-/** The example address shown in the link box: this site's own. */
-const exampleLink = `${window.location.protocol}//${window.location.host}`;
+type Status = { step: 'editing' } | { step: 'uploading' } | { step: 'done'; postId: string } | { step: 'failed'; message: string };
 
 export function UploadPage() {
   const navigate = useNavigate();
@@ -53,19 +50,21 @@ export function UploadPage() {
     setStatus({ step: 'uploading' });
     try {
       const compressed = await prepare(photo);
-      await createPost.mutateAsync({
+      const post = await createPost.mutateAsync({
         photo: compressed,
         fileName: compressedName(photo.name, compressed),
         description,
         link: link.trim(),
       });
-      setStatus({ step: 'done' });
+      setStatus({ step: 'done', postId: post.id });
     } catch (error) {
       setStatus({ step: 'failed', message: errorMessage(error) });
     }
   }
 
   const goHome = () => void navigate(paths.home);
+  // Back to the form as it was: the photo, description and link are still in their state.
+  const backToForm = () => setStatus({ step: 'editing' });
 
   return (
     <Page title={COPY.upload.title}>
@@ -109,7 +108,8 @@ export function UploadPage() {
             type="url"
             inputMode="url"
             className={field.input}
-            placeholder={exampleLink}
+            // Spec: placeholder '{host}', the bare host of this site (e.g. localhost:3000).
+            placeholder={window.location.host}
             value={link}
             onChange={(e) => setLink(e.target.value)}
           />
@@ -122,14 +122,24 @@ export function UploadPage() {
 
       {status.step === 'uploading' && <PopUp title={COPY.upload.uploadingTitle} message={COPY.upload.uploadingMessage} loading />}
       {status.step === 'done' && (
-        <PopUp title={COPY.upload.successTitle} message={COPY.upload.successMessage} buttons={[{ label: COPY.home, onClick: goHome }]} />
+        <PopUp
+          title={COPY.upload.successTitle}
+          message={COPY.upload.successMessage}
+          buttons={[
+            { label: COPY.home, onClick: goHome },
+            { label: COPY.upload.viewPost, onClick: () => void navigate(paths.post(status.postId)) },
+          ]}
+        />
       )}
       {status.step === 'failed' && (
         <PopUp
           title={COPY.errorTitle}
           message={status.message}
-          buttons={[{ label: COPY.home, onClick: goHome }]}
-          onCancel={() => setStatus({ step: 'editing' })}
+          buttons={[
+            { label: COPY.home, onClick: goHome },
+            { label: COPY.close, onClick: backToForm },
+          ]}
+          onCancel={backToForm}
         />
       )}
     </Page>
