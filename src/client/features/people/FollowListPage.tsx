@@ -3,8 +3,10 @@ import { COPY } from '../../../shared/copy';
 import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';
 import { Page } from '../../ui/Page';
-import { Spinner } from '../../ui/Spinner';
+import { Skeleton, SkeletonRows } from '../../ui/Skeleton';
+import { useDocumentTitle } from '../../ui/use-document-title';
 import { useOnVisible } from '../../ui/use-on-visible';
+import { EmptyState } from '../errors';
 import { useFollowList } from './api/profile';
 import styles from './FollowListPage.module.css';
 import { ProfileError } from './ProfileErrors';
@@ -16,15 +18,24 @@ export function FollowListPage({ username, side }: { username: string; side: 'fo
     if (!list.isFetchingNextPage) void list.fetchNextPage();
   }, list.hasNextPage);
   const title = side === 'followers' ? COPY.profile.followers : COPY.profile.following;
+  useDocumentTitle(`${title} of @${username.toLowerCase()}`);
 
   let content;
-  if (list.isPending) content = <Spinner label={`Loading ${title.toLowerCase()}`} />;
-  else if (list.isError) content = <ProfileError error={list.error} username={username} />;
+  if (list.isPending) {
+    content = (
+      <Skeleton label={`Loading ${title.toLowerCase()}`}>
+        <SkeletonRows />
+      </Skeleton>
+    );
+  } else if (list.isError) content = <ProfileError error={list.error} username={username} />;
   else {
     const users = list.data.pages.flatMap((page) => page.users);
     content =
       users.length === 0 ? (
-        <p className={styles.empty}>{COPY.profile.noUsers}</p>
+        <EmptyState
+          message={COPY.profile.noUsers}
+          action={{ to: paths.profile(username.toLowerCase()), label: `Back to @${username.toLowerCase()}` }}
+        />
       ) : (
         <ul className={styles.list}>
           {users.map((user) => (
@@ -43,10 +54,14 @@ export function FollowListPage({ username, side }: { username: string; side: 'fo
   }
 
   return (
-    <Page title={title} back>
+    <Page title={title} back width="column">
       {content}
       <div ref={sentinel} />
-      {list.isFetchingNextPage && <Spinner label="Loading more" />}
+      {list.isFetchingNextPage && (
+        <Skeleton label="Loading more">
+          <SkeletonRows count={2} />
+        </Skeleton>
+      )}
     </Page>
   );
 }

@@ -4,29 +4,44 @@ import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';
 import button from '../../ui/button.module.css';
 import { Page } from '../../ui/Page';
-import { Spinner } from '../../ui/Spinner';
+import { Skeleton, SkeletonCards, SkeletonProfileHeader } from '../../ui/Skeleton';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useOnVisible } from '../../ui/use-on-visible';
 import { useCurrentUser } from '../../api/current-user';
+import { EmptyState } from '../errors';
 import { FollowButton } from '../follows';
 import { PostGrid } from '../posts';
 import { useProfile, useUserPosts } from './api/profile';
 import { ProfileError } from './ProfileErrors';
 import styles from './ProfilePage.module.css';
 
-function UserPosts({ username }: { username: string }) {
+function UserPosts({ username, isMe }: { username: string; isMe: boolean }) {
   const posts = useUserPosts(username);
   const sentinel = useOnVisible<HTMLDivElement>(() => {
     if (!posts.isFetchingNextPage) void posts.fetchNextPage();
   }, posts.hasNextPage);
-  if (posts.isPending) return <Spinner label="Loading posts" />;
+  if (posts.isPending) {
+    return (
+      <Skeleton label="Loading posts">
+        <SkeletonCards />
+      </Skeleton>
+    );
+  }
   const list = posts.data?.pages.flatMap((page) => page.posts) ?? [];
-  if (list.length === 0) return <p className={styles.empty}>{COPY.profile.noPosts}</p>;
+  if (list.length === 0) {
+    // Your own empty board invites a first post; someone else's points back to the feed.
+    const action = isMe ? { to: paths.upload, label: COPY.upload.title, primary: true } : { to: paths.home, label: 'Explore the feed' };
+    return <EmptyState message={COPY.profile.noPosts} action={action} />;
+  }
   return (
     <>
       <PostGrid posts={list} label={`Posts by @${username}`} />
       <div ref={sentinel} />
-      {posts.isFetchingNextPage && <Spinner label="Loading more posts" />}
+      {posts.isFetchingNextPage && (
+        <Skeleton label="Loading more posts">
+          <SkeletonCards count={2} />
+        </Skeleton>
+      )}
     </>
   );
 }
@@ -41,7 +56,10 @@ export function ProfilePage({ username }: { username: string }) {
     const label = isMe ? COPY.profile.loadingOwn : COPY.profile.loadingOther;
     return (
       <Page back={!isMe}>
-        <Spinner label={label} showLabel fullScreen />
+        <Skeleton label={label} showLabel>
+          <SkeletonProfileHeader />
+          <SkeletonCards />
+        </Skeleton>
       </Page>
     );
   }
@@ -76,7 +94,7 @@ export function ProfilePage({ username }: { username: string }) {
           <FollowButton username={user.username} following={user.followedByMe} />
         )}
       </header>
-      <UserPosts username={user.username} />
+      <UserPosts username={user.username} isMe={isMe} />
     </Page>
   );
 }

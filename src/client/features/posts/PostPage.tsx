@@ -1,3 +1,4 @@
+import { Fragment, type CSSProperties } from 'react';
 import { Link, useParams } from 'react-router';
 import type { PostDetail } from '../../../shared/api/posts';
 import { COPY } from '../../../shared/copy';
@@ -6,14 +7,16 @@ import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';
 import button from '../../ui/button.module.css';
 import { Page } from '../../ui/Page';
-import { Spinner } from '../../ui/Spinner';
+import { Skeleton, SkeletonCards, SkeletonPost } from '../../ui/Skeleton';
 import { useCurrentUser } from '../../api/current-user';
 import { Notice } from '../errors';
 import { FollowButton } from '../follows';
 import { usePost, useRelatedPosts } from './api/post';
 import { DeletePostButton } from './components/DeletePostButton';
 import { PostGrid } from './components/PostGrid';
+import { descriptionWithoutTrailingTags } from './post-text';
 import styles from './PostPage.module.css';
+import { timeAgo } from './relative-time';
 
 function PostImage({ post }: { post: PostDetail }) {
   const { image } = post;
@@ -28,7 +31,9 @@ function PostImage({ post }: { post: PostDetail }) {
       height={image.height}
       alt={post.description || `Photo by @${post.author.username}`}
       fetchPriority="high"
-      style={{ backgroundImage: `url("${image.placeholder}")` }}
+      // The box is sized from the stored width and height before a byte of the photo arrives,
+      // so nothing below it moves when it loads (CSS: aspect-ratio, width from --ratio).
+      style={{ backgroundImage: `url("${image.placeholder}")`, '--ratio': image.width / image.height } as CSSProperties}
     />
   );
 }
@@ -40,7 +45,13 @@ function Related({ id }: { id: string }) {
       <h2 id="discover" className={styles.discoverTitle}>
         {COPY.post.discover}
       </h2>
-      {related.isPending ? <Spinner label="Loading related posts" /> : <PostGrid posts={related.data ?? []} label={COPY.post.discover} />}
+      {related.isPending ? (
+        <Skeleton label="Loading related posts">
+          <SkeletonCards />
+        </Skeleton>
+      ) : (
+        <PostGrid posts={related.data ?? []} label={COPY.post.discover} />
+      )}
     </section>
   );
 }
@@ -53,7 +64,9 @@ export function PostPage() {
   if (isPending) {
     return (
       <Page back>
-        <Spinner label="Loading post" fullScreen />
+        <Skeleton label="Loading post">
+          <SkeletonPost />
+        </Skeleton>
       </Page>
     );
   }
@@ -66,6 +79,7 @@ export function PostPage() {
   }
 
   const isAuthor = me?.uid === post.author.uid;
+  const text = descriptionWithoutTrailingTags(post.description);
   return (
     <Page back>
       <article className={styles.post}>
@@ -87,8 +101,27 @@ export function PostPage() {
               <FollowButton username={post.author.username} following={post.author.followedByMe} />
             )}
           </div>
-          {post.description && <p className={styles.description}>{post.description}</p>}
-          {post.hashtags.length > 0 && <p className={styles.hashtags}>{post.hashtags.map((tag) => `#${tag}`).join(' ')}</p>}
+          {/* The one h1: what the post says, as a screen reader's heading list should name it. */}
+          {text ? (
+            <h1 className={styles.description}>{text}</h1>
+          ) : (
+            <h1 className="visually-hidden">Post by @{post.author.username}</h1>
+          )}
+          {post.hashtags.length > 0 && (
+            <p className={styles.hashtags}>
+              {post.hashtags.map((tag, index) => (
+                <Fragment key={tag}>
+                  {index > 0 && ' '}
+                  <Link to={paths.search(tag)} className={styles.hashtag}>
+                    #{tag}
+                  </Link>
+                </Fragment>
+              ))}
+            </p>
+          )}
+          <time className={styles.date} dateTime={post.createdAt}>
+            {timeAgo(new Date(post.createdAt))}
+          </time>
           {post.link && isHttpLink(post.link) && (
             <a className={button.primary} href={post.link} target="_blank" rel="noopener noreferrer ugc">
               {COPY.post.visitSite}

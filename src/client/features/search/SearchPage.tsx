@@ -3,10 +3,11 @@ import { Link, useParams } from 'react-router';
 import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';
 import { Page } from '../../ui/Page';
-import { Spinner } from '../../ui/Spinner';
+import { useDocumentTitle } from '../../ui/use-document-title';
+import { Skeleton, SkeletonCards, SkeletonRows } from '../../ui/Skeleton';
+import { EmptyState } from '../errors';
 import { PostGrid } from '../posts';
 import { usePostSearch, useUserSearch } from './api/search';
-import { SearchBox } from './SearchBox';
 import styles from './SearchPage.module.css';
 
 /** Search errors are only logged (spec section 8): the page shows whatever did load. */
@@ -23,13 +24,19 @@ export function SearchPage() {
   useLogError(users.error, 'People');
   useLogError(posts.error, 'Post');
   const loading = users.isPending || posts.isPending;
+  useDocumentTitle(`Search: ${query}`);
 
   return (
-    <Page back bar={<SearchBox key={query} initial={query} />}>
+    <Page back search={query}>
       <h1 className={styles.title}>
         Results for <q>{query}</q>
       </h1>
-      {loading && <Spinner label="Searching" />}
+      {loading && (
+        <Skeleton label="Searching">
+          <SkeletonRows count={2} />
+          <SkeletonCards />
+        </Skeleton>
+      )}
       {users.data && users.data.length > 0 && (
         <section aria-labelledby="people" className={styles.people}>
           <h2 id="people" className={styles.heading}>
@@ -51,7 +58,9 @@ export function SearchPage() {
         (posts.data.length > 0 ? (
           <PostGrid posts={posts.data} label="Posts" />
         ) : (
-          !loading && <p className={styles.empty}>No posts found.</p>
+          !loading && (
+            <EmptyState message="No posts found. Try another word or a #hashtag." action={{ to: paths.home, label: 'Explore the feed' }} />
+          )
         ))}
     </Page>
   );

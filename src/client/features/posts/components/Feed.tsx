@@ -1,10 +1,12 @@
 import { COPY } from '../../../../shared/copy';
 import { ERRORS } from '../../../../shared/errors';
-import { Spinner } from '../../../ui/Spinner';
+import { paths } from '../../../paths';
+import { Skeleton, SkeletonCards } from '../../../ui/Skeleton';
 import { useOnVisible } from '../../../ui/use-on-visible';
 import { useFeed } from '../api/feed';
+import { EmptyState } from '../../errors';
 import styles from './Feed.module.css';
-import { PostGrid, PostGridSkeleton } from './PostGrid';
+import { PostGrid } from './PostGrid';
 
 /** The Home tab: everyone else's posts, newest first, more as you scroll. */
 export function Feed() {
@@ -13,15 +15,28 @@ export function Feed() {
     if (!feed.isFetchingNextPage) void feed.fetchNextPage();
   }, feed.hasNextPage);
 
-  if (feed.isPending) return <PostGridSkeleton />;
+  if (feed.isPending) {
+    return (
+      <Skeleton label="Loading posts">
+        <SkeletonCards testId="feed-skeleton" />
+      </Skeleton>
+    );
+  }
   if (feed.isError) return <p className={styles.message}>{ERRORS.GENERIC}</p>;
   const posts = feed.data.pages.flatMap((page) => page.posts);
-  if (posts.length === 0) return <p className={styles.message}>{COPY.feed.empty}</p>;
+  // The spec's line, and the way to change it.
+  if (posts.length === 0) {
+    return <EmptyState message={COPY.feed.empty} action={{ to: paths.upload, label: COPY.upload.title, primary: true }} />;
+  }
   return (
     <>
       <PostGrid posts={posts} label="Posts" />
       <div ref={sentinel} />
-      {feed.isFetchingNextPage && <Spinner label="Loading more posts" />}
+      {feed.isFetchingNextPage && (
+        <Skeleton label="Loading more posts">
+          <SkeletonCards count={2} />
+        </Skeleton>
+      )}
     </>
   );
 }
