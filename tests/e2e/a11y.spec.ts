@@ -1,0 +1,160 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { API } from '../../src/shared/api/paths';
+import { newAccount, signUpViaApi } from './helpers';
+import { photo } from './images';
+
+/**
+ * Accessibility on every screen, at both sizes: axe-core finds no serious or critical violation
+ * (contrast, names, labels, landmarks, ARIA), each screen has exactly one h1, and the dialogs
+ * focus their least destructive action and hand focus back when they close.
+ */
+
+/** A word only this spec's posts and accounts hold, so a search finds people and posts. */
+const WORD = 'a11y';
+
+async function post(request: APIRequestContext, description: string): Promise<string> {
+  const response = await request.post(API.posts, { multipart: { photo: await photo(description.slice(0, 12)), description, link: '' } });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { post: { id: string } }).post.id;
+}
+
+/** The serious and critical violations on the page as it is now, one line per rule and target. */
+async function violations(page: Page, screen: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) => violation.nodes.map((node) => `${screen}: ${violation.id} (${violation.impact}) at ${node.target.join(' ')}`));
+}
+
+/**
+ * Opens a screen, waits for its content (`ready`) and for every loading placeholder to go, then
+ * audits it. Findings are collected rather than thrown, so one run reports every screen.
+ */
+async function audit(page: Page, found: string[], screen: string, ready: (page: Page) => Locator, path?: string) {
+  if (path) await page.goto(path);
+  await expect(ready(page)).toBeVisible();
+  await expect(page.locator('[role="status"]')).toHaveCount(0);
+  if (!(await page.getByRole('dialog').isVisible())) {
+    const h1 = await page.locator('h1').count();
+    if (h1 !== 1) found.push(`${screen}: ${h1} h1 elements (want exactly 1)`);
+  }
+  found.push(...(await violations(page, screen)));
+}
+
+test('signed out: login (both modes), a profile, a post, search and not-found', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const author = await signUpViaApi(request, newAccount(WORD));
+  const postId = await post(request, `${WORD} morning light on the quad #campus`);
+  const found: string[] = [];
+
+  await audit(page, found, 'login (sign in)', (p) => p.getByRole('button', { name: 'Enter' }), '/login');
+  await page.getByRole('button', { name: 'New Account' }).click();
+  await audit(page, found, 'login (create account)', (p) => p.getByRole('button', { name: 'Create' }));
+  await audit(page, found, 'profile', (p) => p.getByRole('heading', { name: `@${author.username}` }), `/@${author.username}`);
+  await audit(page, found, 'post', (p) => p.getByRole('heading', { name: 'Discover' }), `/post/${postId}`);
+  await audit(page, found, 'search', (p) => p.getByRole('heading', { name: 'People' }), `/search/${WORD}`);
+  await audit(page, found, 'not found', (p) => p.getByText('Not found :('), '/404');
+
+  expect(found).toEqual([]);
+});
+
+test('signed in: home, Your University, upload, settings, profiles, lists, search', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const other = await signUpViaApi(request, newAccount(WORD));
+  await post(request, `${WORD} late night ramen run #food`);
+  await post(request, `${WORD} library corner with a view #study`);
+  const me = await signUpViaApi(page.request, newAccount(WORD));
+  await post(page.request, `${WORD} my desk setup #dorm`);
+  expect((await page.request.put(API.follow(other.username))).ok()).toBe(true);
+  const found: string[] = [];
+
+  await audit(page, found, 'home', (p) => p.getByRole('tabpanel').getByRole('link').first(), '/');
+  await page.getByRole('tab', { name: 'Your University' }).click();
+  await audit(page, found, 'your university', (p) => p.getByText('Still working on it!'));
+  await audit(page, found, 'upload', (p) => p.getByRole('button', { name: 'Post' }), '/upload');
+  await audit(page, found, 'settings', (p) => p.getByRole('link', { name: 'Account Settings' }), '/settings');
+  await audit(page, found, 'account settings', (p) => p.getByRole('button', { name: 'Update' }), '/settings/account');
+  await audit(page, found, 'own profile', (p) => p.getByRole('link', { name: 'Settings' }), `/@${me.username}`);
+  await audit(page, found, 'other profile', (p) => p.getByRole('button', { name: 'Unfollow' }), `/@${other.username}`);
+  await audit(
+    page,
+    found,
+    'followers',
+    (p) => p.getByRole('main').getByRole('link', { name: new RegExp(`@${me.username}`) }),
+    `/@${other.username}/followers`,
+  );
+  // Nobody followed by `other`: the empty list offers a way back to the profile.
+  await audit(page, found, 'following (empty)', (p) => p.getByText('Nobody here yet.'), `/@${other.username}/following`);
+  await expect(page.getByRole('main').getByRole('link', { name: `Back to @${other.username}` })).toBeVisible();
+  await audit(page, found, 'search results', (p) => p.getByRole('heading', { name: 'People' }), `/search/${WORD}`);
+  await expect(page.getByRole('main').getByRole('link', { name: new RegExp(`@${other.username}`) })).toBeVisible();
+  await audit(page, found, 'search (nothing found)', (p) => p.getByText(/No posts found/), '/search/zqxjvwkpq');
+  await expect(page.getByRole('main').getByRole('link', { name: 'Explore the feed' })).toBeVisible();
+
+  expect(found).toEqual([]);
+});
+
+test('the delete dialog focuses Cancel, passes axe, and Escape hands focus back to Delete', async ({ page }) => {
+  await signUpViaApi(page.request, newAccount(WORD));
+  const postId = await post(page.request, `${WORD} sunset from the roof #views`);
+  const found: string[] = [];
+  await page.goto(`/post/${postId}`);
+  const remove = page.getByRole('button', { name: 'Delete' });
+  await remove.click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Mysterious is the new cool???');
+  // The least destructive action: Enter must not delete the post.
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await audit(page, found, 'post with delete dialog', (p) => p.getByRole('dialog'));
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(remove).toBeFocused();
+  // Enter on the re-opened dialog cancels rather than deletes.
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(page).toHaveURL(`/post/${postId}`);
+  expect(found).toEqual([]);
+});
+
+test('the sign-in prompt focuses Close, passes axe, and Escape hands focus back', async ({ page, request }) => {
+  const author = await signUpViaApi(request, newAccount(WORD));
+  const found: string[] = [];
+  await page.goto(`/@${author.username}`);
+  const follow = page.getByRole('button', { name: 'Follow', exact: true });
+  await follow.click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Not signed in!');
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+  await audit(page, found, 'sign-in prompt', (p) => p.getByRole('dialog'));
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(follow).toBeFocused();
+  expect(found).toEqual([]);
+});
+
+test('loading: one polite status over a profile-shaped skeleton, still under reduced motion', async ({ page, request }) => {
+  const author = await signUpViaApi(request, newAccount(WORD));
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**${API.user(author.username)}`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/@${author.username}`);
+  const status = page.getByRole('status');
+  await expect(status).toHaveCount(1);
+  await expect(status).toHaveAttribute('aria-live', 'polite');
+  // The spec's loading line for someone else's profile, over placeholders shaped like the page.
+  await expect(status).toContainText('Loading profile!');
+  const blocks = status.locator('[aria-hidden="true"] div');
+  expect(await blocks.count()).toBeGreaterThan(4);
+  await expect(blocks.first()).toHaveCSS('animation-name', 'none');
+  expect(await violations(page, 'profile loading')).toEqual([]);
+  release();
+  await expect(page.getByRole('heading', { name: `@${author.username}` })).toBeVisible();
+  await page.unrouteAll({ behavior: 'wait' });
+});
