@@ -102,11 +102,7 @@ export function PostPage() {
             )}
           </div>
           {/* The one h1: what the post says, as a screen reader's heading list should name it. */}
-          {text ? (
-            <h1 className={styles.description}>{text}</h1>
-          ) : (
-            <h1 className="visually-hidden">Post by @{post.author.username}</h1>
-          )}
+          {text ? <h1 className={styles.description}>{text}</h1> : <h1 className="visually-hidden">Post by @{post.author.username}</h1>}
           {post.hashtags.length > 0 && (
             <p className={styles.hashtags}>
               {post.hashtags.map((tag, index) => (
