@@ -1,41 +1,70 @@
-import type { ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { useRef, type MouseEvent, type ReactNode } from 'react';
 import { BottomNav } from './BottomNav';
 import { BackIcon } from './icons';
 import styles from './Page.module.css';
+import { SearchBox } from './SearchBox';
+import { TopBar } from './TopBar';
+import { useIsDesktop } from './use-desktop';
+import { useGoBack } from './use-go-back';
 
 interface PageProps {
-  /** The page's heading; shown in the top bar. */
+  /** The page's heading; shown in the page's own bar. */
   title?: string;
-  /** Shows a back arrow that goes one step back in history. */
+  /** Shows a back arrow: one step back in history, or home when there is none of ours. */
   back?: boolean;
-  /** Extra content on the right of the top bar, or instead of the title. */
+  /** Extra content on the right of the page's bar, or instead of the title. */
   bar?: ReactNode;
-  /** The bottom navigation bar; on by default. */
+  /**
+   * The search box with these words: in the page's bar on a phone; on a desktop the top bar
+   * always has it.
+   */
+  search?: string;
+  /** 'column' for forms and lists: a centered column on a wide screen rather than the full width. */
+  width?: 'wide' | 'column';
+  /** The navigation (bottom bar on a phone, top bar on a desktop); on by default. */
   nav?: boolean;
   children: ReactNode;
 }
 
-/** The frame of every signed-in screen: optional top bar, content, bottom navigation. */
-export function Page({ title, back = false, bar, nav = true, children }: PageProps) {
-  const navigate = useNavigate();
-  const hasBar = Boolean(title || back || bar);
+/** The frame of every screen: skip link, navigation, optional page bar, content. */
+export function Page({ title, back = false, bar, search, width = 'wide', nav = true, children }: PageProps) {
+  const goBack = useGoBack();
+  const desktop = useIsDesktop();
+  const main = useRef<HTMLElement>(null);
+  const phoneSearch = search !== undefined && !desktop;
+  const hasBar = Boolean(title || back || bar || phoneSearch);
+  // Only the desktop's top bar is the page's banner; there the page's own bar is a heading row.
+  const Bar = desktop ? 'div' : 'header';
+
+  // Focus moves without touching the URL (a #main entry would be one more step for Back).
+  const skipToContent = (event: MouseEvent) => {
+    event.preventDefault();
+    main.current?.focus();
+  };
+
   return (
-    <div className={styles.page} data-nav={nav}>
+    <div className={styles.page} data-nav={nav} data-desktop={desktop}>
+      <a href="#main" className={styles.skip} onClick={skipToContent}>
+        Skip to content
+      </a>
+      {nav && desktop && <TopBar query={search} />}
       {hasBar && (
-        <header className={styles.bar}>
+        <Bar className={styles.bar} data-width={width}>
           {back && (
-            <button type="button" className={styles.back} onClick={() => navigate(-1)}>
+            <button type="button" className={styles.back} onClick={goBack}>
               <BackIcon />
               <span className="visually-hidden">Back</span>
             </button>
           )}
           {title && <h1 className={styles.title}>{title}</h1>}
+          {phoneSearch && <SearchBox key={search} initial={search} />}
           {bar}
-        </header>
+        </Bar>
       )}
-      <main className={styles.main}>{children}</main>
-      {nav && <BottomNav />}
+      <main ref={main} id="main" tabIndex={-1} className={styles.main} data-width={width}>
+        {children}
+      </main>
+      {nav && !desktop && <BottomNav />}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { APP_NAME } from '../../app-name';
 import { paths } from '../../paths';
 import button from '../../ui/button.module.css';
 import { TextField } from '../../ui/TextField';
+import { useDocumentTitle } from '../../ui/use-document-title';
 import { useCurrentUser } from '../../api/current-user';
 import { useSignIn } from './api/sign-in';
 import { useSignUp } from './api/sign-up';
@@ -35,6 +36,7 @@ export function LoginPage() {
   const signIn = useSignIn();
   const signUp = useSignUp();
   const [mode, setMode] = useState<Mode>('sign-in');
+  useDocumentTitle(mode === 'sign-in' ? 'Sign in' : 'New account');
   const [identifier, setIdentifier] = useState('');
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');

@@ -1,17 +1,24 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { COPY } from '../../../shared/copy';
 import { Page } from '../../ui/Page';
+import { useDocumentTitle } from '../../ui/use-document-title';
 import { Notice } from '../errors';
 import { Feed } from '../posts';
-import { SearchBox } from '../search';
 import styles from './HomePage.module.css';
 
 type Tab = 'home' | 'university';
 
 export function HomePage() {
   const [tab, setTab] = useState<Tab>('home');
+  const homeTab = useRef<HTMLButtonElement>(null);
+  useDocumentTitle();
+  // Your University's Go Back returns to the Home tab (as the original did), not to the last page.
+  const backToHome = () => {
+    setTab('home');
+    homeTab.current?.focus();
+  };
   return (
-    <Page bar={<SearchBox />}>
+    <Page search="">
       <h1 className="visually-hidden">Home</h1>
       <div role="tablist" aria-label="Feeds" className={styles.tabs}>
         {(['home', 'university'] as const).map((id) => (
@@ -20,6 +27,7 @@ export function HomePage() {
             type="button"
             role="tab"
             id={`tab-${id}`}
+            ref={id === 'home' ? homeTab : undefined}
             aria-selected={tab === id}
             aria-controls={`panel-${id}`}
             className={styles.tab}
@@ -31,7 +39,7 @@ export function HomePage() {
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'home' && <Feed />}
-        {tab === 'university' && <Notice title={COPY.feed.universityTitle} message={COPY.feed.universityMessage} />}
+        {tab === 'university' && <Notice title={COPY.feed.universityTitle} message={COPY.feed.universityMessage} onBack={backToHome} />}
       </div>
     </Page>
   );

@@ -6,6 +6,7 @@ import { paths } from '../../paths';
 import { ChevronIcon } from '../../ui/icons';
 import { Page } from '../../ui/Page';
 import { PopUp } from '../../ui/PopUp';
+import { useDocumentTitle } from '../../ui/use-document-title';
 import { useSignOut } from '../auth';
 import styles from './SettingsPage.module.css';
 
@@ -16,6 +17,7 @@ export function SettingsPage() {
   const signOut = useSignOut();
   const signOutEverywhere = useSignOut({ everywhere: true });
   const [confirming, setConfirming] = useState<Confirming>(null);
+  useDocumentTitle(COPY.settings.title);
 
   const confirm = () => {
     const mutation = confirming === 'everywhere' ? signOutEverywhere : signOut;
@@ -28,7 +30,7 @@ export function SettingsPage() {
   const cancel = () => setConfirming(null);
 
   return (
-    <Page title={COPY.settings.title} back>
+    <Page title={COPY.settings.title} back width="column">
       <section className={styles.section} aria-labelledby="general">
         <h2 id="general" className={styles.heading}>
           {COPY.settings.general}

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, type CSSProperties } from 'react';
 import type { PostCard as PostCardData } from '../../../../shared/api/posts';
 import { HOME_SKELETON_CARDS } from '../../../../shared/limits';
 import { useColumnCount } from '../../../ui/use-column-count';
@@ -8,33 +8,56 @@ import styles from './PostGrid.module.css';
 /** How many cards load at once, without waiting for the observer: the top of a phone screen. */
 const EAGER_CARDS = 4;
 
-/**
- * Masonry: each post goes to the currently shortest column. Heights are known from the stored
- * dimensions, so the layout is final before any image arrives, and reading order stays
- * left-to-right, newest first.
- */
-function toColumns(posts: PostCardData[], count: number): PostCardData[][] {
-  const columns: PostCardData[][] = Array.from({ length: count }, () => []);
-  const heights = new Array<number>(count).fill(0);
-  for (const post of posts) {
-    const shortest = heights.indexOf(Math.min(...heights));
-    columns[shortest]!.push(post);
-    heights[shortest]! += post.image.height / post.image.width;
-  }
-  return columns;
+/** Where a card sits: its column, and how much is above it (in column widths, and gaps). */
+interface Placement {
+  post: PostCardData;
+  column: number;
+  /** The heights of the cards above, as multiples of the column's width. */
+  above: number;
+  /** The gaps above: one per card above. */
+  gaps: number;
 }
+
+/**
+ * Masonry: each post goes to the currently shortest column (the leftmost of equals). Heights are
+ * known from the stored dimensions, so the layout is final before any image arrives. Column tops
+ * only grow, so every post starts no higher than the one before: the posts' own order (newest
+ * first) is the visual reading order, row by row, and the cards stay in that order in the page,
+ * for screen readers and Tab, positioned into their columns by CSS.
+ */
+function place(posts: PostCardData[], count: number): { placements: Placement[]; heights: number[]; counts: number[] } {
+  const heights = new Array<number>(count).fill(0);
+  const counts = new Array<number>(count).fill(0);
+  const placements = posts.map((post) => {
+    const column = heights.indexOf(Math.min(...heights));
+    const placement = { post, column, above: heights[column]!, gaps: counts[column]! };
+    heights[column]! += post.image.height / post.image.width;
+    counts[column]! += 1;
+    return placement;
+  });
+  return { placements, heights, counts };
+}
+
+/** A length in the grid's column widths plus gaps (see --column in PostGrid.module.css). */
+const length = (widths: number, gaps: number) => `calc(var(--column) * ${widths.toFixed(4)} + var(--gap) * ${gaps})`;
 
 export function PostGrid({ posts, label }: { posts: PostCardData[]; label: string }) {
   const columnCount = useColumnCount();
-  const columns = useMemo(() => toColumns(posts, columnCount), [posts, columnCount]);
+  const { placements, heights, counts } = useMemo(() => place(posts, columnCount), [posts, columnCount]);
   const eager = new Set(posts.slice(0, EAGER_CARDS).map((post) => post.id));
+  // The tallest column, less the gap under its last card: measured inside the grid, whose width
+  // the column lengths are made of (on the grid itself, 100cqw would be an outer container's).
+  const height = `max(${heights.map((h, c) => length(h, Math.max(0, counts[c]! - 1))).join(', ')})`;
   return (
-    <section className={styles.grid} aria-label={label}>
-      {columns.map((column, index) => (
-        <div className={styles.column} key={index}>
-          {column.map((post) => (
-            <PostCard key={post.id} post={post} eager={eager.has(post.id)} />
-          ))}
+    <section className={styles.grid} aria-label={label} style={{ '--columns': columnCount } as CSSProperties}>
+      <div style={{ height }} />
+      {placements.map(({ post, column, above, gaps }) => (
+        <div
+          key={post.id}
+          className={styles.slot}
+          style={{ left: `calc((var(--column) + var(--gap)) * ${column})`, top: length(above, gaps) }}
+        >
+          <PostCard post={post} eager={eager.has(post.id)} />
         </div>
       ))}
     </section>
@@ -47,7 +70,7 @@ export function PostGridSkeleton() {
   const ratios = [1.3, 0.8, 1, 1.5, 0.9, 1.2].slice(0, HOME_SKELETON_CARDS);
   const columns = Array.from({ length: columnCount }, (_, c) => ratios.filter((_, i) => i % columnCount === c));
   return (
-    <div className={styles.grid} role="status" aria-label="Loading posts" data-testid="feed-skeleton">
+    <div className={styles.skeletonGrid} role="status" aria-label="Loading posts" data-testid="feed-skeleton">
       {columns.map((column, c) => (
         <div className={styles.column} key={c}>
           {column.map((ratio, i) => (

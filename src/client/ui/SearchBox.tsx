@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { COPY } from '../../../shared/copy';
-import { paths } from '../../paths';
-import field from '../../ui/field.module.css';
-import { SearchIcon } from '../../ui/icons';
+import { COPY } from '../../shared/copy';
+import { paths } from '../paths';
+import field from './field.module.css';
+import { SearchIcon } from './icons';
 import styles from './SearchBox.module.css';
 
 /** The top-bar search box: Enter goes to /search/{query}. */

@@ -1,1 +1,0 @@
-export { SearchBox } from './SearchBox';

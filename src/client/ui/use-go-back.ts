@@ -1,0 +1,16 @@
+import { useNavigate } from 'react-router';
+import { paths } from '../paths';
+
+/**
+ * Every Back and Go Back: one step back in history, or home when this is the first page of ours
+ * in the tab (opened from a shared link, a history step back would leave the app). React Router
+ * numbers its history entries in `history.state.idx`, starting at 0.
+ */
+export function useGoBack(): () => void {
+  const navigate = useNavigate();
+  return () => {
+    const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (index > 0) void navigate(-1);
+    else void navigate(paths.home, { replace: true });
+  };
+}
