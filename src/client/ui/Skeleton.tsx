@@ -69,7 +69,7 @@ export function SkeletonPost() {
     <div className={styles.post} aria-hidden="true">
       <div className={`${styles.block} ${styles.photo}`} />
       <div className={styles.info}>
-        <div className={styles.row}>
+        <div className={styles.author}>
           <div className={`${styles.block} ${styles.avatar}`} style={{ width: 44, height: 44 }} />
           <div className={`${styles.block} ${styles.line}`} style={{ width: 140 }} />
         </div>
