@@ -347,6 +347,9 @@ describe('POST /api/auth/register', () => {
 
     it('a taken username joins the other messages, in the spec order', async () => {
       const alice = await signUp(t.app, newAccount('alice'));
+      // Issue 15's case: only the username and the e-mail are wrong; both lines, username first.
+      const onlyTwo = await post(t.app, API.register, { username: alice.username, email: 'bad', password: 'a fine password' });
+      expectError(onlyTwo, 400, 'USERNAME_TAKEN', ['Username has already been registered.', 'Invalid email address.']);
       const badEmail = await post(t.app, API.register, { username: alice.username, email: 'bad', password: 'short' });
       expectError(badEmail, 400, 'USERNAME_TAKEN', [
         'Username has already been registered.',

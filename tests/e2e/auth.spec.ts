@@ -170,3 +170,30 @@ test('the Your University tab shows its notice', async ({ page }) => {
   await expect(page.getByText('This page has not been created yet!')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Go Back' })).toBeVisible();
 });
+
+test('a taken username is listed with the other sign-up messages, before the e-mail line', async ({ page, request }) => {
+  const taken = await signUpViaApi(request);
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'New Account' }).click();
+  await page.getByPlaceholder('Username').fill(taken.username);
+  await page.getByPlaceholder('Email').fill('bad');
+  await page.getByPlaceholder('Password').fill('anotherpassword');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(loginErrors(page)).toHaveText(['Username has already been registered.', 'Invalid email address.'].join('\n'));
+  await expect(page).toHaveURL('/login');
+});
+
+test('a failed sign-out removes the cached currentUser, then shows the 404 page', async ({ page }) => {
+  const account = await signUpViaApi(page.request);
+  await page.goto('/settings');
+  const cachedUser = () => page.evaluate(() => localStorage.getItem('currentUser'));
+  await expect.poll(cachedUser).toContain(account.username);
+  await page.route('**/api/auth/logout', (route) =>
+    route.fulfill({ status: 500, json: { code: 'GENERIC', message: 'Something went wrong. Please try again.' } }),
+  );
+  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(`/404/${encodeURIComponent('Failed to sign out :(')}`);
+  await expect(page.getByText('Failed to sign out :(')).toBeVisible();
+  expect(await cachedUser()).toBeNull();
+});

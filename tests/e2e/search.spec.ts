@@ -34,3 +34,16 @@ test('search from the top bar finds people and posts; results open', async ({ pa
   await page.getByAltText(`Late night ${word}session in the library`).click();
   await expect(page).toHaveURL(/\/post\//);
 });
+
+test('people results show whole usernames, wrapped rather than cut', async ({ page }) => {
+  // The longest a username can be (20 characters), as in '@coffee_…' before.
+  const long = await signUpViaApi(page.request, newAccount('coffee_lover_club'));
+  expect(long.username).toHaveLength(20);
+  // Someone else searches (your own name is not among the results).
+  await signUpViaApi(page.request, newAccount('reader'));
+  await page.goto(`/search/@${long.username}`);
+  const name = page.getByRole('region', { name: 'People' }).getByText(`@${long.username}`, { exact: true });
+  await expect(name).toBeVisible();
+  // Nothing of it is hidden: the text fits its box (an ellipsis would leave it wider).
+  expect(await name.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+});
