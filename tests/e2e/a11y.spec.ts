@@ -158,3 +158,21 @@ test('loading: one polite status over a profile-shaped skeleton, still under red
   await expect(page.getByRole('heading', { name: `@${author.username}` })).toBeVisible();
   await page.unrouteAll({ behavior: 'wait' });
 });
+
+test('empty states offer a next step: home and your own board to Upload, someone else’s to the feed', async ({ page, request }) => {
+  const other = await signUpViaApi(request, newAccount(WORD));
+  const me = await signUpViaApi(page.request, newAccount(WORD));
+  // An empty board, whatever else this shared server holds.
+  await page.route(`**${API.posts}`, (route) => route.fulfill({ json: { posts: [], nextCursor: null } }));
+  const found: string[] = [];
+  await audit(page, found, 'home (empty)', (p) => p.getByText('Be the first to post!'), '/');
+  await page.getByRole('main').getByRole('link', { name: 'Upload' }).click();
+  await expect(page).toHaveURL('/upload');
+
+  await audit(page, found, 'own profile (empty)', (p) => p.getByText('No posts yet.'), `/@${me.username}`);
+  await expect(page.getByRole('main').getByRole('link', { name: 'Upload' })).toHaveAttribute('href', '/upload');
+  await audit(page, found, 'other profile (empty)', (p) => p.getByText('No posts yet.'), `/@${other.username}`);
+  await page.getByRole('main').getByRole('link', { name: 'Explore the feed' }).click();
+  await expect(page).toHaveURL('/');
+  expect(found).toEqual([]);
+});
