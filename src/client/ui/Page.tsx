@@ -4,8 +4,12 @@ import { BackIcon } from './icons';
 import styles from './Page.module.css';
 import { SearchBox } from './SearchBox';
 import { TopBar } from './TopBar';
+import { MaxColumns } from './use-column-count';
 import { useIsDesktop } from './use-desktop';
 import { useGoBack } from './use-go-back';
+
+/** Post grids in a centered column (search results): cards about as wide as on the home feed. */
+const COLUMN_GRID_COLUMNS = 3;
 
 interface PageProps {
   /** The page's heading; shown in the page's own bar. */
@@ -62,7 +66,7 @@ export function Page({ title, back = false, bar, search, width = 'wide', nav = t
         </Bar>
       )}
       <main ref={main} id="main" tabIndex={-1} className={styles.main} data-width={width}>
-        {children}
+        <MaxColumns.Provider value={width === 'column' ? COLUMN_GRID_COLUMNS : Infinity}>{children}</MaxColumns.Provider>
       </main>
       {nav && !desktop && <BottomNav />}
     </div>

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 
 /** Masonry columns by viewport width: 2 on a phone, up to 5 on a wide screen. */
 const BREAKPOINTS: Array<[query: string, columns: number]> = [
@@ -19,8 +19,11 @@ function subscribe(onChange: () => void) {
   return () => queries.forEach((query) => query.removeEventListener('change', onChange));
 }
 
+/** The most columns a grid may have where it sits: a page's centered column holds fewer. */
+export const MaxColumns = createContext(Infinity);
+
 export function useColumnCount(): number {
-  return useSyncExternalStore(subscribe, current);
+  return Math.min(useSyncExternalStore(subscribe, current), useContext(MaxColumns));
 }
 
 /**

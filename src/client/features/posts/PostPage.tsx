@@ -8,6 +8,7 @@ import { Avatar } from '../../ui/Avatar';
 import button from '../../ui/button.module.css';
 import { Page } from '../../ui/Page';
 import { Skeleton, SkeletonCards, SkeletonPost } from '../../ui/Skeleton';
+import { useDocumentTitle } from '../../ui/use-document-title';
 import { useCurrentUser } from '../../api/current-user';
 import { Notice } from '../errors';
 import { FollowButton } from '../follows';
@@ -58,6 +59,7 @@ function Related({ id }: { id: string }) {
 
 export function PostPage() {
   const { id = '' } = useParams();
+  useDocumentTitle('Post');
   const me = useCurrentUser();
   const { data: post, isPending, isError } = usePost(id);
 

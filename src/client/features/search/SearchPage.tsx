@@ -27,7 +27,7 @@ export function SearchPage() {
   useDocumentTitle(`Search: ${query}`);
 
   return (
-    <Page back search={query}>
+    <Page back search={query} width="column">
       <h1 className={styles.title}>
         Results for <q>{query}</q>
       </h1>

@@ -10,6 +10,7 @@ import button from '../../ui/button.module.css';
 import field from '../../ui/field.module.css';
 import { Page } from '../../ui/Page';
 import { PopUp } from '../../ui/PopUp';
+import { useDocumentTitle } from '../../ui/use-document-title';
 import { useCurrentUser } from '../../api/current-user';
 import { useCreatePost } from '../posts';
 import { compressedName, compressImage } from '../../lib/compress-image';
@@ -19,6 +20,7 @@ type Status = { step: 'editing' } | { step: 'uploading' } | { step: 'done'; post
 
 export function UploadPage() {
   const navigate = useNavigate();
+  useDocumentTitle(COPY.upload.title);
   const user = useCurrentUser();
   const createPost = useCreatePost();
   const [photo, setPhoto] = useState<File | null>(null);

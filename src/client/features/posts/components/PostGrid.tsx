@@ -1,6 +1,5 @@
 import { useMemo, type CSSProperties } from 'react';
 import type { PostCard as PostCardData } from '../../../../shared/api/posts';
-import { HOME_SKELETON_CARDS } from '../../../../shared/limits';
 import { useColumnCount } from '../../../ui/use-column-count';
 import { PostCard } from './PostCard';
 import styles from './PostGrid.module.css';
@@ -45,39 +44,24 @@ export function PostGrid({ posts, label }: { posts: PostCardData[]; label: strin
   const columnCount = useColumnCount();
   const { placements, heights, counts } = useMemo(() => place(posts, columnCount), [posts, columnCount]);
   const eager = new Set(posts.slice(0, EAGER_CARDS).map((post) => post.id));
-  // The tallest column, less the gap under its last card: measured inside the grid, whose width
-  // the column lengths are made of (on the grid itself, 100cqw would be an outer container's).
+  // The tallest column, less the gap under its last card: set inside the grid, whose width the
+  // column lengths are made of (on the grid itself, 100cqw would be an outer container's).
   const height = `max(${heights.map((h, c) => length(h, Math.max(0, counts[c]! - 1))).join(', ')})`;
+  // A list, not a region: its label stays unique beside a section's own heading (Discover).
   return (
-    <section className={styles.grid} aria-label={label} style={{ '--columns': columnCount } as CSSProperties}>
-      <div style={{ height }} />
-      {placements.map(({ post, column, above, gaps }) => (
-        <div
-          key={post.id}
-          className={styles.slot}
-          style={{ left: `calc((var(--column) + var(--gap)) * ${column})`, top: length(above, gaps) }}
-        >
-          <PostCard post={post} eager={eager.has(post.id)} />
-        </div>
-      ))}
-    </section>
-  );
-}
-
-/** The loading state: six placeholder cards of varied heights. */
-export function PostGridSkeleton() {
-  const columnCount = useColumnCount();
-  const ratios = [1.3, 0.8, 1, 1.5, 0.9, 1.2].slice(0, HOME_SKELETON_CARDS);
-  const columns = Array.from({ length: columnCount }, (_, c) => ratios.filter((_, i) => i % columnCount === c));
-  return (
-    <div className={styles.skeletonGrid} role="status" aria-label="Loading posts" data-testid="feed-skeleton">
-      {columns.map((column, c) => (
-        <div className={styles.column} key={c}>
-          {column.map((ratio, i) => (
-            <div key={i} className={styles.skeleton} style={{ aspectRatio: `1 / ${ratio}` }} />
-          ))}
-        </div>
-      ))}
+    <div className={styles.grid} style={{ '--columns': columnCount } as CSSProperties}>
+      <div role="list" aria-label={label} className={styles.list} style={{ height }}>
+        {placements.map(({ post, column, above, gaps }) => (
+          <div
+            key={post.id}
+            role="listitem"
+            className={styles.slot}
+            style={{ left: `calc((var(--column) + var(--gap)) * ${column})`, top: length(above, gaps) }}
+          >
+            <PostCard post={post} eager={eager.has(post.id)} />
+          </div>
+        ))}
+      </div>
     </div>
   );
 }
