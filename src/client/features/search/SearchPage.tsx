@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { Fragment, useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';
@@ -9,6 +9,16 @@ import { EmptyState } from '../errors';
 import { PostGrid } from '../posts';
 import { usePostSearch, useUserSearch } from './api/search';
 import styles from './SearchPage.module.css';
+
+/** Line-break chances after '_' and '.', so a long name wraps between its parts (@coffee_ / lover_club). */
+function breakableName(username: string) {
+  return username.split(/(?<=[._])/u).map((part, index) => (
+    <Fragment key={index}>
+      {index > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
+}
 
 /** Search errors are only logged (spec section 8): the page shows whatever did load. */
 function useLogError(error: unknown, what: string) {
@@ -47,7 +57,7 @@ export function SearchPage() {
               <li key={user.uid}>
                 <Link to={paths.profile(user.username)} className={styles.user}>
                   <Avatar src={user.icon} username={user.username} size={56} />
-                  <span className={styles.username}>@{user.username}</span>
+                  <span className={styles.username}>@{breakableName(user.username)}</span>
                 </Link>
               </li>
             ))}
