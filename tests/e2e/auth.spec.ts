@@ -131,12 +131,15 @@ test('the sign-out confirmation is a dialog that Cancel and Escape dismiss', asy
   await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('Are you sure you want to log out of dormboard?');
-  await expect(dialog.getByRole('button', { name: 'Sign Out' })).toBeFocused();
-  // Focus stays inside the modal dialog.
-  await page.keyboard.press('Tab');
+  // The least destructive action has focus: Enter must not sign out by accident.
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  // Focus stays inside the modal dialog.
+  await page.keyboard.press('Shift+Tab');
+  await expect(dialog.getByRole('button', { name: 'Sign Out' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
+  // Focus is back on the row that opened the dialog.
+  await expect(page.getByRole('button', { name: 'Sign Out', exact: true })).toBeFocused();
   await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByRole('dialog')).toBeHidden();
