@@ -27,7 +27,7 @@ function PostImage({ post }: { post: PostDetail }) {
       className={styles.image}
       src={image.full}
       srcSet={sources.map((source) => `${source.src} ${source.width}w`).join(', ')}
-      sizes="(min-width: 900px) 55vw, 100vw"
+      sizes="(min-width: 1024px) 55vw, 100vw"
       width={image.width}
       height={image.height}
       alt={post.description || `Photo by @${post.author.username}`}
