@@ -23,8 +23,11 @@ interface PageProps {
    * always has it.
    */
   search?: string;
-  /** 'column' for forms and lists: a centered column on a wide screen rather than the full width. */
-  width?: 'wide' | 'column';
+  /**
+   * 'column' for forms and lists: a centered column on a wide screen rather than the full width;
+   * 'form' for the upload form, whose photo and fields stand side by side there.
+   */
+  width?: 'wide' | 'column' | 'form';
   /** The navigation (bottom bar on a phone, top bar on a desktop); on by default. */
   nav?: boolean;
   children: ReactNode;

@@ -69,7 +69,7 @@ export function UploadPage() {
   const backToForm = () => setStatus({ step: 'editing' });
 
   return (
-    <Page title={COPY.upload.title}>
+    <Page title={COPY.upload.title} width="form">
       <form className={styles.form} onSubmit={submit}>
         <label className={styles.picker} data-has-photo={Boolean(preview)}>
           {preview ? (
