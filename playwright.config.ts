@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { localServerEnv } from './scripts/local-server';
 
 const PORT = Number(process.env.E2E_PORT) || 3100;
 /** A second server that nobody posts to: what a brand-new install looks like. */
@@ -25,16 +26,7 @@ function server(port: number) {
     url: `http://127.0.0.1:${port}/api/openapi.json`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      CLIENT_DIR: path.join(DIST, 'client'),
-      LOG_LEVEL: 'warn',
-      // Every test signs up from 127.0.0.1; the limits themselves are covered by the API tests.
-      RATE_LIMIT_REGISTER_PER_IP: '10000',
-      RATE_LIMIT_LOGIN_PER_IP: '10000',
-    },
+    env: localServerEnv(port, dataDir, DIST),
   };
 }
 

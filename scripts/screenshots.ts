@@ -19,6 +19,7 @@ import { generatePhoto } from '../bench/seed-photos.js';
 import { stream } from '../bench/seed-random.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.js';
 import { API } from '../src/shared/api/paths.js';
+import { localServerEnv } from './local-server.js';
 import type { PostPage as PostPageResponse } from '../src/shared/api/posts.js';
 
 const DIST = path.resolve(process.env.DIST || 'dist');
@@ -64,16 +65,7 @@ const DESCRIPTIONS = [
 
 function startServer(dataDir: string) {
   const server = spawn(process.execPath, [path.join(DIST, 'server/main.js')], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      CLIENT_DIR: path.join(DIST, 'client'),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_REGISTER_PER_IP: '10000',
-      RATE_LIMIT_LOGIN_PER_IP: '10000',
-    },
+    env: { ...process.env, ...localServerEnv(PORT, dataDir, DIST) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return server;

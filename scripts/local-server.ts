@@ -1,0 +1,19 @@
+import path from 'node:path';
+
+/**
+ * The environment a production build (`dist`, or another build's directory) runs with when the
+ * end-to-end tests or `npm run screenshots` start it: on this machine only, a data directory of
+ * its own, quiet logs, and sign-ups and sign-ins from one address allowed.
+ */
+export function localServerEnv(port: number, dataDir: string, dist: string): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    CLIENT_DIR: path.join(dist, 'client'),
+    LOG_LEVEL: 'warn',
+    // Every account signs up from 127.0.0.1; the limits themselves are covered by the API tests.
+    RATE_LIMIT_REGISTER_PER_IP: '10000',
+    RATE_LIMIT_LOGIN_PER_IP: '10000',
+  };
+}
