@@ -151,3 +151,20 @@ test('the skip link is the first stop and moves focus to the content', async ({ 
   await page.keyboard.press('Tab');
   await expect(page.getByRole('tab', { name: 'Home' })).toBeFocused();
 });
+
+test('with a full feed, Upload is a few Tab presses from the top, not past every card', async ({ page }) => {
+  await signUpViaApi(page.request, newAccount('poster'));
+  for (let index = 0; index < 12; index++) await postViaApi(page.request, `tab order ${index}`);
+  await signUpViaApi(page.request, newAccount('keys'));
+  await page.goto('/');
+  await expect(page.getByRole('main').getByRole('link').nth(11)).toBeVisible();
+  const upload = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Upload' });
+  let presses = 0;
+  while (presses < 8 && !(await upload.evaluate((element) => element === document.activeElement))) {
+    await page.keyboard.press('Tab');
+    presses += 1;
+  }
+  await expect(upload).toBeFocused();
+  // Skip link, then (desktop) the name and the search box, then Home, then Upload.
+  expect(presses).toBeLessThanOrEqual(isDesktop(page) ? 5 : 3);
+});

@@ -55,6 +55,9 @@ export function Page({ title, back = false, bar, search, width = 'wide', nav = t
         Skip to content
       </a>
       {nav && desktop && <TopBar query={search} />}
+      {/* Before the content in the page, though drawn at the bottom: with a full feed, Upload is
+          a few Tab presses away rather than past every card. */}
+      {nav && !desktop && <BottomNav />}
       {hasBar && (
         <Bar className={styles.bar} data-width={width}>
           {back && (
@@ -71,7 +74,6 @@ export function Page({ title, back = false, bar, search, width = 'wide', nav = t
       <main ref={main} id="main" tabIndex={-1} className={styles.main} data-width={width}>
         <MaxColumns.Provider value={width === 'column' ? COLUMN_GRID_COLUMNS : Infinity}>{children}</MaxColumns.Provider>
       </main>
-      {nav && !desktop && <BottomNav />}
     </div>
   );
 }
