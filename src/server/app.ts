@@ -37,6 +37,7 @@ import { PostgresChangeFeed, registerReadYourWrites } from './db/change-feed.js'
 import { UserDirectory } from './directory/user-directory.js';
 import { FollowService } from './follows/follow.service.js';
 import { postRoutes } from './posts/post.routes.js';
+import { NewestPostTimes } from './posts/newest-post-times.js';
 import { PostService } from './posts/post.service.js';
 import { searchRoutes } from './search/search.routes.js';
 import { SearchService } from './search/search.service.js';
@@ -205,11 +206,14 @@ export async function buildApp({
     app.addHook('onClose', () => feed.stop());
     registerReadYourWrites(app, feed);
   }
+  // Related posts and post search both look among the newest posts first: one set of window starts.
+  const newestPostTimes = new NewestPostTimes(database.orm);
   const search = new SearchService(database, {
     cache,
     limiter,
     limits: config.rateLimits,
     cost: config.searchCost,
+    postSearch: { newestPostTimes },
   });
   // One queue for every image this process decodes, post photos and icons alike.
   const images = givenImages ?? new ImageQueue(config.images.concurrency, config.images.queueLength);
@@ -218,6 +222,7 @@ export async function buildApp({
   const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, directory, images, {
     cache,
     changes,
+    newestPostTimes,
   });
   const follows = new FollowService(database.orm, directory, changes);
 

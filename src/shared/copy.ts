@@ -32,6 +32,10 @@ export const COPY = {
     universityMessage: 'This page has not been created yet!',
     empty: 'Be the first to post!',
     searchPlaceholder: 'Search',
+    /** Not in the spec: the way on from an empty board or an empty search. */
+    explore: 'Explore the feed',
+    /** Not in the spec: a search that found no posts. */
+    noResults: 'No posts found. Try another word or a #hashtag.',
   },
   upload: {
     title: 'Upload',
@@ -77,6 +81,8 @@ export const COPY = {
     settings: 'Settings',
     noPosts: 'No posts yet.',
     noUsers: 'Nobody here yet.',
+    /** Not in the spec: the way on from an empty followers or following list. */
+    backTo: (username: string) => `Back to @${username}`,
   },
   follow: {
     follow: 'Follow',

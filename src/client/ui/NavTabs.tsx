@@ -1,4 +1,4 @@
-import { useState, type MouseEvent } from 'react';
+import { useState, type MouseEvent, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useCurrentUser } from '../api/current-user';
 import { paths } from '../paths';
@@ -7,11 +7,36 @@ import { HomeIcon, UploadIcon } from './icons';
 import styles from './NavTabs.module.css';
 import { SignInPrompt } from './SignInPrompt';
 
-/** Tapping the tab you are already on does nothing (spec section 2). */
-function stayIfCurrent(active: boolean) {
-  return (event: MouseEvent) => {
-    if (active) event.preventDefault();
-  };
+/**
+ * One destination. Tapping the tab you are already on does nothing (spec section 2).
+ */
+function Tab({
+  to,
+  current,
+  label,
+  className = styles.tab,
+  children,
+}: {
+  to: string;
+  current: boolean;
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Link
+      to={to}
+      className={className}
+      data-active={current}
+      aria-current={current ? 'page' : undefined}
+      onClick={(event: MouseEvent) => {
+        if (current) event.preventDefault();
+      }}
+    >
+      {children}
+      <span className="visually-hidden">{label}</span>
+    </Link>
+  );
 }
 
 /**
@@ -29,37 +54,21 @@ export function NavTabs() {
 
   return (
     <>
-      <Link
-        to={paths.home}
-        className={styles.tab}
-        data-active={active === 'home'}
-        aria-current={active === 'home' ? 'page' : undefined}
-        onClick={stayIfCurrent(active === 'home')}
-      >
+      <Tab to={paths.home} current={active === 'home'} label="Home">
         <HomeIcon />
-        <span className="visually-hidden">Home</span>
-      </Link>
-      <Link
-        to={paths.upload}
-        className={styles.tab}
-        data-active={active === 'upload'}
-        aria-current={active === 'upload' ? 'page' : undefined}
-        onClick={stayIfCurrent(active === 'upload')}
-      >
+      </Tab>
+      <Tab to={paths.upload} current={active === 'upload'} label="Upload">
         <UploadIcon />
-        <span className="visually-hidden">Upload</span>
-      </Link>
+      </Tab>
       {user ? (
-        <Link
+        <Tab
           to={paths.profile(user.username)}
+          current={active === 'profile'}
+          label="Your profile"
           className={`${styles.tab} ${styles.profile}`}
-          data-active={active === 'profile'}
-          aria-current={active === 'profile' ? 'page' : undefined}
-          onClick={stayIfCurrent(active === 'profile')}
         >
           <Avatar src={user.icon} username={user.username} size={30} />
-          <span className="visually-hidden">Your profile</span>
-        </Link>
+        </Tab>
       ) : (
         <button type="button" className={`${styles.tab} ${styles.profile}`} onClick={() => setAskToSignIn(true)}>
           <span className={styles.anonymous} aria-hidden="true" />

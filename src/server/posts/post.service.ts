@@ -29,6 +29,7 @@ import type { TrackedFiles } from '../storage/tracked-files.js';
 import { FeedCache } from './feed-cache.js';
 import { imageFileKeys, imageFiles, imageSet, newImageKey } from './post-images.js';
 import * as queries from './post.queries.js';
+import type { NewestPostTimes } from './newest-post-times.js';
 import { RelatedPosts } from './related-posts.js';
 
 export interface NewPost {
@@ -50,6 +51,8 @@ const REJECTION: Record<ImageRejected['reason'], AppError> = {
 export interface PostCaches {
   cache: ReadCache;
   changes: Changes;
+  /** Where the windows of the newest posts start, shared with post search. */
+  newestPostTimes?: NewestPostTimes;
 }
 
 type PostDetailRow = NonNullable<Awaited<ReturnType<typeof queries.findPostDetail>>>['post'];
@@ -73,7 +76,7 @@ export class PostService {
     private readonly limits: RateLimitConfig,
     private readonly directory: UserDirectory,
     private readonly images: ImageQueue,
-    { cache, changes }: PostCaches,
+    { cache, changes, newestPostTimes }: PostCaches,
   ) {
     this.changes = changes;
     this.details = cache.region('post', {
@@ -83,7 +86,7 @@ export class PostService {
       staleAfter: (change) => (change.kind === 'post' ? ALL : []),
       bytes: (json) => json.length,
     });
-    this.relatedPosts = new RelatedPosts(db);
+    this.relatedPosts = new RelatedPosts(db, { newestPostTimes });
     this.firstPagesByAuthor = cache.region('posts by author', {
       staleAfter: (change) => (change.kind === 'post' ? [change.authorUsername] : []),
     });

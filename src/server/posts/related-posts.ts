@@ -1,5 +1,5 @@
-import { MemoCache } from '../cache/memo-cache.js';
 import type { AppDb } from '../db/database.js';
+import { NewestPostTimes } from './newest-post-times.js';
 import * as queries from './post.queries.js';
 
 export interface RelatedPostsOptions {
@@ -7,6 +7,8 @@ export interface RelatedPostsOptions {
   windows: number[];
   /** How long a window's start time is reused. Any start time gives the exact answer, so a stale one only moves the window. */
   cutoffTtlMs: number;
+  /** The window starts, shared with the process's other users of them (else its own, kept cutoffTtlMs). */
+  newestPostTimes?: NewestPostTimes;
 }
 
 const DEFAULTS: RelatedPostsOptions = { windows: [2_000, 20_000], cutoffTtlMs: 60_000 };
@@ -27,21 +29,20 @@ const DEFAULTS: RelatedPostsOptions = { windows: [2_000, 20_000], cutoffTtlMs: 6
  */
 export class RelatedPosts {
   private readonly options: RelatedPostsOptions;
-  /** The creation time of the nth newest post, by n. */
-  private readonly cutoffs: MemoCache<string | undefined>;
+  private readonly cutoffs: NewestPostTimes;
 
   constructor(
     private readonly db: AppDb,
     options: Partial<RelatedPostsOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
-    this.cutoffs = new MemoCache(this.options.cutoffTtlMs);
+    this.cutoffs = this.options.newestPostTimes ?? new NewestPostTimes(db, this.options.cutoffTtlMs);
   }
 
   async cards(to: queries.RelatedTo, limit: number): Promise<queries.CardRow[]> {
     for (const [index, size] of this.options.windows.entries()) {
       // Undefined when there are fewer posts than the window: then the whole table is no larger.
-      const since = await this.cutoffs.get(String(size), () => queries.nthNewestPostTime(this.db, size));
+      const since = await this.cutoffs.at(size);
       // Past the first window, matches are few (it had fewer than `limit`): read them all.
       const query = index === 0 ? queries.relatedPosts : queries.sparseRelatedPosts;
       const found = await query(this.db, to, limit, since);

@@ -2,7 +2,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PAIRS_ONLY, queryGrams } from '../../shared/keywords.js';
 import { MemoCache } from '../cache/memo-cache.js';
 import type { AppDb } from '../db/database.js';
-import { nthNewestPostTime, type CardRow } from '../posts/post.queries.js';
+import { NewestPostTimes } from '../posts/newest-post-times.js';
+import type { CardRow } from '../posts/post.queries.js';
 import * as queries from './search.queries.js';
 
 export interface PostSearchOptions {
@@ -20,6 +21,8 @@ export interface PostSearchOptions {
    * tests prove both give the same page).
    */
   lookup: 'cheaper' | 'walk' | 'index';
+  /** The window starts, shared with the process's other users of them (else its own, kept cutoffTtlMs). */
+  newestPostTimes?: NewestPostTimes;
 }
 
 const DEFAULTS: PostSearchOptions = { windows: [2_000, 20_000], cutoffTtlMs: 60_000, maxExamined: 20_000, lookup: 'cheaper' };
@@ -46,6 +49,13 @@ function candidateShare(statistics: Statistics, words: string[]): number {
 }
 
 type Statistics = queries.GramStatistics;
+
+/** At most the share of posts holding any of the words: the sum of their candidate shares. */
+const eitherShare = (statistics: Statistics, words: string[]) => words.reduce((sum, word) => sum + candidateShare(statistics, [word]), 0);
+
+/** About the share of posts holding every word, if the words were independent: the product. */
+const allShare = (statistics: Statistics, words: string[]) =>
+  words.reduce((share, word) => share * Math.min(1, candidateShare(statistics, [word])), 1);
 
 const shareOf = (statistics: Statistics, gram: string) => statistics.frequencies.get(gram) ?? statistics.otherwise;
 
@@ -95,8 +105,7 @@ function rarestGrams(statistics: Statistics): queries.GramPick {
  */
 export class PostSearch {
   private readonly options: PostSearchOptions;
-  /** The creation time of the nth newest post, by n. */
-  private readonly cutoffs: MemoCache<string | undefined>;
+  private readonly cutoffs: NewestPostTimes;
   /** The planner's statistics of the grams (refreshed by ANALYZE: daily on the embedded database). */
   private readonly statistics: MemoCache<Statistics>;
 
@@ -105,7 +114,7 @@ export class PostSearch {
     options: Partial<PostSearchOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
-    this.cutoffs = new MemoCache(this.options.cutoffTtlMs);
+    this.cutoffs = this.options.newestPostTimes ?? new NewestPostTimes(db, this.options.cutoffTtlMs);
     this.statistics = new MemoCache(this.options.cutoffTtlMs);
   }
 
@@ -123,7 +132,7 @@ export class PostSearch {
       if (page) return page;
     }
     // Candidate rows per post ranked: a window of n posts costs about n times this.
-    const spread = words.reduce((sum, word) => sum + candidateShare(statistics, [word]), 0);
+    const spread = eitherShare(statistics, words);
     const affordable = Math.max(limit, Math.floor(this.options.maxExamined / Math.max(spread, 1e-6)));
     const cost = { statistics, affordable };
     // The ranking of the posts created at or after `since`, the window ranked so far.
@@ -172,7 +181,7 @@ export class PostSearch {
   private async twoWords(db: AppDb, words: string[], limit: number, statistics: Statistics): Promise<CardRow[] | undefined> {
     const { maxExamined, windows } = this.options;
     if (statistics.frequencies.size === 0) return undefined;
-    const density = words.reduce((share, word) => share * Math.min(1, candidateShare(statistics, [word])), 1);
+    const density = allShare(statistics, words);
     const expected = density * statistics.posts;
     const window = windows.find((size) => size < statistics.posts && density * size >= 2 * limit);
     if (window !== undefined) return this.bothInWindow(db, words, limit, statistics, window);
@@ -218,10 +227,7 @@ export class PostSearch {
     walk: number,
   ): Promise<CardRow[] | undefined> {
     // Read through the index: every candidate. Walked: about the posts holding one of them per match.
-    const share = Math.min(
-      1,
-      words.reduce((sum, word) => sum + candidateShare(statistics, [word]), 0),
-    );
+    const share = Math.min(1, eitherShare(statistics, words));
     const walked = Math.min(walk, limit / Math.max(share, 1e-9));
     await nextTurn();
     const start = share * statistics.posts > walked || this.options.lookup === 'walk' ? await this.windowStart(db, walk) : undefined;
@@ -274,8 +280,7 @@ export class PostSearch {
       (sum, group) => sum + Math.min(1, candidateShare(statistics, group)) * (statistics.posts / ENTRIES_PER_ROW + rows),
       0,
     );
-    // Matching every word: about the product of the words' shares, if they were independent.
-    const matching = words.reduce((share, word) => share * Math.min(1, candidateShare(statistics, [word])), 1);
+    const matching = allShare(statistics, words);
     const walk = allWords ? Math.min(rows, limit / Math.max(matching, 1e-9)) : rows;
     return walk < index ? { walk: true } : { grams: rarestGrams(statistics) };
   }
@@ -312,6 +317,6 @@ export class PostSearch {
   }
 
   private windowStart(db: AppDb, size: number): Promise<string | undefined> {
-    return this.cutoffs.get(String(size), () => nthNewestPostTime(db, size));
+    return this.cutoffs.at(size, db);
   }
 }

@@ -11,7 +11,7 @@ export const searchBusy = () => new AppError(503, 'SEARCH_BUSY', undefined, { 'r
  *
  * WARNING: the embedded database runs one statement at a time (in its own thread), in the order
  * asked. Sixteen searches in flight put sixteen statements ahead of the home feed's query;
- * through this gate (one at a time there) it waits behind one at most.
+ * through this gate (two at a time there) it waits behind two at most.
  *
  * WARNING: PGlite in the caller's own thread (tests and tools; the server gives it a thread of
  * its own) answers a query without any I/O, so a search's statements, and the next search the

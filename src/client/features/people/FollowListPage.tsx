@@ -18,7 +18,8 @@ export function FollowListPage({ username, side }: { username: string; side: 'fo
     if (!list.isFetchingNextPage) void list.fetchNextPage();
   }, list.hasNextPage);
   const title = side === 'followers' ? COPY.profile.followers : COPY.profile.following;
-  useDocumentTitle(`${title} of @${username.toLowerCase()}`);
+  const handle = username.toLowerCase();
+  useDocumentTitle(`${title} of @${handle}`);
 
   let content;
   if (list.isPending) {
@@ -32,10 +33,7 @@ export function FollowListPage({ username, side }: { username: string; side: 'fo
     const users = list.data.pages.flatMap((page) => page.users);
     content =
       users.length === 0 ? (
-        <EmptyState
-          message={COPY.profile.noUsers}
-          action={{ to: paths.profile(username.toLowerCase()), label: `Back to @${username.toLowerCase()}` }}
-        />
+        <EmptyState message={COPY.profile.noUsers} action={{ to: paths.profile(handle), label: COPY.profile.backTo(handle) }} />
       ) : (
         <ul className={styles.list}>
           {users.map((user) => (

@@ -30,7 +30,7 @@ function UserPosts({ username, isMe }: { username: string; isMe: boolean }) {
   const list = posts.data?.pages.flatMap((page) => page.posts) ?? [];
   if (list.length === 0) {
     // Your own empty board invites a first post; someone else's points back to the feed.
-    const action = isMe ? { to: paths.upload, label: COPY.upload.title, primary: true } : { to: paths.home, label: 'Explore the feed' };
+    const action = isMe ? { to: paths.upload, label: COPY.upload.title, primary: true } : { to: paths.home, label: COPY.feed.explore };
     return <EmptyState message={COPY.profile.noPosts} action={action} />;
   }
   return (

@@ -1,5 +1,6 @@
 import { Fragment, useEffect } from 'react';
 import { Link, useParams } from 'react-router';
+import { COPY } from '../../../shared/copy';
 import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';
 import { Page } from '../../ui/Page';
@@ -68,9 +69,7 @@ export function SearchPage() {
         (posts.data.length > 0 ? (
           <PostGrid posts={posts.data} label="Posts" />
         ) : (
-          !loading && (
-            <EmptyState message="No posts found. Try another word or a #hashtag." action={{ to: paths.home, label: 'Explore the feed' }} />
-          )
+          !loading && <EmptyState message={COPY.feed.noResults} action={{ to: paths.home, label: COPY.feed.explore }} />
         ))}
     </Page>
   );
