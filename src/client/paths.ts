@@ -10,5 +10,13 @@ export const paths = {
   upload: '/upload',
   settings: '/settings',
   accountSettings: '/settings/account',
+  /** Not in the spec: the Security section of Settings (issue 16). */
+  changePassword: '/settings/password',
+  sessions: '/settings/sessions',
+  downloadData: '/settings/data',
+  deleteAccount: '/settings/delete',
+  /** A password reset link (npm run admin -- reset-link, or mailed by "Forgot password?"). */
+  reset: (token: string) => `/reset/${token}`,
+  forgotPassword: '/forgot-password',
   notFound: (error?: string) => (error ? `/404/${encodeURIComponent(error)}` : '/404'),
 } as const;

@@ -113,6 +113,12 @@ export const COPY = {
     signOutEverywhere: 'Sign out everywhere',
     signOutEverywhereTitle: 'Sign out everywhere?',
     signOutEverywhereMessage: 'You will be signed out on every device, this one included.',
+    /** Not in the spec (issue 16): the account's own security. */
+    security: 'Security',
+    changePassword: 'Change Password',
+    sessions: 'Sessions',
+    downloadData: 'Download My Data',
+    deleteAccount: 'Delete Account',
   },
   /** Not in the spec: a screen that failed to load or to render (the routes' error boundary). */
   routeError: {

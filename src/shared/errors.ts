@@ -39,6 +39,11 @@ export const ERRORS = {
   INCORRECT_LOGIN: 'Incorrect log in details.',
   USERNAME_NOT_REGISTERED: 'Username not registered.',
   SIGN_IN_FAILED: 'Failed to sign in.',
+  // Account management (not in the spec; issue 16)
+  INCORRECT_PASSWORD: 'Incorrect password.',
+  PASSWORDS_DO_NOT_MATCH: 'Passwords do not match.',
+  RESET_LINK_INVALID: 'This link has expired or has already been used. Ask for a new one.',
+  SESSION_NOT_FOUND: 'That session has already ended.',
   // Not shown in the spec: our own wording.
   GENERIC: 'Something went wrong. Please try again.',
   NOT_SIGNED_IN: 'You need to sign in first.',

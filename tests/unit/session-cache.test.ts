@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/server/auth/auth.queries.js';
 import { SessionCache } from '../../src/server/auth/session-cache.js';
 
-const user = (id: string) => ({ id, username: id }) as UserRow;
+/** A session of user `id`, named after it. */
+const user = (id: string) => ({ user: { id, username: id } as UserRow, sessionId: `s-${id}` });
 const inAnHour = () => new Date(Date.now() + 60 * 60 * 1000);
 
 describe('SessionCache', () => {
@@ -10,7 +11,7 @@ describe('SessionCache', () => {
     const cache = new SessionCache(60_000);
     const generation = cache.generation;
     cache.set('a', user('u1'), inAnHour(), generation);
-    expect(cache.get('a')?.id).toBe('u1');
+    expect(cache.get('a')).toEqual(user('u1'));
   });
 
   it('does not store a read that overlapped signing out (it may have seen the ended session)', () => {
@@ -40,7 +41,7 @@ describe('SessionCache', () => {
     cache.forgetUser('u1');
     expect(cache.get('a')).toBeUndefined();
     expect(cache.get('b')).toBeUndefined();
-    expect(cache.get('c')?.id).toBe('u2');
+    expect(cache.get('c')?.user.id).toBe('u2');
   });
 
   it('never serves a session past its expiry', () => {

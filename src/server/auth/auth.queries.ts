@@ -1,4 +1,4 @@
-import { eq, lte, or } from 'drizzle-orm';
+import { and, desc, eq, lte, ne, or } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { sessions, users } from '../db/schema.js';
 
@@ -31,14 +31,28 @@ export async function insertUser(db: AppDb, user: typeof users.$inferInsert): Pr
   return row!;
 }
 
-export async function insertSession(db: AppDb, tokenHash: string, userId: string, expiresAt: Date) {
-  await db.insert(sessions).values({ tokenHash, userId, expiresAt });
+export async function insertSession(db: AppDb, session: typeof sessions.$inferInsert) {
+  await db.insert(sessions).values(session);
+}
+
+export interface FoundSession {
+  user: UserRow;
+  id: string;
+  expiresAt: Date;
+  createdAt: Date;
+  lastSeenAt: Date;
 }
 
 /** A session and its user, expired or not (the service decides, and deletes what has expired). */
-export async function findSession(db: AppDb, tokenHash: string): Promise<{ user: UserRow; expiresAt: Date; createdAt: Date } | undefined> {
+export async function findSession(db: AppDb, tokenHash: string): Promise<FoundSession | undefined> {
   const [row] = await db
-    .select({ user: users, expiresAt: sessions.expiresAt, createdAt: sessions.createdAt })
+    .select({
+      user: users,
+      id: sessions.id,
+      expiresAt: sessions.expiresAt,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.tokenHash, tokenHash))
@@ -46,14 +60,40 @@ export async function findSession(db: AppDb, tokenHash: string): Promise<{ user:
   return row;
 }
 
-/** Moves a session's expiry; false when the session is gone (ended by another request). */
-export async function renewSession(db: AppDb, tokenHash: string, expiresAt: Date): Promise<boolean> {
-  const rows = await db
-    .update(sessions)
-    .set({ expiresAt })
-    .where(eq(sessions.tokenHash, tokenHash))
-    .returning({ tokenHash: sessions.tokenHash });
+/** Records a use of a session (and a later expiry); false when the session is gone (ended meanwhile). */
+export async function touchSession(db: AppDb, tokenHash: string, update: { expiresAt?: Date; lastSeenAt: Date }): Promise<boolean> {
+  const rows = await db.update(sessions).set(update).where(eq(sessions.tokenHash, tokenHash)).returning({ tokenHash: sessions.tokenHash });
   return rows.length > 0;
+}
+
+/** A user's sessions, most recently used first. */
+export async function listSessions(db: AppDb, userId: string) {
+  return db
+    .select({
+      id: sessions.id,
+      tokenHash: sessions.tokenHash,
+      userAgent: sessions.userAgent,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+    })
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
+}
+
+/** Ends one of the user's sessions by its public id; the token's hash, or undefined when none matched. */
+export async function deleteSessionById(db: AppDb, userId: string, id: string): Promise<string | undefined> {
+  const [row] = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), eq(sessions.id, id)))
+    .returning({ tokenHash: sessions.tokenHash });
+  return row?.tokenHash;
+}
+
+/** Ends every session of the user but the one given. */
+export async function deleteOtherSessions(db: AppDb, userId: string, keepTokenHash: string) {
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, keepTokenHash)));
 }
 
 export async function deleteSession(db: AppDb, tokenHash: string) {

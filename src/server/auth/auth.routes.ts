@@ -34,7 +34,7 @@ export const authRoutes =
         },
       },
       async (request, reply) => {
-        const session = await auth.register(request.body, rateLimitAddress(request.ip));
+        const session = await auth.register(request.body, rateLimitAddress(request.ip), request.headers['user-agent']);
         logSecurityEvent(request, 'signed up', { userId: session.user.id });
         await replaceSession(request, reply, session);
         return reply.code(201).send({ user: toMe(session.user) });
@@ -52,7 +52,7 @@ export const authRoutes =
         },
       },
       async (request, reply) => {
-        const session = await auth.login(request.body, rateLimitAddress(request.ip));
+        const session = await auth.login(request.body, rateLimitAddress(request.ip), request.headers['user-agent']);
         logSecurityEvent(request, 'signed in', { userId: session.user.id });
         await replaceSession(request, reply, session);
         return { user: toMe(session.user) };

@@ -13,7 +13,7 @@ import type { UserRow } from './auth.queries.js';
 import { isCommonPassword } from './common-passwords.js';
 import { hashPassword, verifyDecoy, verifyPassword } from './password.js';
 import type { SessionCache } from './session-cache.js';
-import { hashSessionToken, hasEnded, newSessionToken, renewedExpiry, SESSION_TTL_MS } from './session-token.js';
+import { hashSessionToken, hasEnded, newSessionToken, sessionTouch, SESSION_TTL_MS, storedUserAgent } from './session-token.js';
 
 export interface SignedIn {
   user: UserRow;
@@ -21,9 +21,10 @@ export interface SignedIn {
   expiresAt: Date;
 }
 
-/** The user a session cookie belongs to, and the session's new expiry if this use extended it. */
+/** The user a session cookie belongs to, the session's public id, and its new expiry if this use extended it. */
 export interface CurrentSession {
   user: UserRow;
+  sessionId: string;
   renewedUntil?: Date;
 }
 
@@ -39,7 +40,7 @@ export class AuthService {
     private readonly passwordCost: Argon2Cost = OWASP_ARGON2ID,
   ) {}
 
-  async register(body: RegisterBody, address: string): Promise<SignedIn> {
+  async register(body: RegisterBody, address: string, userAgent?: string): Promise<SignedIn> {
     await this.limiter.hit(`register:ip:${address}`, this.limits.registerPerIp, this.limits.windowMs);
     const input = normalizeSignUp(body);
     // Taken names and a common password join the format messages, in the spec's order, so the
@@ -61,7 +62,7 @@ export class AuthService {
       const lost = validateSignUp(input, { ...nowTaken, commonPassword });
       throw lost.length > 0 ? signUpError(lost) : new AppError(409, 'SIGN_UP_FAILED');
     }
-    return this.startSession(user);
+    return this.startSession(user, userAgent);
   }
 
   /**
@@ -79,7 +80,7 @@ export class AuthService {
    *
    * The limits are per address too, so a stranger elsewhere cannot lock the owner out.
    */
-  async login(body: LoginBody, address: string): Promise<SignedIn> {
+  async login(body: LoginBody, address: string, userAgent?: string): Promise<SignedIn> {
     const messages = validateSignIn(body);
     if (messages.length > 0) throw new AppError(400, 'FILL_IN_ALL_FIELDS', messages);
 
@@ -116,7 +117,7 @@ export class AuthService {
       throw new AppError(401, 'INCORRECT_LOGIN').withAudit({ accountId: user.id });
     }
     await Promise.all([...slots.map((slot) => slot.release()), this.limiter.clear(typedKey), this.limiter.clear(accountKey)]);
-    return this.startSession(user);
+    return this.startSession(user, userAgent);
   }
 
   /** Forget after the delete: a read in between would otherwise re-cache the session. */
@@ -133,6 +134,12 @@ export class AuthService {
     this.sessions.forgetUser(user.id);
   }
 
+  /** Ends every session of the user but the one this token belongs to (after a password change). */
+  async logoutOthers(userId: string, token: string): Promise<void> {
+    await queries.deleteOtherSessions(this.db, userId, hashSessionToken(token));
+    this.sessions.forgetUser(userId);
+  }
+
   /**
    * A sliding session: each use pushes the expiry back to 30 days from now (at most once an
    * hour, and never past a year after sign-in: see renewedExpiry); one unused for 30 days, or a
@@ -142,7 +149,7 @@ export class AuthService {
     if (!token) return undefined;
     const tokenHash = hashSessionToken(token);
     const cached = this.sessions.get(tokenHash);
-    if (cached) return { user: cached };
+    if (cached) return cached;
 
     const generation = this.sessions.generation;
     const found = await queries.findSession(this.db, tokenHash);
@@ -152,25 +159,33 @@ export class AuthService {
       await queries.deleteSession(this.db, tokenHash);
       return undefined;
     }
-    const renewedUntil = renewedExpiry(found, now);
-    if (!renewedUntil) {
-      this.sessions.set(tokenHash, found.user, found.expiresAt, generation);
-      return { user: found.user };
+    const owner = { user: found.user, sessionId: found.id };
+    const touch = sessionTouch(found, now);
+    if (!touch) {
+      this.sessions.set(tokenHash, owner, found.expiresAt, generation);
+      return owner;
     }
-    if (!(await queries.renewSession(this.db, tokenHash, renewedUntil))) return undefined;
-    this.sessions.set(tokenHash, found.user, renewedUntil, generation);
-    return { user: found.user, renewedUntil };
+    if (!(await queries.touchSession(this.db, tokenHash, touch))) return undefined;
+    this.sessions.set(tokenHash, owner, touch.expiresAt ?? found.expiresAt, generation);
+    return { ...owner, ...(touch.expiresAt && { renewedUntil: touch.expiresAt }) };
   }
 
   /**
    * Every sign-in gets a fresh token, so a token planted before sign-in is worthless. Sessions
    * that ran out are swept here, for every user: sign-ins are rare and slow (argon2) already.
+   * The User-Agent is kept to name the session in the Sessions list.
    */
-  private async startSession(user: UserRow): Promise<SignedIn> {
+  async startSession(user: UserRow, userAgent: string | undefined): Promise<SignedIn> {
     await queries.deleteExpiredSessions(this.db);
     const token = newSessionToken();
     const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-    await queries.insertSession(this.db, hashSessionToken(token), user.id, expiresAt);
+    await queries.insertSession(this.db, {
+      tokenHash: hashSessionToken(token),
+      id: newId(),
+      userId: user.id,
+      expiresAt,
+      userAgent: storedUserAgent(userAgent),
+    });
     return { user, token, expiresAt };
   }
 }

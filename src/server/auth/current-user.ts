@@ -10,6 +10,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user, or null. Decided by the server from the session cookie alone. */
     user: UserRow | null;
+    /** The public id of the session the request was made in (null when signed out). */
+    sessionId: string | null;
   }
 }
 
@@ -20,12 +22,14 @@ declare module 'fastify' {
  */
 export function registerCurrentUser(app: FastifyInstance, auth: AuthService) {
   app.decorateRequest('user', null);
+  app.decorateRequest('sessionId', null);
   app.addHook('preHandler', async (request, reply) => {
     if (!isApiUrl(request.url)) return;
     const { token, tossed } = sessionTokenOf(request);
     if (tossed) return clearTossedSessionCookies(request, reply);
     const session = await auth.sessionForToken(token);
     request.user = session?.user ?? null;
+    request.sessionId = session?.sessionId ?? null;
     if (token && session?.renewedUntil) setSessionCookie(request, reply, token, session.renewedUntil);
   });
 }

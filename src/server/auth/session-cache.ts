@@ -2,8 +2,13 @@ import { systemClock, type Clock } from '../clock.js';
 import type { Change } from '../cache/changes.js';
 import type { UserRow } from './auth.queries.js';
 
-interface Entry {
+/** Who a session belongs to, and the session's public id. */
+export interface SessionOwner {
   user: UserRow;
+  sessionId: string;
+}
+
+interface Entry extends SessionOwner {
   expiresAt: number;
   cachedAt: number;
 }
@@ -28,7 +33,7 @@ export class SessionCache {
     private readonly now: Clock = systemClock,
   ) {}
 
-  get(tokenHash: string): UserRow | undefined {
+  get(tokenHash: string): SessionOwner | undefined {
     const entry = this.entries.get(tokenHash);
     if (!entry) return undefined;
     const now = this.now();
@@ -36,7 +41,7 @@ export class SessionCache {
       this.entries.delete(tokenHash);
       return undefined;
     }
-    return entry.user;
+    return { user: entry.user, sessionId: entry.sessionId };
   }
 
   /** Take before reading a session from the database; pass to set(). */
@@ -44,11 +49,11 @@ export class SessionCache {
     return this.forgets;
   }
 
-  set(tokenHash: string, user: UserRow, expiresAt: Date, generation: number) {
+  set(tokenHash: string, { user, sessionId }: SessionOwner, expiresAt: Date, generation: number) {
     if (this.ttlMs <= 0 || generation !== this.forgets) return;
     // Map keeps insertion order: the oldest entry goes first when full.
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(tokenHash, { user, expiresAt: expiresAt.getTime(), cachedAt: this.now() });
+    this.entries.set(tokenHash, { user, sessionId, expiresAt: expiresAt.getTime(), cachedAt: this.now() });
   }
 
   forgetSession(tokenHash: string) {

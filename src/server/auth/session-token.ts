@@ -44,3 +44,27 @@ export function renewedExpiry(session: { expiresAt: Date; createdAt: Date }, now
   const next = Math.min(now + SESSION_TTL_MS, session.createdAt.getTime() + SESSION_MAX_AGE_MS);
   return next - session.expiresAt.getTime() > SESSION_RENEW_AFTER_MS ? new Date(next) : undefined;
 }
+
+/**
+ * How stale "last active" in the Sessions list may get: a use writes it at most this often, so
+ * a busy session costs one small write every few minutes, not one per request.
+ */
+export const LAST_SEEN_EVERY_MS = 5 * 60 * 1000;
+
+/** What a use of a live session writes: a later expiry and/or "last active", or nothing. */
+export function sessionTouch(
+  session: { expiresAt: Date; createdAt: Date; lastSeenAt: Date },
+  now: number,
+): { expiresAt?: Date; lastSeenAt: Date } | undefined {
+  const expiresAt = renewedExpiry(session, now);
+  if (!expiresAt && now - session.lastSeenAt.getTime() < LAST_SEEN_EVERY_MS) return undefined;
+  return { ...(expiresAt && { expiresAt }), lastSeenAt: new Date(now) };
+}
+
+/** The User-Agent as stored with a session: bounded (the column holds 512 characters). */
+export function storedUserAgent(header: string | undefined): string {
+  // PostgreSQL text cannot hold NUL.
+  return Array.from((header ?? '').replaceAll('\0', ''))
+    .slice(0, 512)
+    .join('');
+}

@@ -26,9 +26,32 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Public: names the session in the Sessions list (the token's hash never leaves the server). */
+    id: text('id').notNull().unique(),
+    /** The User-Agent it signed in with, at most 512 characters. */
+    userAgent: text('user_agent').notNull().default(''),
+    /** Moved on by a use at most every few minutes (auth/session-token.ts). */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('sessions_user_id_idx').on(table.userId)],
 );
+
+/** At most one live reset link per account (migration 10). */
+export const passwordResets = pgTable('password_resets', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** Usernames of deleted accounts, held against impersonation (migration 10). */
+export const releasedUsernames = pgTable('released_usernames', {
+  username: text('username').primaryKey(),
+  emailHash: text('email_hash').notNull(),
+  releasedAt: timestamp('released_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 export const posts = pgTable('posts', {
   id: text('id').primaryKey(),
@@ -69,4 +92,4 @@ export const pendingFiles = pgTable('pending_files', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const schema = { users, sessions, posts, follows, pendingFiles };
+export const schema = { users, sessions, posts, follows, pendingFiles, passwordResets, releasedUsernames };

@@ -5,6 +5,16 @@ export const API = {
   logout: '/api/auth/logout',
   logoutAll: '/api/auth/logout-all',
   me: '/api/me',
+  /** Not in the spec (issue 16): the signed-in user manages their account. DELETE API.me deletes it. */
+  password: '/api/me/password',
+  sessions: '/api/me/sessions',
+  session: (id: string) => `/api/me/sessions/${encodeURIComponent(id)}`,
+  exportData: '/api/me/export',
+  /** A reset link's page: check the link, then set the new password with it. */
+  resetCheck: '/api/auth/reset/check',
+  reset: '/api/auth/reset',
+  /** "Forgot password?": mails a reset link when SMTP_URL is set. */
+  forgotPassword: '/api/auth/forgot',
   openapi: '/api/openapi.json',
   posts: '/api/posts',
   post: (id: string) => `/api/posts/${encodeURIComponent(id)}`,

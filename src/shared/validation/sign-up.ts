@@ -1,12 +1,6 @@
 import { ERRORS } from '../errors.js';
-import {
-  EMAIL_MAX_LENGTH,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  USERNAME_MAX_LENGTH,
-  USERNAME_MIN_LENGTH,
-  USERNAME_PATTERN,
-} from '../limits.js';
+import { EMAIL_MAX_LENGTH, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from '../limits.js';
+import { passwordProblems } from './password.js';
 
 export interface SignUpInput {
   username: string;
@@ -46,8 +40,6 @@ export function normalizeSignUp(input: SignUpInput): SignUpInput {
 }
 
 const hasOuterWhitespace = (value: string) => value !== value.trim();
-/** Length in characters (code points), so an emoji counts as one, not two. */
-const lengthOf = (value: string) => Array.from(value).length;
 
 /**
  * What only the server knows: which of the username and e-mail are registered already, and
@@ -81,12 +73,7 @@ export function validateSignUp({ username, email, password }: SignUpInput, found
 
   if (email && !looksLikeEmail(email)) messages.push(ERRORS.EMAIL_INVALID);
 
-  if (password) {
-    if (hasOuterWhitespace(password)) messages.push(ERRORS.PASSWORD_SPACES);
-    const length = lengthOf(password);
-    if (length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH) messages.push(ERRORS.PASSWORD_LENGTH);
-    else if (found.commonPassword) messages.push(ERRORS.PASSWORD_TOO_COMMON);
-  }
+  if (password) messages.push(...passwordProblems(password, found));
   // The auth service reports a taken e-mail after the form itself passed (spec section 8).
   if (email && found.emailTaken) messages.push(ERRORS.EMAIL_TAKEN);
   return messages;

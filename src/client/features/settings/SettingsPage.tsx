@@ -12,6 +12,14 @@ import styles from './SettingsPage.module.css';
 
 type Confirming = 'sign-out' | 'everywhere' | null;
 
+/** Not in the spec (issue 16): the account's own security, each row a page of its own. */
+const SECURITY_ROWS = [
+  { to: paths.changePassword, label: COPY.settings.changePassword },
+  { to: paths.sessions, label: COPY.settings.sessions },
+  { to: paths.downloadData, label: COPY.settings.downloadData },
+  { to: paths.deleteAccount, label: COPY.settings.deleteAccount, danger: true },
+];
+
 export function SettingsPage() {
   const navigate = useNavigate();
   const signOut = useSignOut();
@@ -52,6 +60,21 @@ export function SettingsPage() {
               {COPY.settings.signOutEverywhere}
             </button>
           </li>
+        </ul>
+      </section>
+      <section className={styles.section} aria-labelledby="security">
+        <h2 id="security" className={styles.heading}>
+          {COPY.settings.security}
+        </h2>
+        <ul className={styles.list}>
+          {SECURITY_ROWS.map((row) => (
+            <li key={row.to}>
+              <Link to={row.to} className={row.danger ? `${styles.row} ${styles.danger}` : styles.row}>
+                {row.label}
+                <ChevronIcon />
+              </Link>
+            </li>
+          ))}
         </ul>
       </section>
       {confirming === 'sign-out' && (
