@@ -19,6 +19,8 @@ const SERVER_LAYERS = [
   'images',
   // Reads every area's settings (their types live with the area they configure).
   'config',
+  // Sends mail (password reset links) when SMTP_URL is set.
+  'mail',
   'storage',
   // Reads every area shares: public user rows, icons, who follows whom.
   'directory',
@@ -27,7 +29,11 @@ const SERVER_LAYERS = [
   'follows',
   'users',
   'search',
+  // What a user does with their whole account: export it, delete it (issue 16).
+  'accounts',
   'backup',
+  // `npm run admin` commands, run by the CLI or, for the embedded database, by the running server.
+  'admin',
   'tools',
 ];
 
