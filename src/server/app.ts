@@ -12,6 +12,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { API } from '../shared/api/paths.js';
+import { accountSecurityRoutes } from './auth/account-security.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { backupRoutes } from './backup/backup.routes.js';
 import { AuthService } from './auth/auth.service.js';
@@ -227,6 +228,7 @@ export async function buildApp({
   const follows = new FollowService(database.orm, directory, changes);
 
   await app.register(authRoutes(auth));
+  await app.register(accountSecurityRoutes(auth));
   await app.register(postRoutes(posts));
   await app.register(userRoutes(users));
   await app.register(followRoutes(follows));

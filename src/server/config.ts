@@ -11,6 +11,8 @@ export interface RateLimitConfig {
   loginFailuresPerAccount: number;
   /** New accounts from one address per window. */
   registerPerIp: number;
+  /** Password change attempts by one account per window (each costs two argon2 hashes). */
+  passwordChangesPerUser: number;
   windowMs: number;
   /** Posts one user may create per upload window. */
   postsPerUser: number;
@@ -191,6 +193,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   loginPerIp: 100,
   loginFailuresPerAccount: 10,
   registerPerIp: 20,
+  passwordChangesPerUser: 10,
   windowMs: 15 * 60 * 1000,
   postsPerUser: 30,
   iconChangesPerUser: 10,
@@ -291,6 +294,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'RATE_LIMIT_LOGIN_FAILURES',
       ),
       registerPerIp: integer(env.RATE_LIMIT_REGISTER_PER_IP, DEFAULT_RATE_LIMITS.registerPerIp, 'RATE_LIMIT_REGISTER_PER_IP'),
+      passwordChangesPerUser: integer(
+        env.RATE_LIMIT_PASSWORD_CHANGES,
+        DEFAULT_RATE_LIMITS.passwordChangesPerUser,
+        'RATE_LIMIT_PASSWORD_CHANGES',
+      ),
       windowMs: DEFAULT_RATE_LIMITS.windowMs,
       postsPerUser: integer(env.RATE_LIMIT_POSTS_PER_USER, DEFAULT_RATE_LIMITS.postsPerUser, 'RATE_LIMIT_POSTS_PER_USER'),
       iconChangesPerUser: integer(env.RATE_LIMIT_ICONS_PER_USER, DEFAULT_RATE_LIMITS.iconChangesPerUser, 'RATE_LIMIT_ICONS_PER_USER'),

@@ -31,6 +31,10 @@ interface Scene {
   other: Account;
   /** Filled in by a row's setup when the route needs one. */
   post?: PostDetail;
+  /** The public id of one of the owner's sessions. */
+  sessionId?: string;
+  /** The owner's password hash before the request. */
+  passwordHashBefore?: string;
   bystander?: Account;
 }
 
@@ -99,6 +103,10 @@ const login = (t: TestApp, name: string, password: string, cookie?: string) =>
 
 /** The same outcome whoever asks. */
 const forEveryone = (cell: Cell): Record<Actor, Cell> => ({ 'signed out': cell, 'another user': cell, owner: cell });
+
+async function passwordHash(t: TestApp, uid: string): Promise<string> {
+  return (await query<{ password_hash: string }>(t.database, 'SELECT password_hash FROM users WHERE id = $1', [uid]))[0]!.password_hash;
+}
 
 const sessionsAre = (owner: number, other: number) => async (s: Scene) => {
   expect(await sessionCount(s.t, s.owner.uid)).toBe(owner);
@@ -193,6 +201,52 @@ const ROWS: Row[] = [
       'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: sessionsAre(2, 1) },
       'another user': { status: 204, then: sessionsAre(2, 0) },
       owner: { status: 204, then: sessionsAre(0, 1) },
+    },
+  },
+  {
+    // Change Password: everyone in this test has the same password, so the other user's attempt
+    // with the owner's current password is a valid change of the other user's own password.
+    route: `POST ${API.password}`,
+    what: "change the password: only ever the caller's, and the caller's other sessions end",
+    setup: async (s) => {
+      expect((await login(s.t, s.owner.username, s.owner.password)).statusCode).toBe(200);
+      s.passwordHashBefore = await passwordHash(s.t, s.owner.uid);
+    },
+    send: (s, cookie) =>
+      s.t.app.inject({
+        method: 'POST',
+        url: API.password,
+        payload: { currentPassword: s.owner.password, newPassword: 'a whole new secret', confirmPassword: 'a whole new secret' },
+        headers: withCookie(cookie),
+      }),
+    cells: (() => {
+      const ownerHash = (changed: boolean) => async (s: Scene) => {
+        expect((await passwordHash(s.t, s.owner.uid)) !== need(s.passwordHashBefore)).toBe(changed);
+      };
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: async (s) => (await ownerHash(false)(s), await sessionsAre(2, 1)(s)) },
+        'another user': { status: 204, then: async (s) => (await ownerHash(false)(s), await sessionsAre(2, 1)(s)) },
+        owner: { status: 204, then: async (s) => (await ownerHash(true)(s), await sessionsAre(1, 1)(s)) },
+      };
+    })(),
+  },
+  {
+    route: 'DELETE /api/me/sessions/:id',
+    what: "sign out one of the owner's other sessions from the Sessions list",
+    setup: async (s) => {
+      expect((await login(s.t, s.owner.username, s.owner.password)).statusCode).toBe(200);
+      const [newest] = await query<{ id: string }>(
+        s.t.database,
+        'SELECT id FROM sessions WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1',
+        [s.owner.uid],
+      );
+      s.sessionId = newest!.id;
+    },
+    send: (s, cookie) => s.t.app.inject({ method: 'DELETE', url: API.session(need(s.sessionId)), headers: withCookie(cookie) }),
+    cells: {
+      'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: sessionsAre(2, 1) },
+      'another user': { status: 404, code: 'SESSION_NOT_FOUND', then: sessionsAre(2, 1) },
+      owner: { status: 204, then: sessionsAre(1, 1) },
     },
   },
   {

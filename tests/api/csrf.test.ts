@@ -73,6 +73,32 @@ const WRITES: Write[] = [
     },
   },
   {
+    name: 'POST change password',
+    success: 204,
+    async prepare(t) {
+      const user = await signUp(t.app);
+      const body = { currentPassword: user.password, newPassword: 'chosen by another site', confirmPassword: 'chosen by another site' };
+      const before = await query(t.database, 'SELECT password_hash FROM users WHERE id = $1', [user.uid]);
+      return {
+        send: (headers) => inject(t, 'POST', API.password, { ...headers, cookie: user.cookie }, body),
+        changed: async () =>
+          JSON.stringify(await query(t.database, 'SELECT password_hash FROM users WHERE id = $1', [user.uid])) !== JSON.stringify(before),
+      };
+    },
+  },
+  {
+    name: 'DELETE a session',
+    success: 204,
+    async prepare(t) {
+      const user = await signUp(t.app);
+      const [session] = await query<{ id: string }>(t.database, 'SELECT id FROM sessions WHERE user_id = $1', [user.uid]);
+      return {
+        send: (headers) => inject(t, 'DELETE', API.session(session!.id), { ...headers, cookie: user.cookie }),
+        changed: async () => (await sessionCount(t, user.uid)) === 0,
+      };
+    },
+  },
+  {
     name: 'PATCH /api/me (multipart)',
     success: 200,
     async prepare(t) {

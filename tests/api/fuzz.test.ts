@@ -230,7 +230,7 @@ const liveUntil = () => new Date(Date.now() + SESSION_TTL_MS);
  * sent) must not end the actors' standing sessions: those requests get a new session of a user
  * who exists only to be signed out.
  */
-const endsSessions = (url: string) => /^\/api\/auth\/(logout|login|register)/i.test(url);
+const endsSessions = (url: string) => /^\/api\/(auth\/(logout|login|register)|me\/password)/i.test(url);
 
 async function cookieHeader(spec: CookieSpec, url: string): Promise<string | undefined> {
   switch (spec.kind) {
@@ -921,6 +921,21 @@ const authRequests = fc.oneof(
     request({ method: methodFor('PATCH', 'PUT', 'POST'), url: fc.constant(API.me), cookie: signedInCookie }),
     jsonBody({ bio: nastyText }),
   ),
+  // Change Password: with the real current password these succeed, for the user who exists to be signed out.
+  withBody(
+    request({ method: methodFor('POST'), url: fc.constant(API.password), cookie: signedInCookie }),
+    jsonBody({
+      currentPassword: fc.oneof(fc.constant(PASSWORD), nastyText),
+      newPassword: fc.oneof(validPassword, nastyText),
+      confirmPassword: fc.oneof(validPassword, nastyText),
+    }),
+  ),
+  request({ method: methodFor('GET'), url: fc.constant(API.sessions), cookie: signedInCookie }),
+  request({
+    method: fc.constant('DELETE'),
+    url: fc.oneof(postId, nastyText).map((id) => `/api/me/sessions/${encodeURIComponent(id)}`),
+    cookie: signedInCookie,
+  }),
   withBody(
     request({ method: fc.constantFrom('PUT', 'DELETE'), url: username.map((u) => `/api/users/${u}/follow`), cookie: signedInCookie }),
     jsonBody({ x: nastyText }),

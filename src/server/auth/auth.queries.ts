@@ -1,6 +1,6 @@
 import { and, desc, eq, lte, ne, or } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
-import { sessions, users } from '../db/schema.js';
+import { passwordResets, sessions, users } from '../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -107,4 +107,10 @@ export async function deleteUserSessions(db: AppDb, userId: string) {
 /** Every user's expired sessions (sessions_expires_at_idx finds them). */
 export async function deleteExpiredSessions(db: AppDb) {
   await db.delete(sessions).where(lte(sessions.expiresAt, new Date()));
+}
+
+/** A new password; any reset link the account had is void with it (it was for the old one). */
+export async function setPasswordHash(db: AppDb, userId: string, passwordHash: string) {
+  await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+  await db.delete(passwordResets).where(eq(passwordResets.userId, userId));
 }

@@ -1,6 +1,8 @@
 import type { LoginBody, RegisterBody } from '../../shared/api/auth.js';
+import type { ChangePasswordBody, SessionInfo } from '../../shared/api/sessions.js';
 import { ERRORS, errorCodeOf } from '../../shared/errors.js';
 import { parseIdentifier, validateSignIn } from '../../shared/validation/sign-in.js';
+import { validateNewPassword } from '../../shared/validation/password.js';
 import { normalizeSignUp, validateSignUp } from '../../shared/validation/sign-up.js';
 import { OWASP_ARGON2ID, type Argon2Cost, type RateLimitConfig } from '../config.js';
 import type { AppDb } from '../db/database.js';
@@ -13,6 +15,7 @@ import type { UserRow } from './auth.queries.js';
 import { isCommonPassword } from './common-passwords.js';
 import { hashPassword, verifyDecoy, verifyPassword } from './password.js';
 import type { SessionCache } from './session-cache.js';
+import { describeUserAgent } from './user-agent.js';
 import { hashSessionToken, hasEnded, newSessionToken, sessionTouch, SESSION_TTL_MS, storedUserAgent } from './session-token.js';
 
 export interface SignedIn {
@@ -138,6 +141,52 @@ export class AuthService {
   async logoutOthers(userId: string, token: string): Promise<void> {
     await queries.deleteOtherSessions(this.db, userId, hashSessionToken(token));
     this.sessions.forgetUser(userId);
+  }
+
+  /**
+   * Change Password: the sign-up rules for the new one (and the two typed alike), then the
+   * current password. Every other session ends, so a thief holding one is out; this one stays.
+   * Each attempt counts against the account's limit before any argon2 work.
+   */
+  async changePassword(user: UserRow, token: string, body: ChangePasswordBody): Promise<void> {
+    await this.limiter.hit(`password:user:${user.id}`, this.limits.passwordChangesPerUser, this.limits.windowMs);
+    const messages = validateNewPassword(body, { commonPassword: isCommonPassword(body.newPassword) });
+    if (messages.length > 0) throw new AppError(400, errorCodeOf(messages[0]!), messages);
+    if (!(await verifyPassword(user.passwordHash, body.currentPassword))) {
+      throw new AppError(401, 'INCORRECT_PASSWORD').withAudit({ accountId: user.id });
+    }
+    const passwordHash = await hashPassword(body.newPassword, this.passwordCost);
+    await this.db.transaction(async (tx) => {
+      await queries.setPasswordHash(tx, user.id, passwordHash);
+      await queries.deleteOtherSessions(tx, user.id, hashSessionToken(token));
+    });
+    // This session's cached row holds the old hash; the others have ended.
+    this.sessions.forgetUser(user.id);
+  }
+
+  /** The user's live sessions, most recently used first, named by browser and system. */
+  async sessionsOf(user: UserRow, currentSessionId: string | null): Promise<SessionInfo[]> {
+    const now = Date.now();
+    const rows = await queries.listSessions(this.db, user.id);
+    return rows
+      .filter((row) => !hasEnded(row, now))
+      .map((row) => ({
+        id: row.id,
+        ...describeUserAgent(row.userAgent),
+        signedInAt: row.createdAt.toISOString(),
+        lastActiveAt: row.lastSeenAt.toISOString(),
+        current: row.id === currentSessionId,
+      }));
+  }
+
+  /**
+   * Ends one of the user's sessions. Its next request fails on every process: the row is gone,
+   * and only the embedded database (one process) caches sessions, which this forgets.
+   */
+  async endSession(user: UserRow, id: string): Promise<void> {
+    const tokenHash = await queries.deleteSessionById(this.db, user.id, id);
+    if (!tokenHash) throw new AppError(404, 'SESSION_NOT_FOUND');
+    this.sessions.forgetSession(tokenHash);
   }
 
   /**

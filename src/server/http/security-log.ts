@@ -12,6 +12,8 @@ export type SecurityEvent =
   | 'sign-in failed'
   | 'signed out'
   | 'signed out everywhere'
+  | 'changed password'
+  | 'ended a session'
   | 'rate limited'
   | 'cross-site request refused'
   | 'authorization refused';
