@@ -32,6 +32,8 @@ const PostPage = page(() => import('./features/posts/PostPage').then((m) => m.Po
 const UploadPage = page(() => import('./features/upload/UploadPage').then((m) => m.UploadPage));
 const SettingsPage = page(() => import('./features/settings/SettingsPage').then((m) => m.SettingsPage));
 const AccountSettingsPage = page(() => import('./features/settings/AccountSettingsPage').then((m) => m.AccountSettingsPage));
+const ChangePasswordPage = page(() => import('./features/settings/ChangePasswordPage').then((m) => m.ChangePasswordPage));
+const SessionsPage = page(() => import('./features/settings/SessionsPage').then((m) => m.SessionsPage));
 const ProfilePage = page(() => import('./features/people/ProfilePage').then((m) => m.ProfilePage));
 const FollowListPage = page(() => import('./features/people/FollowListPage').then((m) => m.FollowListPage));
 
@@ -67,6 +69,8 @@ export function App() {
               <Route path="/upload" element={<UploadPage />} />
               <Route path="/settings" element={<SettingsPage />} />
               <Route path="/settings/account" element={<AccountSettingsPage />} />
+              <Route path="/settings/password" element={<ChangePasswordPage />} />
+              <Route path="/settings/sessions" element={<SessionsPage />} />
             </Route>
             <Route path="/login" element={<LoginPage />} />
             <Route path="/search/:query" element={<SearchPage />} />

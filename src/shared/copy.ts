@@ -120,6 +120,26 @@ export const COPY = {
     downloadData: 'Download My Data',
     deleteAccount: 'Delete Account',
   },
+  /** Not in the spec (issue 16): Settings → Security's pages. */
+  security: {
+    currentPassword: 'Current password',
+    newPassword: 'New password',
+    confirmPassword: 'Confirm new password',
+    changePasswordIntro: 'You stay signed in on this device; every other device is signed out.',
+    changingTitle: 'Changing password',
+    changingMessage: 'Hold on while we change your password',
+    changedTitle: 'Password changed',
+    changedMessage: 'Every other device has been signed out.',
+    sessionsIntro: 'Where your account is signed in. Sign out of anything you do not recognise.',
+    thisDevice: 'This device',
+    unknownBrowser: 'Unknown browser',
+    onSystem: (browser: string, system: string) => `${browser} on ${system}`,
+    signedIn: (when: string) => `Signed in ${when}`,
+    lastActive: (when: string) => `active ${when}`,
+    sessionsFailed: 'Your sessions could not be loaded.',
+    signOutSessionFailed: 'That session could not be signed out. Please try again.',
+    retry: 'Retry',
+  },
   /** Not in the spec: a screen that failed to load or to render (the routes' error boundary). */
   routeError: {
     title: 'Something went wrong',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { descriptionWithoutTrailingTags } from '../../src/client/features/posts/post-text.js';
-import { timeAgo } from '../../src/client/features/posts/relative-time.js';
+import { timeAgo } from '../../src/client/lib/relative-time.js';
 
 describe('descriptionWithoutTrailingTags', () => {
   it('drops the hashtags that end a description (the tag line shows them)', () => {

@@ -12,3 +12,9 @@ export class Rejected extends Error {
 export function errorMessage(error: unknown): string {
   return error instanceof Rejected || error instanceof ApiError ? error.message : ERRORS.GENERIC;
 }
+
+/** A form's messages for a failed request: the server's own when it sent them, else the fallback. */
+export function errorMessages(error: unknown, fallback: string[] = [ERRORS.GENERIC]): string[] {
+  if (error instanceof ApiError && error.code !== 'GENERIC') return error.messages;
+  return fallback;
+}

@@ -4,10 +4,11 @@ import { COPY } from '../../../shared/copy';
 import { ERRORS } from '../../../shared/errors';
 import { validateSignIn } from '../../../shared/validation/sign-in';
 import { normalizeSignUp, validateSignUp } from '../../../shared/validation/sign-up';
-import { ApiError } from '../../api/http';
 import { APP_NAME } from '../../app-name';
 import { paths } from '../../paths';
+import { errorMessages } from '../../lib/rejected';
 import button from '../../ui/button.module.css';
+import { FormErrors } from '../../ui/FormErrors';
 import { TextField } from '../../ui/TextField';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useCurrentUser } from '../../api/current-user';
@@ -22,12 +23,6 @@ const USERNAME_RULES: readonly string[] = [ERRORS.USERNAME_SPACES, ERRORS.USERNA
 /** A username that passed the local rules still has one left: "already registered" (server). */
 function usernameNeedsServer(username: string, problems: string[]) {
   return username !== '' && !problems.some((problem) => USERNAME_RULES.includes(problem));
-}
-
-/** Messages for a failed request: the server's own when it sent them, else the spec's fallback. */
-function messagesOf(error: unknown, fallback: string[]): string[] {
-  if (error instanceof ApiError && error.code !== 'GENERIC') return error.messages;
-  return fallback;
 }
 
 export function LoginPage() {
@@ -62,7 +57,7 @@ export function LoginPage() {
       const problems = validateSignIn(body);
       setErrors(problems);
       if (problems.length === 0) {
-        signIn.mutate(body, { onSuccess, onError: (error) => setErrors(messagesOf(error, [ERRORS.SIGN_IN_FAILED])) });
+        signIn.mutate(body, { onSuccess, onError: (error) => setErrors(errorMessages(error, [ERRORS.SIGN_IN_FAILED])) });
       }
     } else {
       const body = normalizeSignUp({ username, email, password });
@@ -73,7 +68,7 @@ export function LoginPage() {
       // It answers with every line (it runs the same rules), or the local ones stand.
       if (problems.length === 0 || usernameNeedsServer(body.username, problems)) {
         const fallback = problems.length > 0 ? problems : [ERRORS.SIGN_UP_FAILED];
-        signUp.mutate(body, { onSuccess, onError: (error) => setErrors(messagesOf(error, fallback)) });
+        signUp.mutate(body, { onSuccess, onError: (error) => setErrors(errorMessages(error, fallback)) });
       }
     }
   };
@@ -152,9 +147,7 @@ export function LoginPage() {
           )}
         </div>
 
-        <p className={styles.errors} role="alert" data-testid="login-errors">
-          {errors.join('\n')}
-        </p>
+        <FormErrors messages={errors} testId="login-errors" />
       </form>
     </main>
   );

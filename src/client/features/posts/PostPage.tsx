@@ -17,7 +17,7 @@ import { DeletePostButton } from './components/DeletePostButton';
 import { PostGrid } from './components/PostGrid';
 import { descriptionWithoutTrailingTags } from './post-text';
 import styles from './PostPage.module.css';
-import { timeAgo } from './relative-time';
+import { timeAgo } from '../../lib/relative-time';
 
 function PostImage({ post }: { post: PostDetail }) {
   const { image } = post;

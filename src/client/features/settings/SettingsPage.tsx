@@ -1,16 +1,11 @@
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { COPY } from '../../../shared/copy';
-import { APP_NAME } from '../../app-name';
 import { paths } from '../../paths';
 import { ChevronIcon } from '../../ui/icons';
 import { Page } from '../../ui/Page';
-import { PopUp } from '../../ui/PopUp';
 import { useDocumentTitle } from '../../ui/use-document-title';
-import { useSignOut } from '../auth';
 import styles from './SettingsPage.module.css';
-
-type Confirming = 'sign-out' | 'everywhere' | null;
+import { useSignOutDialog } from './use-sign-out-dialog';
 
 /** Not in the spec (issue 16): the account's own security, each row a page of its own. */
 const SECURITY_ROWS = [
@@ -21,21 +16,8 @@ const SECURITY_ROWS = [
 ];
 
 export function SettingsPage() {
-  const navigate = useNavigate();
-  const signOut = useSignOut();
-  const signOutEverywhere = useSignOut({ everywhere: true });
-  const [confirming, setConfirming] = useState<Confirming>(null);
+  const signOut = useSignOutDialog();
   useDocumentTitle(COPY.settings.title);
-
-  const confirm = () => {
-    const mutation = confirming === 'everywhere' ? signOutEverywhere : signOut;
-    setConfirming(null);
-    mutation.mutate(undefined, {
-      onSuccess: () => void navigate(paths.login, { replace: true }),
-      onError: () => void navigate(paths.notFound(COPY.settings.signOutFailed)),
-    });
-  };
-  const cancel = () => setConfirming(null);
 
   return (
     <Page title={COPY.settings.title} back width="column">
@@ -51,12 +33,12 @@ export function SettingsPage() {
             </Link>
           </li>
           <li>
-            <button type="button" className={`${styles.row} ${styles.danger}`} onClick={() => setConfirming('sign-out')}>
+            <button type="button" className={`${styles.row} ${styles.danger}`} onClick={() => signOut.ask('sign-out')}>
               {COPY.settings.signOut}
             </button>
           </li>
           <li>
-            <button type="button" className={`${styles.row} ${styles.danger}`} onClick={() => setConfirming('everywhere')}>
+            <button type="button" className={`${styles.row} ${styles.danger}`} onClick={() => signOut.ask('everywhere')}>
               {COPY.settings.signOutEverywhere}
             </button>
           </li>
@@ -77,28 +59,7 @@ export function SettingsPage() {
           ))}
         </ul>
       </section>
-      {confirming === 'sign-out' && (
-        <PopUp
-          title={COPY.settings.signOutTitle}
-          message={COPY.settings.signOutMessage(APP_NAME)}
-          buttons={[
-            { label: COPY.settings.signOut, onClick: confirm, variant: 'danger' },
-            { label: COPY.cancel, onClick: cancel, variant: 'secondary' },
-          ]}
-          onCancel={cancel}
-        />
-      )}
-      {confirming === 'everywhere' && (
-        <PopUp
-          title={COPY.settings.signOutEverywhereTitle}
-          message={COPY.settings.signOutEverywhereMessage}
-          buttons={[
-            { label: COPY.settings.signOutEverywhere, onClick: confirm, variant: 'danger' },
-            { label: COPY.cancel, onClick: cancel, variant: 'secondary' },
-          ]}
-          onCancel={cancel}
-        />
-      )}
+      {signOut.dialog}
     </Page>
   );
 }

@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import type { SessionInfo } from '../../../shared/api/sessions';
+import { COPY } from '../../../shared/copy';
+import { timeAgo } from '../../lib/relative-time';
+import button from '../../ui/button.module.css';
+import { FormErrors } from '../../ui/FormErrors';
+import { Page } from '../../ui/Page';
+import { SkeletonRows } from '../../ui/Skeleton';
+import { useDocumentTitle } from '../../ui/use-document-title';
+import { useEndSession, useSessions } from './api/sessions';
+import styles from './SecurityPages.module.css';
+import { useSignOutDialog } from './use-sign-out-dialog';
+
+/** "Firefox 133 on Windows", or as much of it as the User-Agent told. */
+function deviceName({ browser, system }: SessionInfo): string {
+  if (browser && system) return COPY.security.onSystem(browser, system);
+  return browser ?? system ?? COPY.security.unknownBrowser;
+}
+
+/**
+ * Not in the spec (issue 16): Settings → Security → Sessions. Every place the account is signed
+ * in; any other one can be signed out here, and its next request is signed out. Signing out this
+ * device asks first, as Settings' Sign Out does, and so does signing out everywhere.
+ */
+export function SessionsPage() {
+  useDocumentTitle(COPY.settings.sessions);
+  const sessions = useSessions();
+  const endSession = useEndSession();
+  const signOut = useSignOutDialog();
+  const [failed, setFailed] = useState(false);
+
+  const end = (session: SessionInfo) => {
+    if (session.current) return signOut.ask('sign-out');
+    setFailed(false);
+    endSession.mutate(session.id, { onError: () => setFailed(true) });
+  };
+
+  return (
+    <Page title={COPY.settings.sessions} back width="column">
+      <div className={styles.sessions}>
+        <p className={styles.intro}>{COPY.security.sessionsIntro}</p>
+        {sessions.isPending && <SkeletonRows count={3} />}
+        {sessions.isError && (
+          <div>
+            <FormErrors messages={[COPY.security.sessionsFailed]} />
+            <button type="button" className={button.secondary} onClick={() => void sessions.refetch()}>
+              {COPY.security.retry}
+            </button>
+          </div>
+        )}
+        {sessions.data && (
+          <ul className={styles.list} aria-label={COPY.settings.sessions}>
+            {sessions.data.map((session) => {
+              const ending = endSession.isPending && endSession.variables === session.id;
+              return (
+                <li key={session.id} className={styles.session}>
+                  <div className={styles.device}>
+                    <p className={styles.name}>
+                      {deviceName(session)}
+                      {session.current && <span className={styles.badge}>{COPY.security.thisDevice}</span>}
+                    </p>
+                    <p className={styles.when}>
+                      <time dateTime={session.signedInAt}>{COPY.security.signedIn(timeAgo(new Date(session.signedInAt)))}</time>
+                      {' · '}
+                      <time dateTime={session.lastActiveAt}>{COPY.security.lastActive(timeAgo(new Date(session.lastActiveAt)))}</time>
+                    </p>
+                  </div>
+                  <button
+                    type="button"
+                    className={button.secondary}
+                    onClick={() => end(session)}
+                    disabled={ending}
+                    aria-label={`${COPY.settings.signOut}: ${deviceName(session)}${session.current ? ` (${COPY.security.thisDevice})` : ''}`}
+                  >
+                    {COPY.settings.signOut}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        {failed && <FormErrors messages={[COPY.security.signOutSessionFailed]} />}
+        <button type="button" className={`${button.secondary} ${styles.everywhere}`} onClick={() => signOut.ask('everywhere')}>
+          {COPY.settings.signOutEverywhere}
+        </button>
+      </div>
+      {signOut.dialog}
+    </Page>
+  );
+}

@@ -1,0 +1,32 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { API } from '../../../../shared/api/paths';
+import type { ChangePasswordBody, SessionsResponse } from '../../../../shared/api/sessions';
+import { api } from '../../../api/http';
+
+const SESSIONS_KEY = ['sessions'] as const;
+
+/** Where the signed-in user is signed in (Settings → Sessions). */
+export function useSessions() {
+  return useQuery({
+    queryKey: SESSIONS_KEY,
+    queryFn: () => api<SessionsResponse>('GET', API.sessions).then((r) => r.sessions),
+  });
+}
+
+/** Signs out one of the user's other sessions; the list is read again afterwards. */
+export function useEndSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<void>('DELETE', API.session(id)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY }),
+  });
+}
+
+/** Change Password; every other session ends, so the Sessions list is stale after it. */
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ChangePasswordBody) => api<void>('POST', API.password, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY }),
+  });
+}
