@@ -102,6 +102,24 @@ test('signed in: home, Your University, upload, settings, profiles, lists, searc
   expect(found).toEqual([]);
 });
 
+test('signed in: Settings → Security (change password, sessions)', async ({ page, browser }) => {
+  const me = await signUpViaApi(page.request, newAccount(WORD));
+  // A second signed-in browser, so the Sessions list has a row that is not this device.
+  const elsewhere = await browser.newContext();
+  expect((await elsewhere.request.post(API.login, { data: { identifier: me.username, password: me.password } })).ok()).toBe(true);
+  const found: string[] = [];
+
+  await audit(page, found, 'change password', (p) => p.getByRole('button', { name: 'Change Password' }), '/settings/password');
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  await expect(page.getByTestId('password-errors')).toHaveText('Fill in all the fields.');
+  found.push(...(await violations(page, 'change password (errors)')));
+  await audit(page, found, 'sessions', (p) => p.getByText('This device'), '/settings/sessions');
+  await expect(page.getByRole('list', { name: 'Sessions' }).getByRole('listitem')).toHaveCount(2);
+
+  await elsewhere.close();
+  expect(found).toEqual([]);
+});
+
 test('the delete dialog focuses Cancel, passes axe, and Escape hands focus back to Delete', async ({ page }) => {
   await signUpViaApi(page.request, newAccount(WORD));
   const postId = await post(page.request, `${WORD} sunset from the roof #views`);
