@@ -198,7 +198,7 @@ describe.each([
   });
 
   describe('Sessions', () => {
-    it('lists every live session with browser, system, times and "this device", newest use first', async () => {
+    it('lists every live session with browser, system, times; this device first, then the newest use', async () => {
       const account = await signUp(t.app, newAccount('sess'));
       const phone = await signIn(t.app, account.username, account.password, SAFARI_IPHONE);
       const laptop = await signIn(t.app, account.username, account.password, CHROME_MAC);
@@ -209,16 +209,18 @@ describe.each([
         [account.uid],
       );
 
-      const sessions = await listSessions(t.app, laptop);
+      // Asked from the phone, which signed in before the laptop: this device comes first anyway.
+      const sessions = await listSessions(t.app, phone);
       expect(sessions.map(({ browser, system, current }) => ({ browser, system, current }))).toEqual([
-        { browser: 'Chrome 131', system: 'macOS', current: true },
-        { browser: 'Safari 17', system: 'iOS', current: false },
+        { browser: 'Safari 17', system: 'iOS', current: true },
+        { browser: 'Chrome 131', system: 'macOS', current: false },
       ]);
+      expect((await listSessions(t.app, laptop)).map((session) => session.current)).toEqual([true, false]);
       for (const session of sessions) {
         expect(Date.parse(session.signedInAt)).toBeLessThanOrEqual(Date.now());
         expect(Date.parse(session.lastActiveAt)).toBeGreaterThanOrEqual(Date.parse(session.signedInAt));
         // The id is not the token, nor the token's hash.
-        expect(phone).not.toContain(session.id);
+        expect(laptop).not.toContain(session.id);
         expect(session.id).not.toMatch(/^[0-9a-f]{64}$/);
       }
       // Only the user's own sessions, and never a token hash or a User-Agent string.

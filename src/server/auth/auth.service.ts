@@ -164,7 +164,7 @@ export class AuthService {
     this.sessions.forgetUser(user.id);
   }
 
-  /** The user's live sessions, most recently used first, named by browser and system. */
+  /** The user's live sessions, named by browser and system: this one first, then the most recently used. */
   async sessionsOf(user: UserRow, currentSessionId: string | null): Promise<SessionInfo[]> {
     const now = Date.now();
     const rows = await queries.listSessions(this.db, user.id);
@@ -176,7 +176,8 @@ export class AuthService {
         signedInAt: row.createdAt.toISOString(),
         lastActiveAt: row.lastSeenAt.toISOString(),
         current: row.id === currentSessionId,
-      }));
+      }))
+      .sort((a, b) => Number(b.current) - Number(a.current));
   }
 
   /**

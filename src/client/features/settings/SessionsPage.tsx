@@ -55,11 +55,9 @@ export function SessionsPage() {
               return (
                 <li key={session.id} className={styles.session}>
                   <div className={styles.device}>
-                    <p className={styles.name}>
-                      {deviceName(session)}
-                      {session.current && <span className={styles.badge}>{COPY.security.thisDevice}</span>}
-                    </p>
+                    <p className={styles.name}>{deviceName(session)}</p>
                     <p className={styles.when}>
+                      {session.current && <span className={styles.badge}>{COPY.security.thisDevice}</span>}
                       <time dateTime={session.signedInAt}>{COPY.security.signedIn(timeAgo(new Date(session.signedInAt)))}</time>
                       {' · '}
                       <time dateTime={session.lastActiveAt}>{COPY.security.lastActive(timeAgo(new Date(session.lastActiveAt)))}</time>
