@@ -173,6 +173,42 @@ describe.skipIf(noPostgres || noRedis)('two app processes, one system', { timeou
     expect((await json(b, API.register, again)).status).toBe(409);
   });
 
+  it('a session signed out from the Sessions list on B stops working on A at its next request; a password change on A ends the rest on B', async () => {
+    const account = await register(a, 'twosess');
+    const iphone =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1';
+    const phoneLogin = await fetch(`${b.base}${API.login}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': iphone },
+      body: JSON.stringify({ identifier: account.username, password: account.password }),
+    });
+    const phone = sessionOf(phoneLogin);
+    expect((await get(a, API.me, phone)).status).toBe(200);
+
+    const listed = (await (await get(b, API.sessions, account.cookie)).json()) as {
+      sessions: Array<{ id: string; browser: string | null }>;
+    };
+    const phoneSession = listed.sessions.find((session) => session.browser === 'Safari 17')!;
+    const ended = await fetch(`${b.base}${API.session(phoneSession.id)}`, { method: 'DELETE', headers: { cookie: account.cookie } });
+    expect(ended.status).toBe(204);
+    expect((await get(a, API.me, phone)).status).toBe(401);
+    expect((await get(b, API.me, phone)).status).toBe(401);
+    expect((await get(a, API.me, account.cookie)).status).toBe(200);
+
+    // A password change on A ends every other session, also for requests to B.
+    const tablet = sessionOf(await json(b, API.login, { identifier: account.username, password: account.password }));
+    expect((await get(b, API.me, tablet)).status).toBe(200);
+    const changed = await json(
+      a,
+      API.password,
+      { currentPassword: account.password, newPassword: 'a new one for two', confirmPassword: 'a new one for two' },
+      account.cookie,
+    );
+    expect(changed.status).toBe(204);
+    expect((await get(b, API.me, tablet)).status).toBe(401);
+    expect((await get(b, API.me, account.cookie)).status).toBe(200);
+  });
+
   it('a post made on B shows in the feed on A, A serves its images from the shared bucket, and deleting on A removes them everywhere', async () => {
     const author = await register(b, 'twoauth');
     const reader = await register(a, 'tworead');
