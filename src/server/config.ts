@@ -13,6 +13,12 @@ export interface RateLimitConfig {
   registerPerIp: number;
   /** Password change attempts by one account per window (each costs two argon2 hashes). */
   passwordChangesPerUser: number;
+  /** "Forgot password?" requests from one address per window, whatever the account. */
+  forgotPerIp: number;
+  /** Reset mails one account is sent per window (more are dropped silently: the answer never changes). */
+  forgotPerAccount: number;
+  /** Reset link checks and uses from one address per window (a use costs an argon2 hash). */
+  resetPerIp: number;
   windowMs: number;
   /** Posts one user may create per upload window. */
   postsPerUser: number;
@@ -24,6 +30,9 @@ export interface RateLimitConfig {
   /** Searches by one signed-in account per search window, from any address. */
   searchPerUser: number;
   searchWindowMs: number;
+  /** Download My Data: ZIPs one account may download per export window (each reads every photo). */
+  exportsPerUser: number;
+  exportWindowMs: number;
 }
 
 /** What one process spends on searches that no cache answers (search/search-gate.ts, post-search.ts). */
@@ -124,6 +133,39 @@ export function imageWorkConfig(env: NodeJS.ProcessEnv): ImageWorkConfig {
 /** About five seconds of work for one core at ~0.3 s a photo. */
 export const DEFAULT_IMAGE_QUEUE_LENGTH = 16;
 
+export interface MailConfig {
+  /** nodemailer's connection URL: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465. */
+  smtpUrl: string;
+  /** The From of every mail (MAIL_FROM); by default no-reply at PUBLIC_URL's host, under the product's name. */
+  from: string;
+}
+
+/** PUBLIC_URL as an origin (no path, no trailing slash); refused unless http(s) and nothing more. */
+export function publicUrlSetting(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_URL must be a URL like https://dorm.example.edu, got ${JSON.stringify(value)}`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
+    throw new Error(`PUBLIC_URL must be the site's origin only, like https://dorm.example.edu, got ${JSON.stringify(value)}`);
+  }
+  return url.origin;
+}
+
+/**
+ * SMTP_URL turns mail on; it needs PUBLIC_URL, or the server refuses to start: a reset link must
+ * point at this site whatever Host header the request that asked for it carried.
+ */
+function mailConfig(env: NodeJS.ProcessEnv, appName: string, publicUrl: string | undefined): MailConfig | undefined {
+  if (!env.SMTP_URL) return undefined;
+  if (!publicUrl) throw new Error('SMTP_URL is set but PUBLIC_URL is not: set PUBLIC_URL to the address users reach the site at');
+  if (!/^smtps?:\/\//.test(env.SMTP_URL)) throw new Error('SMTP_URL must start with smtp:// or smtps://');
+  return { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM || `${appName} <no-reply@${new URL(publicUrl).hostname}>` };
+}
+
 export interface S3Config {
   bucket: string;
   region: string;
@@ -150,6 +192,14 @@ export interface Config {
    */
   redisKeyPrefix: string;
   appName: string;
+  /**
+   * The site's address as its users reach it (PUBLIC_URL, an origin like https://dorm.example.edu):
+   * links in mail and the admin commands' links are built from it, never from a request's Host
+   * header (a forged Host would get victims mailed a link to the attacker's site).
+   */
+  publicUrl: string | undefined;
+  /** Mail (SMTP_URL): "Forgot password?" mails reset links. Undefined: no mail, and no such link. */
+  mail: MailConfig | undefined;
   /** Built client (index.html + assets); served when it exists. */
   clientDir: string;
   /** Set behind a reverse proxy so the client address and HTTPS are read from X-Forwarded-*. */
@@ -161,6 +211,11 @@ export interface Config {
   logLevel: string;
   rateLimits: RateLimitConfig;
   searchCost: SearchCostConfig;
+  /**
+   * Download My Data ZIPs this process writes at once (EXPORT_CONCURRENCY); one more is refused
+   * with 503 at once rather than held waiting (accounts/export.service.ts).
+   */
+  exportConcurrency: number;
   /**
    * How long any shared read may be reused (cache/read-cache.ts): a safety net, since changes
    * make entries stale at once, on every process; 0 turns the cache off.
@@ -194,6 +249,9 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   loginFailuresPerAccount: 10,
   registerPerIp: 20,
   passwordChangesPerUser: 10,
+  forgotPerIp: 10,
+  forgotPerAccount: 3,
+  resetPerIp: 30,
   windowMs: 15 * 60 * 1000,
   postsPerUser: 30,
   iconChangesPerUser: 10,
@@ -201,6 +259,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   searchPerIp: 300,
   searchPerUser: 120,
   searchWindowMs: 60 * 1000,
+  exportsPerUser: 5,
+  exportWindowMs: 60 * 60 * 1000,
 };
 
 /**
@@ -258,6 +318,8 @@ function refuseReplacedSettings(env: NodeJS.ProcessEnv) {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   refuseReplacedSettings(env);
+  const appName = env.APP_NAME || DEFAULT_APP_NAME;
+  const publicUrl = publicUrlSetting(env.PUBLIC_URL);
   return {
     port: integer(env.PORT, 3000, 'PORT'),
     host: env.HOST || '0.0.0.0',
@@ -274,11 +336,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'dormboard:',
-    appName: env.APP_NAME || DEFAULT_APP_NAME,
+    appName,
+    publicUrl,
+    mail: mailConfig(env, appName, publicUrl),
     clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),
     trustProxy: trustProxySetting(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
     searchCost: searchCost(env),
+    exportConcurrency: Math.max(1, integer(env.EXPORT_CONCURRENCY, 2, 'EXPORT_CONCURRENCY')),
     cacheTtlMs: integer(env.CACHE_TTL_MS, 60_000, 'CACHE_TTL_MS'),
     embeddedMaintenance: {
       vacuumMs: integer(env.EMBEDDED_VACUUM_MS, 3_600_000, 'EMBEDDED_VACUUM_MS'),
@@ -299,6 +364,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         DEFAULT_RATE_LIMITS.passwordChangesPerUser,
         'RATE_LIMIT_PASSWORD_CHANGES',
       ),
+      forgotPerIp: integer(env.RATE_LIMIT_FORGOT_PER_IP, DEFAULT_RATE_LIMITS.forgotPerIp, 'RATE_LIMIT_FORGOT_PER_IP'),
+      forgotPerAccount: integer(
+        env.RATE_LIMIT_FORGOT_PER_ACCOUNT,
+        DEFAULT_RATE_LIMITS.forgotPerAccount,
+        'RATE_LIMIT_FORGOT_PER_ACCOUNT',
+      ),
+      resetPerIp: integer(env.RATE_LIMIT_RESET_PER_IP, DEFAULT_RATE_LIMITS.resetPerIp, 'RATE_LIMIT_RESET_PER_IP'),
       windowMs: DEFAULT_RATE_LIMITS.windowMs,
       postsPerUser: integer(env.RATE_LIMIT_POSTS_PER_USER, DEFAULT_RATE_LIMITS.postsPerUser, 'RATE_LIMIT_POSTS_PER_USER'),
       iconChangesPerUser: integer(env.RATE_LIMIT_ICONS_PER_USER, DEFAULT_RATE_LIMITS.iconChangesPerUser, 'RATE_LIMIT_ICONS_PER_USER'),
@@ -306,6 +378,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       searchPerIp: integer(env.RATE_LIMIT_SEARCH_PER_IP, DEFAULT_RATE_LIMITS.searchPerIp, 'RATE_LIMIT_SEARCH_PER_IP'),
       searchPerUser: integer(env.RATE_LIMIT_SEARCH_PER_USER, DEFAULT_RATE_LIMITS.searchPerUser, 'RATE_LIMIT_SEARCH_PER_USER'),
       searchWindowMs: DEFAULT_RATE_LIMITS.searchWindowMs,
+      exportsPerUser: integer(env.RATE_LIMIT_EXPORTS_PER_USER, DEFAULT_RATE_LIMITS.exportsPerUser, 'RATE_LIMIT_EXPORTS_PER_USER'),
+      exportWindowMs: DEFAULT_RATE_LIMITS.exportWindowMs,
     },
     timeouts: {
       requestMs: integer(env.REQUEST_TIMEOUT_MS, DEFAULT_TIMEOUTS.requestMs, 'REQUEST_TIMEOUT_MS'),

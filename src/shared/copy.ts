@@ -140,6 +140,58 @@ export const COPY = {
     signOutSessionFailed: 'That session could not be signed out. Please try again.',
     retry: 'Retry',
   },
+  /** Not in the spec (issue 16): a password reset link's page (/reset/{token}). */
+  reset: {
+    title: 'Choose a new password',
+    checking: 'Checking your link',
+    forUser: (username: string) => `Choose a new password for @${username}.`,
+    submit: 'Set Password',
+    settingTitle: 'Setting your password',
+    settingMessage: 'Hold on while we set your new password',
+    invalidTitle: 'Link not valid',
+    toSignIn: 'Back to Sign In',
+  },
+  /** Not in the spec (issue 16): "Forgot password?" on the sign-in screen, when the server sends mail. */
+  forgot: {
+    link: 'Forgot password?',
+    title: 'Forgot password?',
+    intro: 'Enter your username or e-mail. We will e-mail the account a link to choose a new password.',
+    submit: 'Send Link',
+    sendingTitle: 'Sending your link',
+    sentTitle: 'Check your e-mail',
+    sentMessage: 'If that matches an account, a link to choose a new password is on its way to its e-mail address. The link works for one hour.',
+    toSignIn: 'Back to Sign In',
+  },
+  /** Not in the spec (issue 16): the mail "Forgot password?" sends. */
+  resetMail: {
+    subject: (appName: string) => `Choose a new ${appName} password`,
+    greeting: (username: string) => `Hi @${username},`,
+    asked: (appName: string) => `Someone, hopefully you, asked for a link to choose a new password for your ${appName} account:`,
+    button: 'Choose a new password',
+    expires: 'The link works once, within one hour.',
+    ignore: 'If you did not ask for it, ignore this e-mail: your password stays as it is.',
+  },
+  /**
+   * Not in the spec (issue 16): Download My Data. `files` is what the ZIP holds, in the order the
+   * page lists it; the ZIP's own README.txt is written from the same list.
+   */
+  dataExport: {
+    intro: 'Download a copy of everything you have shared, as one ZIP file you can keep or take elsewhere.',
+    contains: 'What the ZIP contains',
+    files: [
+      { name: 'account.json', what: 'your username, e-mail address, bio and when you joined' },
+      { name: 'posts.json', what: 'each post: its description, link, hashtags, when you posted it, and the file name of its photo' },
+      { name: 'photos/', what: 'the full-size photo of every post, named by when it was posted' },
+      { name: 'profile-icon.webp', what: 'your profile picture, if you have one' },
+      { name: 'followers.json', what: 'the usernames of the people who follow you' },
+      { name: 'following.json', what: 'the usernames of the people you follow' },
+      { name: 'README.txt', what: 'this list, and any photo that could not be included' },
+    ],
+    privacy: 'Only you can download it. Keep it safe: it includes your e-mail address.',
+    download: 'Download My Data',
+    starting: 'Your download is starting. Your browser shows its progress; a large account can take a few minutes.',
+    photoMissing: 'could not be found and is not included',
+  },
   /** Not in the spec: a screen that failed to load or to render (the routes' error boundary). */
   routeError: {
     title: 'Something went wrong',
