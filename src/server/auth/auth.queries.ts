@@ -1,6 +1,7 @@
 import { and, desc, eq, lte, ne, or } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { passwordResets, sessions, users } from '../db/schema.js';
+import { isUsernameHeld } from './username-hold.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -14,14 +15,20 @@ export async function findUserByEmail(db: AppDb, email: string): Promise<UserRow
   return row;
 }
 
-/** Which of a username and an e-mail are already registered, in one query. */
+/**
+ * Which of a username and an e-mail are already registered. A deleted account's name counts as
+ * registered while it is held for someone else (username-hold.ts).
+ */
 export async function findTaken(db: AppDb, username: string, email: string) {
-  const rows = await db
-    .select({ username: users.username, email: users.email })
-    .from(users)
-    .where(or(eq(users.username, username), eq(users.email, email)));
+  const [rows, held] = await Promise.all([
+    db
+      .select({ username: users.username, email: users.email })
+      .from(users)
+      .where(or(eq(users.username, username), eq(users.email, email))),
+    username === '' ? false : isUsernameHeld(db, username, email),
+  ]);
   return {
-    usernameTaken: rows.some((row) => row.username === username),
+    usernameTaken: held || rows.some((row) => row.username === username),
     emailTaken: rows.some((row) => row.email === email),
   };
 }

@@ -61,9 +61,9 @@ export class SessionCache {
     this.entries.delete(tokenHash);
   }
 
-  /** A session holds its user's row: a profile change makes it stale. */
+  /** A session holds its user's row: a profile change makes it stale, a deleted account ends it. */
   changed(change: Change) {
-    if (change.kind === 'profile') this.forgetUser(change.userId);
+    if (change.kind === 'profile' || change.kind === 'account-deleted') this.forgetUser(change.userId);
   }
 
   /** After a profile change or signing out everywhere: every session of this user is re-read. */

@@ -9,7 +9,13 @@ export type Change =
   /** `follower` followed or unfollowed `target` (both users' counts moved). */
   | { kind: 'follow'; followerId: string; followerUsername: string; targetId: string; targetUsername: string }
   /** A user's public profile (icon, bio) changed. */
-  | { kind: 'profile'; userId: string; username: string };
+  | { kind: 'profile'; userId: string; username: string }
+  /**
+   * A user deleted their account: their row, posts and follows (both ways, so other users'
+   * counts moved) are gone. Rare, so a region may forget everything rather than work out which
+   * of its entries showed them.
+   */
+  | { kind: 'account-deleted'; userId: string; username: string };
 
 /** The user who made the change: their next read must see it, on any process. */
 export function authorOf(change: Change): string {

@@ -1,4 +1,4 @@
-import type { ReadCache, Region } from '../cache/read-cache.js';
+import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
 import type { AppDb } from '../db/database.js';
 import { AppError } from '../http/app-error.js';
 import { normalizeUsername } from './username.js';
@@ -20,12 +20,21 @@ export class UserDirectory {
     cache: ReadCache,
   ) {
     this.publicRows = cache.region('public user', {
-      // Follower and following counts live in the row.
-      staleAfter: (change) =>
-        change.kind === 'profile' ? [change.username] : change.kind === 'follow' ? [change.followerUsername, change.targetUsername] : [],
+      // Follower and following counts live in the row. A deleted account moved the counts of
+      // everyone it followed or was followed by: all of them (rare; listing them would cost a
+      // query before the deletion).
+      staleAfter: (change) => {
+        if (change.kind === 'account-deleted') return ALL;
+        return change.kind === 'profile'
+          ? [change.username]
+          : change.kind === 'follow'
+            ? [change.followerUsername, change.targetUsername]
+            : [];
+      },
     });
     this.followed = cache.region('followed by viewer', {
-      staleAfter: (change) => (change.kind === 'follow' ? [change.followerId] : []),
+      // Others' sets may still hold a deleted account's id: harmless, as nobody can ask about it.
+      staleAfter: (change) => (change.kind === 'follow' ? [change.followerId] : change.kind === 'account-deleted' ? [change.userId] : []),
       bytes: (ids) => 64 + ids.size * 48,
     });
   }

@@ -14,11 +14,21 @@ export type SecurityEvent =
   | 'signed out everywhere'
   | 'changed password'
   | 'ended a session'
+  | 'deleted account'
+  | 'downloaded data'
+  | 'ran an admin command'
+  | 'mailed a reset link'
+  | 'reset password'
+  | 'reset link refused'
   | 'rate limited'
   | 'cross-site request refused'
   | 'authorization refused';
 
-export function logSecurityEvent(request: FastifyRequest, event: SecurityEvent, details: { userId?: string; code?: ErrorCode } = {}) {
+export function logSecurityEvent(
+  request: FastifyRequest,
+  event: SecurityEvent,
+  details: { userId?: string; code?: ErrorCode; command?: string } = {},
+) {
   const line = { security: event, ip: request.ip, route: request.routeOptions.url, ...details };
   // Refusals are warnings: a run of them is an attack, or a broken client, worth a look.
   if (details.code) request.log.warn(line, `security: ${event}`);

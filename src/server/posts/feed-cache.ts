@@ -13,7 +13,7 @@ interface Window {
 /**
  * The newest posts of everyone, held with each card already serialized:
  * the first page of anyone's home feed is cut from it without touching the database. Any new or
- * deleted post makes it stale (ReadCache). When the window can't fill a viewer's page (they
+ * deleted post (or account) makes it stale (ReadCache). When the window can't fill a viewer's page (they
  * wrote most recent posts), the caller falls back to the database.
  */
 export class FeedCache {
@@ -26,7 +26,7 @@ export class FeedCache {
     private readonly size: number,
   ) {
     this.window = cache.region('newest posts', {
-      staleAfter: (change) => (change.kind === 'post' ? ALL : []),
+      staleAfter: (change) => (change.kind === 'post' || change.kind === 'account-deleted' ? ALL : []),
       bytes: (window) => window.rows.reduce((sum, row) => sum + row.json.length * 2, 64),
     });
   }

@@ -80,15 +80,17 @@ export class PostService {
   ) {
     this.changes = changes;
     this.details = cache.region('post', {
-      staleAfter: (change) => (change.kind === 'post' ? [change.postId] : []),
+      // A deleted account's posts are not listed in the change (there may be thousands): all.
+      staleAfter: (change) => (change.kind === 'post' ? [change.postId] : change.kind === 'account-deleted' ? ALL : []),
     });
     this.related = cache.region('related posts', {
-      staleAfter: (change) => (change.kind === 'post' ? ALL : []),
+      staleAfter: (change) => (change.kind === 'post' || change.kind === 'account-deleted' ? ALL : []),
       bytes: (json) => json.length,
     });
     this.relatedPosts = new RelatedPosts(db, { newestPostTimes });
     this.firstPagesByAuthor = cache.region('posts by author', {
-      staleAfter: (change) => (change.kind === 'post' ? [change.authorUsername] : []),
+      staleAfter: (change) =>
+        change.kind === 'post' ? [change.authorUsername] : change.kind === 'account-deleted' ? [change.username] : [],
     });
     this.feedCache = new FeedCache(
       cache,

@@ -52,8 +52,8 @@ export class SearchService {
     // statement to a few tens of milliseconds there, which every request needing the database waits for.
     this.postSearch = new PostSearch(this.db, { maxExamined: database.kind === 'pglite' ? 3_000 : 20_000, ...options.postSearch });
     this.cache = options.cache.region('post search', {
-      // A new or deleted post may belong in any answer, or leave it.
-      staleAfter: (change) => (change.kind === 'post' ? ALL : []),
+      // A new or deleted post (or a deleted account's posts) may belong in any answer, or leave it.
+      staleAfter: (change) => (change.kind === 'post' || change.kind === 'account-deleted' ? ALL : []),
       bytes: (json) => json.length,
     });
     this.gate = new SearchGate(options.cost.concurrency, options.cost.queue);

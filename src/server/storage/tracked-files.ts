@@ -44,7 +44,7 @@ export class TrackedFiles {
    * keys and records the keys `work` released; after the commit the released files are deleted.
    * On any failure the new files are removed again.
    */
-  async store<T>(files: FileToStore[], work: (tx: AppDb) => Promise<Owned<T>>): Promise<T> {
+  async store<T>(files: FileToStore[], work: (tx: AppDb) => Promise<Owned<T>>, afterCommit?: (result: T) => Promise<void>): Promise<T> {
     const keys = files.map((file) => file.key);
     await addPendingFiles(this.db, keys);
     try {
@@ -68,23 +68,27 @@ export class TrackedFiles {
       if (!isDatabaseUnavailable(error)) await this.remove(keys);
       throw error;
     }
+    await afterCommit?.(outcome.result);
     await this.remove(outcome.released ?? []);
     return outcome.result;
   }
 
-  /** Runs `work` (which deletes the rows that owned some files) and then deletes those files. */
-  release<T>(work: (tx: AppDb) => Promise<Owned<T>>): Promise<T> {
-    return this.store([], work);
+  /**
+   * Runs `work` (which deletes the rows that owned some files) and then deletes those files;
+   * `afterCommit` runs in between (say what changed before a long deletion of files).
+   */
+  release<T>(work: (tx: AppDb) => Promise<Owned<T>>, afterCommit?: (result: T) => Promise<void>): Promise<T> {
+    return this.store([], work, afterCommit);
   }
 
   /** Deletes recorded files; the ones storage can't delete now stay recorded for the sweep. */
   private async remove(keys: string[]): Promise<void> {
-    const failed = await deleteAll(this.storage, keys);
-    if (failed.length > 0) this.log.warn({ keys: failed }, 'could not delete some files; the sweep will retry');
+    const failed = new Set(await deleteAll(this.storage, keys));
+    if (failed.size > 0) this.log.warn({ keys: [...failed] }, 'could not delete some files; the sweep will retry');
     try {
       await clearPendingFiles(
         this.db,
-        keys.filter((key) => !failed.includes(key)),
+        keys.filter((key) => !failed.has(key)),
       );
     } catch (error) {
       // The files are gone; the sweep will find nothing to delete for these keys and forget them.
