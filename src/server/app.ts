@@ -12,8 +12,16 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { API } from '../shared/api/paths.js';
+import { AccountDeletion } from './accounts/delete-account.js';
+import { deleteAccountRoutes } from './accounts/delete-account.routes.js';
+import { exportRoutes } from './accounts/export.routes.js';
+import { DataExport } from './accounts/export.service.js';
 import { accountSecurityRoutes } from './auth/account-security.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { PasswordResetService } from './auth/password-reset.service.js';
+import { passwordResetRoutes } from './auth/password-reset.routes.js';
+import { siteUrl } from './admin/admin-context.js';
+import { adminRoutes } from './admin/admin.routes.js';
 import { backupRoutes } from './backup/backup.routes.js';
 import { AuthService } from './auth/auth.service.js';
 import { registerCurrentUser } from './auth/current-user.js';
@@ -23,6 +31,9 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { registerClientApp } from './http/client-app.js';
+import { serializeRequest } from './http/secret-urls.js';
+import { Mailer } from './mail/mailer.js';
+import { Outbox } from './mail/outbox.js';
 import { handleFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { registerPeriodicTask } from './periodic-task.js';
 import { registerEmbeddedMaintenance } from './db/embedded-maintenance.js';
@@ -71,8 +82,10 @@ export interface AppDeps {
   database: Database;
   counters?: CounterStore;
   storage?: Storage;
-  /** Enables the loopback-only backup endpoint for `npm run backup` (embedded setup). */
+  /** Enables the loopback-only endpoints of `npm run backup` and `npm run admin` (embedded setup). */
   adminToken?: string;
+  /** Where mail goes out (config.mail); tests pass their own to wait until it is idle. */
+  outbox?: Outbox;
   /** Where log lines go instead of standard output (tests read the security log from it). */
   logStream?: { write(line: string): void };
   /** The image queue; by default one sized by config.images (tests pass their own to fill it). */
@@ -96,10 +109,12 @@ export async function buildApp({
   logStream,
   images: givenImages,
   clock = systemClock,
+  outbox: givenOutbox,
 }: AppDeps): Promise<FastifyInstance> {
   const storage = givenStorage ?? createStorage(config);
   const app = Fastify({
-    logger: { level: config.logLevel, ...(logStream && { stream: logStream }) },
+    // Request lines with secrets in their URL redacted (http/secret-urls.ts).
+    logger: { level: config.logLevel, serializers: { req: serializeRequest }, ...(logStream && { stream: logStream }) },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // A slow client (a trickled upload, headers sent a byte at a time) is cut off with a 408
@@ -226,9 +241,32 @@ export async function buildApp({
     newestPostTimes,
   });
   const follows = new FollowService(database.orm, directory, changes);
+  const outbox = givenOutbox ?? (config.mail && new Outbox(new Mailer(config.mail)));
+  const resets = new PasswordResetService({
+    db: database.orm,
+    auth,
+    sessions,
+    limiter,
+    limits: config.rateLimits,
+    passwordCost: config.passwordHashing,
+    mail: outbox && config.publicUrl ? { outbox, publicUrl: config.publicUrl, appName: config.appName } : undefined,
+  });
+  const deletion = new AccountDeletion(tracked, changes, limiter, config.rateLimits);
+  const dataExport = new DataExport({
+    db: database.orm,
+    storage: files,
+    limiter,
+    limits: config.rateLimits,
+    concurrency: config.exportConcurrency,
+    appName: config.appName,
+    log: app.log,
+  });
 
   await app.register(authRoutes(auth));
   await app.register(accountSecurityRoutes(auth));
+  await app.register(passwordResetRoutes(resets, auth));
+  await app.register(deleteAccountRoutes(deletion));
+  await app.register(exportRoutes(dataExport));
   await app.register(postRoutes(posts));
   await app.register(userRoutes(users));
   await app.register(followRoutes(follows));
@@ -237,13 +275,17 @@ export async function buildApp({
   if (adminToken && database.dump && !config.s3) {
     await app.register(backupRoutes({ database, storage: files, dataDir: config.dataDir, token: adminToken }));
   }
+  // npm run admin: the embedded database is this process's, so its commands run here.
+  if (adminToken) await app.register(adminRoutes({ context: { resets, siteUrl: siteUrl(config) }, token: adminToken }));
   app.get(API.openapi, { schema: { hide: true } }, async () => app.swagger());
 
-  await registerClientApp(app, config.clientDir, config.appName);
+  await registerClientApp(app, config.clientDir, { appName: config.appName, forgotPassword: resets.mailsLinks });
   // Connections this app opened are closed with it (the database belongs to the caller).
   app.addHook('onClose', async () => {
     if (!counters && counterStore instanceof RedisCounterStore) await counterStore.close();
     if (!givenStorage && storage instanceof S3Storage) storage.close();
+    // Mail already promised goes out before the process ends.
+    if (outbox) await (givenOutbox ? outbox.idle() : outbox.close());
   });
   return app;
 }

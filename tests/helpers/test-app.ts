@@ -9,6 +9,7 @@ import type { Argon2Cost } from '../../src/server/config.js';
 import type { Clock } from '../../src/server/clock.js';
 import { DEFAULT_RATE_LIMITS, loadConfig, type Config } from '../../src/server/config.js';
 import type { ImageQueue } from '../../src/server/images/image-queue.js';
+import type { Outbox } from '../../src/server/mail/outbox.js';
 import { openDatabase, type Database } from '../../src/server/db/database.js';
 import { MIGRATIONS } from '../../src/server/db/migrations/index.js';
 import type { Storage } from '../../src/server/storage/storage.js';
@@ -101,7 +102,15 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  deps: { storage?: Storage; logStream?: { write(line: string): void }; images?: ImageQueue; clock?: Clock; ownThread?: boolean } = {},
+  deps: {
+    storage?: Storage;
+    logStream?: { write(line: string): void };
+    images?: ImageQueue;
+    clock?: Clock;
+    ownThread?: boolean;
+    /** Where mail goes out: a test that keeps it can wait until every mail promised has gone. */
+    outbox?: Outbox;
+  } = {},
 ): Promise<TestApp> {
   const { database, drop } = await createTestDatabase({ ownThread: deps.ownThread });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-test-'));
@@ -133,6 +142,7 @@ export async function createTestApp(
     logStream: deps.logStream,
     images: deps.images,
     clock: deps.clock,
+    outbox: deps.outbox,
   });
   await app.ready();
   return {

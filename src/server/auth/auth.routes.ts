@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LoginBody, MeResponse, RegisterBody } from '../../shared/api/auth.js';
@@ -7,22 +6,14 @@ import { API } from '../../shared/api/paths.js';
 import { toMe } from './me.js';
 import { rateLimitAddress } from '../http/client-address.js';
 import { logSecurityEvent } from '../http/security-log.js';
-import type { AuthService, SignedIn } from './auth.service.js';
+import type { AuthService } from './auth.service.js';
 import { requireUser } from './current-user.js';
-import { clearSessionCookie, clearTossedSessionCookies, sessionTokenOf, setSessionCookie } from './session-cookie.js';
+import { clearSessionCookie, clearTossedSessionCookies, sessionTokenOf } from './session-cookie.js';
+import { replaceSession } from './sign-in-cookie.js';
 
 export const authRoutes =
   (auth: AuthService): FastifyPluginAsyncZod =>
   async (app) => {
-    /**
-     * The new session's cookie replaces whatever this browser held, so the session behind the
-     * old cookie ends too instead of living on unseen (ASVS V7.2.4).
-     */
-    async function replaceSession(request: FastifyRequest, reply: FastifyReply, session: SignedIn) {
-      await auth.logout(sessionTokenOf(request).token);
-      setSessionCookie(request, reply, session.token, session.expiresAt);
-    }
-
     app.post(
       API.register,
       {
@@ -36,7 +27,7 @@ export const authRoutes =
       async (request, reply) => {
         const session = await auth.register(request.body, rateLimitAddress(request.ip), request.headers['user-agent']);
         logSecurityEvent(request, 'signed up', { userId: session.user.id });
-        await replaceSession(request, reply, session);
+        await replaceSession(auth, request, reply, session);
         return reply.code(201).send({ user: toMe(session.user) });
       },
     );
@@ -54,7 +45,7 @@ export const authRoutes =
       async (request, reply) => {
         const session = await auth.login(request.body, rateLimitAddress(request.ip), request.headers['user-agent']);
         logSecurityEvent(request, 'signed in', { userId: session.user.id });
-        await replaceSession(request, reply, session);
+        await replaceSession(auth, request, reply, session);
         return { user: toMe(session.user) };
       },
     );

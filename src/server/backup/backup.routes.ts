@@ -2,12 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Database } from '../db/database.js';
-import { AppError } from '../http/app-error.js';
+import { requireLocalAdmin } from '../http/admin-caller.js';
 import type { PausableDeletes } from '../storage/pausable-deletes.js';
 import { createBackup, defaultBackupDir } from './backup.js';
-import { tokensMatch } from './server-file.js';
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /**
  * POST /api/admin/backup: used by `npm run backup` on the same machine. Only from loopback
@@ -25,10 +22,7 @@ export const backupRoutes =
         },
       },
       async (request) => {
-        const given = (request.headers.authorization ?? '').replace(/^Bearer /, '');
-        if (!LOOPBACK.has(request.socket.remoteAddress ?? '') || !tokensMatch(options.token, given)) {
-          throw new AppError(404, 'NOT_FOUND');
-        }
+        requireLocalAdmin(request, options.token);
         return createBackup({
           database: options.database,
           storage: options.storage,

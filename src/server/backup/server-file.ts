@@ -1,9 +1,9 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * DATA_DIR/server.json tells local tools (npm run backup) that an app is running on this data
+ * DATA_DIR/server.json tells local tools (npm run backup, npm run admin) that an app is running on this data
  * directory, where, and the secret it accepts for admin calls. Readable by the owner only.
  */
 export interface ServerFile {
@@ -38,8 +38,11 @@ export async function readServerFile(dataDir: string): Promise<ServerFile | unde
   }
 }
 
-export function tokensMatch(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
+/** POSTs JSON to an admin route of the running app (over loopback, with its token). */
+export function callServer(server: ServerFile, path: string, body: unknown): Promise<Response> {
+  return fetch(`http://127.0.0.1:${server.port}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }

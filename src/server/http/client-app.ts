@@ -3,9 +3,16 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../../shared/errors.js';
+import { escapeHtml } from './escape-html.js';
+import { isSecretPage } from './secret-urls.js';
 import { isApiUrl, isMediaUrl, isUnder } from './url-space.js';
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+/** What the server tells the client in index.html (src/client/server-meta.ts reads it). */
+export interface ClientSettings {
+  appName: string;
+  /** Mail is on (SMTP_URL): the sign-in screen offers "Forgot password?". */
+  forgotPassword: boolean;
+}
 
 /**
  * Serves the built React app: hashed assets cached forever, and index.html (with the product
@@ -13,10 +20,13 @@ const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${c
  * that match nothing get a JSON 404 instead: a chunk an older build named (a tab opened before a
  * deploy) must fail as missing, not load a page as if it were a script.
  */
-export async function registerClientApp(app: FastifyInstance, clientDir: string, appName: string) {
+export async function registerClientApp(app: FastifyInstance, clientDir: string, settings: ClientSettings) {
   const indexFile = path.join(clientDir, 'index.html');
   const indexHtml = fs.existsSync(indexFile)
-    ? fs.readFileSync(indexFile, 'utf8').replaceAll('__APP_NAME__', escapeHtml(appName))
+    ? fs
+        .readFileSync(indexFile, 'utf8')
+        .replaceAll('__APP_NAME__', escapeHtml(settings.appName))
+        .replaceAll('__FORGOT_PASSWORD__', settings.forgotPassword ? 'on' : 'off')
     : undefined;
 
   if (indexHtml) {
@@ -40,6 +50,8 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
     if (!isPage || isFile || !indexHtml) {
       return reply.code(404).send({ code: 'NOT_FOUND', message: ERRORS.NOT_FOUND });
     }
+    // A secret in the URL (a reset link): no Referer at all leaves the page, not even the origin.
+    if (isSecretPage(request.url)) reply.header('referrer-policy', 'no-referrer');
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
   });
 }

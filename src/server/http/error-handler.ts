@@ -72,10 +72,11 @@ const EVENT_FOR_CODE: Partial<Record<ErrorCode, SecurityEvent>> = {
   INCORRECT_LOGIN: 'sign-in failed',
   USERNAME_NOT_REGISTERED: 'sign-in failed',
   CROSS_SITE_REQUEST: 'cross-site request refused',
+  RESET_LINK_INVALID: 'reset link refused',
 };
 
 /** Called by the error handler for every AppError: logs the ones that are security events. */
-function logRefusal(request: FastifyRequest, error: AppError) {
+export function logRefusal(request: FastifyRequest, error: AppError) {
   const event = error.audit?.event ?? (error.status === 429 ? 'rate limited' : EVENT_FOR_CODE[error.code]);
   if (!event) return;
   logSecurityEvent(request, event, { code: error.code, userId: error.audit?.accountId ?? request.user?.id });

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createBackup, defaultBackupDir } from '../backup/backup.js';
-import { readServerFile } from '../backup/server-file.js';
+import { callServer, readServerFile } from '../backup/server-file.js';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 
@@ -21,11 +21,7 @@ const server = await readServerFile(config.dataDir);
 
 let result: unknown;
 if (server) {
-  const response = await fetch(`http://127.0.0.1:${server.port}/api/admin/backup`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ out: outDir }),
-  });
+  const response = await callServer(server, '/api/admin/backup', { out: outDir });
   if (!response.ok) {
     console.error(`The running app refused the backup: ${response.status} ${await response.text()}`);
     process.exit(1);

@@ -1,0 +1,27 @@
+import { AuthService } from '../auth/auth.service.js';
+import { PasswordResetService } from '../auth/password-reset.service.js';
+import { SessionCache } from '../auth/session-cache.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import { MemoryCounterStore, RateLimiter } from '../http/rate-limiter.js';
+import type { AdminContext } from './admin-command.js';
+
+/** Where the site is, for the links commands print: PUBLIC_URL, else this machine's port. */
+export function siteUrl(config: Config): string {
+  return config.publicUrl ?? `http://localhost:${config.port}`;
+}
+
+/**
+ * The command line's own services, for when it holds the database itself: PostgreSQL (whose
+ * servers cache no sessions, so a change here reaches them on their next request), or an
+ * embedded database no server has open.
+ */
+export function standaloneAdminContext(database: Database, config: Config): AdminContext {
+  const limiter = new RateLimiter(new MemoryCounterStore());
+  const sessions = new SessionCache(0);
+  const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions, config.passwordHashing);
+  return {
+    resets: new PasswordResetService({ db: database.orm, auth, sessions, limiter, limits: config.rateLimits }),
+    siteUrl: siteUrl(config),
+  };
+}

@@ -1,0 +1,32 @@
+import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from '../../shared/limits.js';
+import { resetPath } from '../auth/password-reset.service.js';
+import { CommandFailed, positional, UsageError, type AdminCommand } from './admin-command.js';
+
+/**
+ * `reset-link <username>`: password recovery without e-mail. The link voids any earlier one, works
+ * once, for an hour; whoever uses it chooses the password and every session of the account ends.
+ */
+export const resetLinkCommand: AdminCommand<{ username: string }> = {
+  name: 'reset-link',
+  usage: '<username>',
+  summary: 'Print a one-time link (valid for 1 hour) that lets the account choose a new password.',
+  parse(args) {
+    const [given] = positional(args, ['<username>']);
+    // Typed as shown on a profile: '@' and capitals are fine.
+    const username = given!.replace(/^@/, '').toLowerCase();
+    const length = Array.from(username).length;
+    if (length < USERNAME_MIN_LENGTH || length > USERNAME_MAX_LENGTH || !USERNAME_PATTERN.test(username)) {
+      throw new UsageError(`invalid username ${JSON.stringify(given)}`);
+    }
+    return { username };
+  },
+  async run({ resets, siteUrl }, { username }) {
+    const link = await resets.linkFor(username);
+    if (!link) throw new CommandFailed(`no account is named @${username}`);
+    return [
+      `Password reset link for @${username} (works once, until ${link.expiresAt.toISOString()}):`,
+      `${siteUrl}${resetPath(link.token)}`,
+      'It replaces any earlier link. Using it signs the account out everywhere.',
+    ].join('\n');
+  },
+};
