@@ -34,6 +34,7 @@ const SettingsPage = page(() => import('./features/settings/SettingsPage').then(
 const AccountSettingsPage = page(() => import('./features/settings/AccountSettingsPage').then((m) => m.AccountSettingsPage));
 const ChangePasswordPage = page(() => import('./features/settings/ChangePasswordPage').then((m) => m.ChangePasswordPage));
 const SessionsPage = page(() => import('./features/settings/SessionsPage').then((m) => m.SessionsPage));
+const DeleteAccountPage = page(() => import('./features/settings/DeleteAccountPage').then((m) => m.DeleteAccountPage));
 const ProfilePage = page(() => import('./features/people/ProfilePage').then((m) => m.ProfilePage));
 const FollowListPage = page(() => import('./features/people/FollowListPage').then((m) => m.FollowListPage));
 
@@ -71,6 +72,7 @@ export function App() {
               <Route path="/settings/account" element={<AccountSettingsPage />} />
               <Route path="/settings/password" element={<ChangePasswordPage />} />
               <Route path="/settings/sessions" element={<SessionsPage />} />
+              <Route path="/settings/delete" element={<DeleteAccountPage />} />
             </Route>
             <Route path="/login" element={<LoginPage />} />
             <Route path="/search/:query" element={<SearchPage />} />

@@ -159,7 +159,8 @@ export const COPY = {
     submit: 'Send Link',
     sendingTitle: 'Sending your link',
     sentTitle: 'Check your e-mail',
-    sentMessage: 'If that matches an account, a link to choose a new password is on its way to its e-mail address. The link works for one hour.',
+    sentMessage:
+      'If that matches an account, a link to choose a new password is on its way to its e-mail address. The link works for one hour.',
     toSignIn: 'Back to Sign In',
   },
   /** Not in the spec (issue 16): the mail "Forgot password?" sends. */
@@ -191,6 +192,26 @@ export const COPY = {
     download: 'Download My Data',
     starting: 'Your download is starting. Your browser shows its progress; a large account can take a few minutes.',
     photoMissing: 'could not be found and is not included',
+  },
+  /** Not in the spec (issue 16): Settings → Security → Delete Account. */
+  deleteAccount: {
+    intro: 'Deleting your account erases, for good:',
+    erases: [
+      'your posts and every photo you uploaded',
+      'your profile picture and bio',
+      'who you follow and who follows you',
+      'every device you are signed in on',
+    ],
+    cannotUndo: 'This cannot be undone.',
+    keepFirst: 'Want to keep your photos?',
+    downloadFirst: 'Download your data first.',
+    usernameHeld: (days: number) =>
+      `Your username stays reserved for ${days} days: only an account with your e-mail address can take it in that time.`,
+    password: 'Password',
+    confirmTitle: 'Gone for good?',
+    confirmMessage: (appName: string) => `Your account, posts and photos will be erased from ${appName}. This cannot be undone.`,
+    deletingTitle: 'Deleting your account',
+    deletingMessage: 'Hold on while we erase your posts and photos',
   },
   /** Not in the spec: a screen that failed to load or to render (the routes' error boundary). */
   routeError: {

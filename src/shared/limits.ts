@@ -18,6 +18,9 @@ export const USERNAME_MIN_LENGTH = 3;
 export const USERNAME_MAX_LENGTH = 20;
 export const USERNAME_PATTERN = /^[a-z0-9_.]+$/;
 
+/** Not in the spec (issue 16): a deleted account's username is held this long for anyone but its own e-mail address. */
+export const USERNAME_HOLD_DAYS = 30;
+
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 32;
 

@@ -250,6 +250,29 @@ const ROWS: Row[] = [
     },
   },
   {
+    // Delete Account: everyone in this test has the same password, so the other user's request
+    // with it is a valid deletion of the other user's own account, never the owner's.
+    route: `DELETE ${API.me}`,
+    what: "delete the account: only ever the caller's, with its posts and sessions",
+    setup: async (s) => {
+      expect((await createPost(s.t.app, s.owner.cookie, { bytes: await jpeg(64, 48), description: 'mine' })).statusCode).toBe(201);
+    },
+    send: (s, cookie) =>
+      s.t.app.inject({ method: 'DELETE', url: API.me, payload: { password: s.owner.password }, headers: withCookie(cookie) }),
+    cells: (() => {
+      const accounts = (owner: number, other: number) => async (s: Scene) => {
+        expect((await usersNamed(s.t, s.owner.username)).length).toBe(owner);
+        expect((await usersNamed(s.t, s.other.username)).length).toBe(other);
+        expect(await postAuthors(s.t, s.owner.uid)).toHaveLength(owner);
+      };
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: async (s) => (await accounts(1, 1)(s), await sessionsAre(1, 1)(s)) },
+        'another user': { status: 204, then: async (s) => (await accounts(1, 0)(s), await sessionsAre(1, 0)(s)) },
+        owner: { status: 204, then: async (s) => (await accounts(0, 1)(s), await sessionsAre(0, 1)(s)) },
+      };
+    })(),
+  },
+  {
     route: `PATCH ${API.me}`,
     what: "change the owner's bio and icon: the route only ever edits the caller",
     send: async (s, cookie) =>

@@ -99,6 +99,17 @@ const WRITES: Write[] = [
     },
   },
   {
+    name: 'DELETE /api/me (delete the account)',
+    success: 204,
+    async prepare(t) {
+      const user = await signUp(t.app);
+      return {
+        send: (headers) => inject(t, 'DELETE', API.me, { ...headers, cookie: user.cookie }, { password: user.password }),
+        changed: async () => (await query(t.database, 'SELECT 1 FROM users WHERE id = $1', [user.uid])).length === 0,
+      };
+    },
+  },
+  {
     name: 'PATCH /api/me (multipart)',
     success: 200,
     async prepare(t) {

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { USERNAME_HOLD_DAYS } from '../../src/server/auth/username-hold.js';
 import { DiskStorage } from '../../src/server/storage/disk-storage.js';
 import type { Storage } from '../../src/server/storage/storage.js';
 import { TrackedFiles } from '../../src/server/storage/tracked-files.js';
 import { API } from '../../src/shared/api/paths.js';
 import type { PostPage, PostResponse } from '../../src/shared/api/posts.js';
 import type { ProfileResponse } from '../../src/shared/api/users.js';
+import { USERNAME_HOLD_DAYS } from '../../src/shared/limits.js';
 import { newAccount, signUp } from '../helpers/accounts.js';
 import { jpeg } from '../helpers/images.js';
 import { expectClientError, expectError, follow, get, mediaDir, mediaFiles, patchMe, query } from '../helpers/people.js';

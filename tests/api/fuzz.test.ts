@@ -931,6 +931,9 @@ const authRequests = fc.oneof(
     }),
   ),
   request({ method: methodFor('GET'), url: fc.constant(API.sessions), cookie: signedInCookie }),
+  // Delete Account: never the real password here (the actors must stay); wrong ones get 401,
+  // then 429 once the failures are used up, odd bodies 400.
+  withBody(request({ method: fc.constant('DELETE'), url: fc.constant(API.me), cookie: signedInCookie }), jsonBody({ password: nastyText })),
   request({
     method: fc.constant('DELETE'),
     url: fc.oneof(postId, nastyText).map((id) => `/api/me/sessions/${encodeURIComponent(id)}`),

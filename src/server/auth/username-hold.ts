@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import { and, eq, gt, lte, ne, sql } from 'drizzle-orm';
+import { USERNAME_HOLD_DAYS } from '../../shared/limits.js';
 import type { AppDb } from '../db/database.js';
 import { releasedUsernames } from '../db/schema.js';
 
 /**
- * The username of a deleted account is held for 30 days, so nobody can sign up as someone who
- * just left and be taken for them by their followers ("Username has already been registered.").
+ * The username of a deleted account is held for USERNAME_HOLD_DAYS (30), so nobody can sign up as
+ * someone who just left and be taken for them by their followers ("Username has already been
+ * registered.").
  * The same e-mail address may take it back at once (the owner changing their mind); the e-mail
  * address itself is free at once. Only a hash of the address is kept, never the address.
  */
-export const USERNAME_HOLD_DAYS = 30;
-
 const holdInterval = sql.raw(`interval '${USERNAME_HOLD_DAYS} days'`);
 
 /** SHA-256 of an e-mail address as stored (already normalized: shared/validation/sign-up.ts). */

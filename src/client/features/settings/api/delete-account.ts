@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { DeleteAccountBody } from '../../../../shared/api/delete-account';
+import { API } from '../../../../shared/api/paths';
+import { api } from '../../../api/http';
+import { setCurrentUser } from '../../../api/current-user';
+
+/** Deletes the signed-in account (the password typed again); afterwards nobody is signed in here. */
+export function useDeleteAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: DeleteAccountBody) => api<void>('DELETE', API.me, body),
+    onSuccess: () => {
+      // Like signing out: nothing of the erased account may linger in this browser.
+      queryClient.clear();
+      setCurrentUser(queryClient, null);
+    },
+  });
+}
