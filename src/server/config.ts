@@ -365,11 +365,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'RATE_LIMIT_PASSWORD_CHANGES',
       ),
       forgotPerIp: integer(env.RATE_LIMIT_FORGOT_PER_IP, DEFAULT_RATE_LIMITS.forgotPerIp, 'RATE_LIMIT_FORGOT_PER_IP'),
-      forgotPerAccount: integer(
-        env.RATE_LIMIT_FORGOT_PER_ACCOUNT,
-        DEFAULT_RATE_LIMITS.forgotPerAccount,
-        'RATE_LIMIT_FORGOT_PER_ACCOUNT',
-      ),
+      forgotPerAccount: integer(env.RATE_LIMIT_FORGOT_PER_ACCOUNT, DEFAULT_RATE_LIMITS.forgotPerAccount, 'RATE_LIMIT_FORGOT_PER_ACCOUNT'),
       resetPerIp: integer(env.RATE_LIMIT_RESET_PER_IP, DEFAULT_RATE_LIMITS.resetPerIp, 'RATE_LIMIT_RESET_PER_IP'),
       windowMs: DEFAULT_RATE_LIMITS.windowMs,
       postsPerUser: integer(env.RATE_LIMIT_POSTS_PER_USER, DEFAULT_RATE_LIMITS.postsPerUser, 'RATE_LIMIT_POSTS_PER_USER'),

@@ -9,9 +9,14 @@ export function newIconKey(userId: string): string {
 
 const sizeKey = (base: string, size: number) => `${base}-${size}.webp`;
 
-/** The URL clients use: the largest square, sharp on any avatar we draw. */
+/** The largest square: what clients draw (sharp on any avatar) and Download My Data includes. */
+export function largestIconKey(base: string): string {
+  return sizeKey(base, ICON_SIZES[ICON_SIZES.length - 1]!);
+}
+
+/** The URL clients use: the largest square. */
 export function iconUrl(base: string | null): string | null {
-  return base ? `/media/${sizeKey(base, ICON_SIZES[ICON_SIZES.length - 1]!)}` : null;
+  return base ? `/media/${largestIconKey(base)}` : null;
 }
 
 export function iconFiles(base: string, sizes: Array<{ size: number; body: Buffer }>): FileToStore[] {

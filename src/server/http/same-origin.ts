@@ -21,7 +21,7 @@ function hostOf(url: string): string | undefined {
   }
 }
 
-function isCrossSite(request: FastifyRequest): boolean {
+export function isCrossSite(request: FastifyRequest): boolean {
   const fetchSite = request.headers['sec-fetch-site'];
   if (fetchSite !== undefined) return !TRUSTED_FETCH_SITES.has(String(fetchSite).toLowerCase());
   // Older browsers send no Sec-Fetch-Site but do send Origin on cross-origin writes. Only

@@ -13,17 +13,18 @@ export function newImageKey(postId: string): string {
   return `images/${postId}/${randomBytes(4).toString('hex')}`;
 }
 
-const fullKey = (base: string) => `${base}-full.jpg`;
+/** The full-size JPEG, what the post page shows and Download My Data includes. */
+export const fullImageKey = (base: string) => `${base}-full.jpg`;
 const variantKey = (base: string, width: number) => `${base}-${width}.webp`;
 
 export function imageFileKeys(base: string): string[] {
-  return [fullKey(base), ...GRID_WIDTHS.map((width) => variantKey(base, width))];
+  return [fullImageKey(base), ...GRID_WIDTHS.map((width) => variantKey(base, width))];
 }
 
 /** The files of a processed image, under one base key. */
 export function imageFiles(base: string, image: ProcessedImage): FileToStore[] {
   return [
-    { key: fullKey(base), body: image.full, contentType: 'image/jpeg' },
+    { key: fullImageKey(base), body: image.full, contentType: 'image/jpeg' },
     ...image.variants.map((variant) => ({ key: variantKey(base, variant.width), body: variant.body, contentType: 'image/webp' })),
   ];
 }
@@ -38,7 +39,7 @@ export function imageSet(row: { imageKey: string; width: number; height: number;
     width: row.width,
     height: row.height,
     placeholder: row.placeholder,
-    full: `/media/${fullKey(row.imageKey)}`,
+    full: `/media/${fullImageKey(row.imageKey)}`,
     // A variant is never wider than the image itself (no enlargement).
     variants: GRID_WIDTHS.map((width) => ({ src: `/media/${variantKey(row.imageKey, width)}`, width: Math.min(width, row.width) })),
   };

@@ -1,0 +1,76 @@
+import { once } from 'node:events';
+import { PassThrough, type Writable } from 'node:stream';
+import type { ZipFile } from 'yazl';
+import { COPY } from '../../shared/copy.js';
+
+/**
+ * The ZIP side of Download My Data: names, the README, and writing entries with backpressure.
+ * yazl writes entries in the order they are added and never waits for its reader, so every
+ * write here waits until the response has taken what came before: whatever the account's size,
+ * the server holds one photo and a few pages of JSON at a time.
+ */
+
+/** The download's file name: "<app>-<username>-<YYYY-MM-DD>.zip", in ASCII (the header's plain form). */
+export function exportFileName(appName: string, username: string, now: Date): string {
+  const safe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-');
+  return `${safe(appName)}-${safe(username)}-${now.toISOString().slice(0, 10)}.zip`;
+}
+
+/**
+ * A post's photo in the ZIP: "photos/<YYYY-MM-DD_HH-MM-SS>-<post id>.jpg" (UTC), so a folder
+ * listing is in posting order, and no colon (Windows refuses them in file names).
+ */
+export function photoName(post: { id: string; createdAt: Date }): string {
+  const stamp = post.createdAt.toISOString().slice(0, 19).replace('T', '_').replaceAll(':', '-');
+  return `photos/${stamp}-${post.id}.jpg`;
+}
+
+export const ICON_NAME = 'profile-icon.webp';
+
+/** README.txt: what each file holds (COPY.dataExport.files, as on the page), and what is missing. */
+export function readmeText(options: { appName: string; username: string; now: Date; missing: string[] }): string {
+  const width = Math.max(...COPY.dataExport.files.map((file) => file.name.length));
+  const lines = [
+    `Your ${options.appName} data: @${options.username}, downloaded ${options.now.toISOString()}.`,
+    '',
+    ...COPY.dataExport.files.map((file) => `${file.name.padEnd(width)}  ${file.what}`),
+    '',
+    'Times are UTC, in ISO 8601. A post whose photo is missing has "photo": null in posts.json.',
+  ];
+  if (options.missing.length > 0) {
+    lines.push('', ...options.missing.map((what) => `${what} ${COPY.dataExport.photoMissing}.`));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Waits until `stream` has handed on what it buffered (or the download was abandoned). */
+export async function drained(stream: Writable, signal: AbortSignal): Promise<void> {
+  while (stream.writableNeedDrain) await once(stream, 'drain', { signal });
+}
+
+/**
+ * A JSON array written into the ZIP one item at a time (deflated): "[", the items one a line,
+ * "]". Waits whenever the ZIP has not yet taken the last ones, so pages can be read as it goes.
+ */
+export class JsonArrayEntry {
+  private readonly stream = new PassThrough();
+  private empty = true;
+
+  constructor(
+    zip: ZipFile,
+    name: string,
+    private readonly signal: AbortSignal,
+  ) {
+    zip.addReadStream(this.stream, name);
+  }
+
+  async push(item: unknown): Promise<void> {
+    this.stream.write(`${this.empty ? '[\n' : ',\n'}  ${JSON.stringify(item)}`);
+    this.empty = false;
+    await drained(this.stream, this.signal);
+  }
+
+  end(): void {
+    this.stream.end(this.empty ? '[]\n' : '\n]\n');
+  }
+}

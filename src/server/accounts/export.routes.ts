@@ -1,0 +1,72 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorBody } from '../../shared/api/common.js';
+import { API } from '../../shared/api/paths.js';
+import { requireUser } from '../auth/current-user.js';
+import { AppError } from '../http/app-error.js';
+import { logRefusal } from '../http/error-handler.js';
+import { isCrossSite } from '../http/same-origin.js';
+import { logSecurityEvent } from '../http/security-log.js';
+import type { DataExport } from './export.service.js';
+
+/** The Download My Data page (client/paths.ts downloadData), where a refused download is explained. */
+const DOWNLOAD_PAGE = '/settings/data';
+
+/**
+ * Not in the spec (issue 16): Settings → Security → Download My Data.
+ *
+ * The page's button is a plain link: the browser downloads the ZIP itself, streaming it to disk
+ * with its own progress, which a fetch() could not do without holding the whole ZIP in memory.
+ * A refusal therefore reaches a navigation, not a script: when the browser says the request is
+ * one (Sec-Fetch-Mode: navigate), it is sent back to the page with the error's code, which the
+ * page shows; anything else gets the usual JSON error.
+ */
+export const exportRoutes =
+  (exports: DataExport): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      API.exportData,
+      {
+        // A ZIP's photos are compressed already, and its text deflated inside it.
+        compress: false,
+        schema: {
+          tags: ['accounts'],
+          summary: 'Download My Data: a ZIP of your account, posts, photos, icon and follows',
+          produces: ['application/zip'],
+          response: {
+            200: z.any().describe('application/zip'),
+            303: z.null(),
+            401: ErrorBody,
+            403: ErrorBody,
+            429: ErrorBody,
+            503: ErrorBody,
+          },
+        },
+      },
+      async (request, reply) => {
+        // Stop reading as soon as the reader is gone (a closed tab, a cancelled download).
+        const reader = new AbortController();
+        reply.raw.on('close', () => {
+          if (!reply.raw.writableFinished) reader.abort();
+        });
+        try {
+          const user = requireUser(request);
+          // A costly read another site's page could start with the victim's cookie: only our own
+          // pages (and a typed address) may.
+          if (isCrossSite(request)) throw new AppError(403, 'CROSS_SITE_REQUEST');
+          const started = await exports.start(user, reader.signal);
+          logSecurityEvent(request, 'downloaded data', { userId: user.id });
+          return reply
+            .header('content-type', 'application/zip')
+            .header('content-disposition', `attachment; filename="${started.fileName}"`)
+            .header('cache-control', 'no-store')
+            .header('x-content-type-options', 'nosniff')
+            .send(started.stream);
+        } catch (error) {
+          if (!(error instanceof AppError) || request.headers['sec-fetch-mode'] !== 'navigate') throw error;
+          logRefusal(request, error);
+          return reply.redirect(`${DOWNLOAD_PAGE}?error=${error.code}`, 303);
+        }
+      },
+    );
+  };

@@ -1,0 +1,328 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { desc, eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { posts, users } from '../../src/server/db/schema.js';
+import { DiskStorage } from '../../src/server/storage/disk-storage.js';
+import type { Storage, StoredFile } from '../../src/server/storage/storage.js';
+import { API } from '../../src/shared/api/paths.js';
+import { COPY } from '../../src/shared/copy.js';
+import { DEFAULT_RATE_LIMITS } from '../../src/server/config.js';
+import { signUp } from '../helpers/accounts.js';
+import { jpeg } from '../helpers/images.js';
+import { expectError, follow, patchMe } from '../helpers/people.js';
+import { createPost } from '../helpers/posts.js';
+import { emptyBucket, startLocalS3, type LocalS3 } from '../helpers/s3.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { readZip, zipJson, type ZipEntry } from '../helpers/zip.js';
+
+/**
+ * Download My Data (issue 16 point 4): GET /api/me/export streams a ZIP of the signed-in user's
+ * own account, posts, photos, icon and follows. Every ZIP here is unzipped with yauzl, which
+ * checks each file's CRC and size.
+ */
+
+type Account = Awaited<ReturnType<typeof signUp>>;
+
+/**
+ * The real storage, with reads the test can hold: an export that has started waits inside its
+ * first photo read until release(), so a test can fill the export slots or walk away mid-ZIP.
+ */
+class HeldStorage implements Storage {
+  reads = 0;
+  private gate: Promise<void> | undefined;
+  private open: (() => void) | undefined;
+  private waiting: Array<() => void> = [];
+
+  constructor(private readonly inner: Storage) {}
+
+  hold() {
+    this.gate = new Promise((resolve) => (this.open = resolve));
+  }
+
+  release() {
+    this.open?.();
+    this.gate = undefined;
+  }
+
+  /** Resolves once some read is waiting at the gate. */
+  reading(): Promise<void> {
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  put(key: string, body: Buffer, contentType: string) {
+    return this.inner.put(key, body, contentType);
+  }
+
+  async get(key: string): Promise<StoredFile | undefined> {
+    this.reads += 1;
+    for (const resolve of this.waiting.splice(0)) resolve();
+    if (this.gate) await this.gate;
+    return this.inner.get(key);
+  }
+
+  delete(key: string) {
+    return this.inner.delete(key);
+  }
+}
+
+let photos: Buffer[];
+/** Bob's: pictures of their own, so finding their bytes in Alice's ZIP would mean a leak. */
+let bobPhoto: Buffer;
+let icons: { alice: Buffer; bob: Buffer };
+
+beforeAll(async () => {
+  photos = await Promise.all([jpeg(900, 600), jpeg(640, 480, { noisy: true }), jpeg(700, 700)]);
+  bobPhoto = await jpeg(500, 300, { noisy: true });
+  icons = { alice: await jpeg(400, 400), bob: await jpeg(300, 300, { noisy: true }) };
+});
+
+const download = (t: TestApp, cookie?: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url: API.exportData, headers: { ...headers, ...(cookie ? { cookie } : {}) } });
+
+async function post(t: TestApp, account: Account, description: string, photo: Buffer, link?: string) {
+  const response = await createPost(t.app, account.cookie, { bytes: photo, description, link });
+  expect(response.statusCode, response.body).toBe(201);
+}
+
+async function setIcon(t: TestApp, account: Account, icon: Buffer) {
+  const response = await patchMe(t.app, account.cookie, [['icon', { bytes: icon, field: 'icon', filename: 'icon.jpg' }]]);
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+const photoNameOf = (row: { id: string; createdAt: Date }) =>
+  `photos/${row.createdAt.toISOString().slice(0, 19).replace('T', '_').replaceAll(':', '-')}-${row.id}.jpg`;
+
+/** Alice: three posts, an icon, one follower (Bob) and one followee (Carol). Bob has a post and an icon too. */
+async function aliceAndFriends(t: TestApp) {
+  const [alice, bob, carol] = [await signUp(t.app), await signUp(t.app), await signUp(t.app)];
+  await post(t, alice, 'First light #sunrise', photos[0]!, 'https://example.com/first');
+  await post(t, alice, 'Study break', photos[1]!);
+  await post(t, alice, 'Dorm party #friday #music', photos[2]!);
+  await post(t, bob, "Bob's secret post #bob", bobPhoto);
+  await setIcon(t, alice, icons.alice);
+  await setIcon(t, bob, icons.bob);
+  expect((await follow(t.app, alice.username, bob.cookie)).statusCode).toBe(200);
+  expect((await follow(t.app, carol.username, alice.cookie)).statusCode).toBe(200);
+  return { alice, bob, carol };
+}
+
+/** What the export of `account` must hold, read straight from the database and storage. */
+async function expected(t: TestApp, storage: Storage, account: Account) {
+  const [user] = await t.database.orm.select().from(users).where(eq(users.id, account.uid));
+  const rows = await t.database.orm
+    .select()
+    .from(posts)
+    .where(eq(posts.userId, account.uid))
+    .orderBy(desc(posts.createdAt), desc(posts.id));
+  const files = new Map<string, Buffer>();
+  for (const row of rows) files.set(photoNameOf(row), (await storage.get(`${row.imageKey}-full.jpg`))!.body);
+  if (user!.iconKey) files.set('profile-icon.webp', (await storage.get(`${user!.iconKey}-320.webp`))!.body);
+  return { user: user!, rows, files };
+}
+
+function expectZipResponse(response: Awaited<ReturnType<typeof download>>, username: string) {
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.headers['content-type']).toBe('application/zip');
+  const today = new Date().toISOString().slice(0, 10);
+  expect(response.headers['content-disposition']).toBe(`attachment; filename="dormboard-${username}-${today}.zip"`);
+  expect(response.headers['cache-control']).toBe('no-store');
+  expect(response.headers['content-encoding']).toBeUndefined();
+}
+
+/** The whole export of Alice, checked file by file. */
+async function checkAliceExport(t: TestApp, storage: Storage, alice: Account, bob: Account, carol: Account) {
+  const response = await download(t, alice.cookie);
+  expectZipResponse(response, alice.username);
+  const zip = await readZip(response.rawPayload);
+  const want = await expected(t, storage, alice);
+
+  expect([...zip.keys()].sort()).toEqual(
+    ['README.txt', 'account.json', 'followers.json', 'following.json', 'posts.json', ...want.files.keys()].sort(),
+  );
+  expect(zipJson(zip, 'account.json')).toEqual({
+    username: alice.username,
+    email: alice.email,
+    bio: '',
+    created: want.user.createdAt.toISOString(),
+    profileIcon: 'profile-icon.webp',
+  });
+  expect(zipJson(zip, 'posts.json')).toEqual(
+    want.rows.map((row) => ({
+      description: row.description,
+      link: row.link,
+      hashtags: row.hashtags,
+      created: row.createdAt.toISOString(),
+      photo: photoNameOf(row),
+    })),
+  );
+  expect(zipJson(zip, 'posts.json')).toMatchObject([
+    { description: 'Dorm party #friday #music', link: '', hashtags: ['friday', 'music'] },
+    { description: 'Study break', link: '', hashtags: [] },
+    { description: 'First light #sunrise', link: 'https://example.com/first', hashtags: ['sunrise'] },
+  ]);
+  expect(zipJson(zip, 'followers.json')).toEqual([bob.username]);
+  expect(zipJson(zip, 'following.json')).toEqual([carol.username]);
+  // Photos and icon: byte for byte what storage holds, stored as they are (already compressed).
+  for (const [name, bytes] of want.files) {
+    const entry: ZipEntry = zip.get(name)!;
+    expect(entry.data.equals(bytes), name).toBe(true);
+    expect(entry.compressionMethod, name).toBe(0);
+  }
+  for (const name of ['account.json', 'posts.json', 'followers.json', 'following.json', 'README.txt']) {
+    expect(zip.get(name)!.compressionMethod, name).toBe(8);
+  }
+  const readme = zip.get('README.txt')!.data.toString('utf8');
+  for (const file of COPY.dataExport.files) expect(readme).toContain(file.name);
+  expect(readme).not.toContain(COPY.dataExport.photoMissing);
+
+  // Nothing of Bob's but his username: not his post, his photo, his icon or his e-mail.
+  const bobData = await expected(t, storage, bob);
+  const everything = Buffer.concat([...zip.values()].map((entry) => entry.data));
+  expect(everything.includes("Bob's secret post")).toBe(false);
+  expect(everything.includes(bob.email)).toBe(false);
+  for (const [, bytes] of bobData.files) expect(everything.includes(bytes)).toBe(false);
+}
+
+describe('GET /api/me/export', () => {
+  let t: TestApp;
+  let storage: HeldStorage;
+  let mediaDir: string;
+
+  beforeAll(async () => {
+    mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-export-'));
+    storage = new HeldStorage(new DiskStorage(mediaDir));
+    t = await createTestApp({ exportConcurrency: 1, rateLimits: { ...createTestRateLimits(), exportsPerUser: 3 } }, { storage });
+  });
+  afterEach(() => storage.release());
+  afterAll(async () => {
+    await t?.close();
+    fs.rmSync(mediaDir, { recursive: true, force: true });
+  });
+
+  it('is a ZIP of the account, every post with its full-size photo, the icon and both follow lists', async () => {
+    const { alice, bob, carol } = await aliceAndFriends(t);
+    await checkAliceExport(t, storage, alice, bob, carol);
+  });
+
+  it('of an account with nothing yet: the account, empty lists, no photos', async () => {
+    const newcomer = await signUp(t.app);
+    const response = await download(t, newcomer.cookie);
+    expectZipResponse(response, newcomer.username);
+    const zip = await readZip(response.rawPayload);
+    expect([...zip.keys()].sort()).toEqual(['README.txt', 'account.json', 'followers.json', 'following.json', 'posts.json']);
+    expect(zipJson(zip, 'account.json')).toMatchObject({ username: newcomer.username, email: newcomer.email, profileIcon: null });
+    for (const name of ['posts.json', 'followers.json', 'following.json']) expect(zipJson(zip, name)).toEqual([]);
+  });
+
+  it('skips a photo missing from storage and says so, instead of failing', async () => {
+    const owner = await signUp(t.app);
+    await post(t, owner, 'kept', photos[0]!);
+    await post(t, owner, 'lost', photos[1]!);
+    const [lost] = await t.database.orm.select().from(posts).where(eq(posts.description, 'lost'));
+    await storage.delete(`${lost!.imageKey}-full.jpg`);
+
+    const response = await download(t, owner.cookie);
+    expect(response.statusCode).toBe(200);
+    const zip = await readZip(response.rawPayload);
+    expect([...zip.keys()].filter((name) => name.startsWith('photos/'))).toHaveLength(1);
+    expect(zipJson<Array<{ description: string; photo: string | null }>>(zip, 'posts.json').map((p) => [p.description, p.photo])).toEqual([
+      ['lost', null],
+      ['kept', expect.stringMatching(/^photos\/.+\.jpg$/)],
+    ]);
+    const readme = zip.get('README.txt')!.data.toString('utf8');
+    expect(readme).toContain(`(${photoNameOf(lost!)}) ${COPY.dataExport.photoMissing}.`);
+  });
+
+  it('is refused signed out (401), and a signed-out browser is sent to the page', async () => {
+    expectError(await download(t), 401, 'NOT_SIGNED_IN');
+    const navigation = await download(t, undefined, { 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'none' });
+    expect(navigation.statusCode).toBe(303);
+    expect(navigation.headers.location).toBe('/settings/data?error=NOT_SIGNED_IN');
+  });
+
+  it("is refused when another site's page asks (403)", async () => {
+    const user = await signUp(t.app);
+    expectError(await download(t, user.cookie, { 'sec-fetch-site': 'cross-site' }), 403, 'CROSS_SITE_REQUEST');
+    expect((await download(t, user.cookie, { 'sec-fetch-site': 'same-origin' })).statusCode).toBe(200);
+  });
+
+  it('counts per account: the fourth in an hour is 429, and other accounts are not affected', async () => {
+    const [busy, other] = [await signUp(t.app), await signUp(t.app)];
+    for (let i = 0; i < 3; i++) expect((await download(t, busy.cookie)).statusCode).toBe(200);
+    const refused = await download(t, busy.cookie);
+    expectError(refused, 429, 'EXPORTING_TOO_OFTEN');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000);
+    const navigation = await download(t, busy.cookie, { 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin' });
+    expect(navigation.statusCode).toBe(303);
+    expect(navigation.headers.location).toBe('/settings/data?error=EXPORTING_TOO_OFTEN');
+    expect((await download(t, other.cookie)).statusCode).toBe(200);
+  });
+
+  it('makes EXPORT_CONCURRENCY at once: the next is 503 with Retry-After and does not count', async () => {
+    const [first, second] = [await signUp(t.app), await signUp(t.app)];
+    await post(t, first, 'held', photos[0]!);
+    storage.hold();
+    const reading = storage.reading();
+    const held = download(t, first.cookie);
+    await reading;
+
+    for (let i = 0; i < 4; i++) {
+      const busy = await download(t, second.cookie);
+      expectError(busy, 503, 'EXPORT_BUSY');
+      expect(busy.headers['retry-after']).toBe('30');
+    }
+    storage.release();
+    const zip = await readZip((await held).rawPayload);
+    expect(zipJson<unknown[]>(zip, 'posts.json')).toHaveLength(1);
+    // Four refusals took none of the account's three exports an hour.
+    for (let i = 0; i < 3; i++) expect((await download(t, second.cookie)).statusCode).toBe(200);
+  });
+
+  it('stops reading when the browser goes away, and frees its slot', async () => {
+    const quitter = await signUp(t.app);
+    for (const photo of photos) await post(t, quitter, 'photo', photo);
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    storage.hold();
+    const reading = storage.reading();
+    const abort = new AbortController();
+    const response = fetch(`${address}${API.exportData}`, { headers: { cookie: quitter.cookie }, signal: abort.signal });
+    await reading;
+    const readsBefore = storage.reads;
+    abort.abort();
+    await expect(response).rejects.toThrow();
+    // Give the server a moment to see the connection close, then let the held read finish.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    storage.release();
+    await expect.poll(async () => (await download(t, quitter.cookie)).statusCode, { timeout: 5_000 }).toBe(200);
+    // The abandoned export read nothing after the photo it was waiting for: every read since is the new one's.
+    expect(storage.reads - readsBefore).toBe(photos.length);
+  });
+});
+
+function createTestRateLimits() {
+  return { ...DEFAULT_RATE_LIMITS, loginPerIp: 10_000, registerPerIp: 10_000, postsPerUser: 10_000, iconChangesPerUser: 10_000 };
+}
+
+describe('GET /api/me/export on S3', () => {
+  let s3: LocalS3;
+  let t: TestApp;
+  let storage: Storage;
+
+  beforeAll(async () => {
+    s3 = await startLocalS3();
+    storage = s3.storage('export/');
+    t = await createTestApp({}, { storage });
+  }, 30_000);
+  afterEach(() => emptyBucket(s3));
+  afterAll(async () => {
+    await t?.close();
+    await s3?.stop();
+  });
+
+  it('holds the same files, the photos and icon read from the bucket', async () => {
+    const { alice, bob, carol } = await aliceAndFriends(t);
+    await checkAliceExport(t, storage, alice, bob, carol);
+  });
+});
