@@ -120,6 +120,25 @@ test('signed in: Settings → Security (change password, sessions)', async ({ pa
   expect(found).toEqual([]);
 });
 
+test('signed in: Settings → Security → Delete Account (page, its errors, the confirmation)', async ({ page }) => {
+  await signUpViaApi(page.request, newAccount(WORD));
+  const found: string[] = [];
+
+  await audit(page, found, 'delete account', (p) => p.getByRole('button', { name: 'Delete Account' }), '/settings/delete');
+  await page.getByRole('button', { name: 'Delete Account' }).click();
+  await expect(page.getByTestId('delete-errors')).toHaveText('Fill in all the fields.');
+  found.push(...(await violations(page, 'delete account (errors)')));
+  await page.getByLabel('Password').fill('typed but never sent');
+  await page.getByRole('button', { name: 'Delete Account' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await audit(page, found, 'delete account (confirmation)', (p) => p.getByRole('dialog'));
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  expect(found).toEqual([]);
+});
+
 test('the delete dialog focuses Cancel, passes axe, and Escape hands focus back to Delete', async ({ page }) => {
   await signUpViaApi(page.request, newAccount(WORD));
   const postId = await post(page.request, `${WORD} sunset from the roof #views`);
