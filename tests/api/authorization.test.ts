@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_COMMAND_PATH } from '../../src/server/admin/admin.routes.js';
 import { buildApp } from '../../src/server/app.js';
 import { API } from '../../src/shared/api/paths.js';
 import type { PostDetail } from '../../src/shared/api/posts.js';
@@ -11,7 +12,9 @@ import { newAccount, signUp } from '../helpers/accounts.js';
 import { jpeg } from '../helpers/images.js';
 import { edgesOf, expectError, follow, get, patchMe, query } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
+import { resetLinkFor } from '../helpers/reset-links.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { readZip } from '../helpers/zip.js';
 
 /**
  * Who may change what (OWASP ASVS V8): every state-changing route, tried by someone signed
@@ -36,6 +39,8 @@ interface Scene {
   /** The owner's password hash before the request. */
   passwordHashBefore?: string;
   bystander?: Account;
+  /** A reset link of the owner's (npm run admin -- reset-link). */
+  resetToken?: string;
 }
 
 interface Cell {
@@ -273,6 +278,68 @@ const ROWS: Row[] = [
     })(),
   },
   {
+    // Whoever holds a reset link is who the link is for: the token is the authority, not the cookie.
+    route: `POST ${API.resetCheck}`,
+    what: "check the owner's reset link: names the owner, uses nothing up",
+    setup: async (s) => {
+      s.resetToken = (await resetLinkFor(s.t, s.owner.username)).token;
+    },
+    send: (s, cookie) =>
+      s.t.app.inject({ method: 'POST', url: API.resetCheck, payload: { token: need(s.resetToken) }, headers: withCookie(cookie) }),
+    cells: forEveryone({
+      status: 200,
+      async then(s, response) {
+        expect(response.json()).toEqual({ username: s.owner.username });
+        expect(await query(s.t.database, 'SELECT 1 FROM password_resets WHERE user_id = $1', [s.owner.uid])).toHaveLength(1);
+        await sessionsAre(1, 1)(s);
+      },
+    }),
+  },
+  {
+    route: `POST ${API.reset}`,
+    what: "use the owner's reset link: the owner's password changes, every owner session ends, the browser is signed in as the owner",
+    setup: async (s) => {
+      s.resetToken = (await resetLinkFor(s.t, s.owner.username)).token;
+      s.passwordHashBefore = await passwordHash(s.t, s.owner.uid);
+    },
+    send: (s, cookie) =>
+      s.t.app.inject({
+        method: 'POST',
+        url: API.reset,
+        payload: { token: need(s.resetToken), newPassword: 'reset by the link', confirmPassword: 'reset by the link' },
+        headers: withCookie(cookie),
+      }),
+    cells: (() => {
+      // The browser's old session (the other user's, for 'another user') ends with the new cookie.
+      const resetAsOwner = (owner: number, other: number): Cell => ({
+        status: 200,
+        async then(s, response) {
+          expect(response.json().user.uid).toBe(s.owner.uid);
+          expect(await passwordHash(s.t, s.owner.uid)).not.toBe(need(s.passwordHashBefore));
+          expectError(await get(s.t.app, API.me, s.owner.cookie), 401, 'NOT_SIGNED_IN');
+          await sessionsAre(owner, other)(s);
+        },
+      });
+      return { 'signed out': resetAsOwner(1, 1), 'another user': resetAsOwner(1, 0), owner: resetAsOwner(1, 1) };
+    })(),
+  },
+  {
+    // With SMTP_URL set, anyone may ask for the owner's link: it goes to the owner's inbox only
+    // (tests/api/password-reset.test.ts). This app sends no mail: the route does not exist.
+    route: `POST ${API.forgotPassword}`,
+    what: 'ask for a reset link by mail for the owner, without SMTP_URL: 404, and no link is made',
+    send: (s, cookie) =>
+      s.t.app.inject({ method: 'POST', url: API.forgotPassword, payload: { identifier: s.owner.username }, headers: withCookie(cookie) }),
+    cells: forEveryone({
+      status: 404,
+      code: 'NOT_FOUND',
+      async then(s) {
+        expect(await query(s.t.database, 'SELECT 1 FROM password_resets WHERE user_id = $1', [s.owner.uid])).toEqual([]);
+        await sessionsAre(1, 1)(s);
+      },
+    }),
+  },
+  {
     route: `PATCH ${API.me}`,
     what: "change the owner's bio and icon: the route only ever edits the caller",
     send: async (s, cookie) =>
@@ -491,9 +558,10 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('POST /api/admin/backup (embedded
     await t.close();
   });
 
-  it('the route is declared and is the one extra state-changing route', () => {
+  it("the route is declared, and it and npm run admin's are the only extra state-changing routes", () => {
     expect(app.hasRoute({ method: 'POST', url: '/api/admin/backup' })).toBe(true);
-    expect(stateChangingRouteCount(app)).toBe(stateChangingRouteCount(t.app) + 1);
+    expect(app.hasRoute({ method: 'POST', url: ADMIN_COMMAND_PATH })).toBe(true);
+    expect(stateChangingRouteCount(app)).toBe(stateChangingRouteCount(t.app) + 2);
   });
 
   it('signed out: 404 as if it did not exist, and no backup is written', async () => {
@@ -512,6 +580,49 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('POST /api/admin/backup (embedded
     expect(fs.existsSync(path.join(response.json().outDir, 'pglite.tar.gz'))).toBe(true);
   });
 });
+
+describe(`POST ${ADMIN_COMMAND_PATH} (npm run admin while the app owns the embedded database): only the admin token on loopback`, () => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let owner: Account;
+  const TOKEN = 'admin-token-for-tests';
+  const command = (headers: Record<string, string>, payload: unknown, remoteAddress = '127.0.0.1') =>
+    app.inject({ method: 'POST', url: ADMIN_COMMAND_PATH, payload: payload as object, headers, remoteAddress });
+  const links = async () => query(t.database, 'SELECT 1 FROM password_resets WHERE user_id = $1', [owner.uid]);
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    app = await buildApp({ config: t.config, database: t.database, adminToken: TOKEN });
+    owner = await signUp(app);
+  });
+  afterAll(async () => {
+    await app.close();
+    await t.close();
+  });
+
+  it('without the token, from elsewhere, or with a session cookie: 404 as if it did not exist (even for a bad body), nothing made', async () => {
+    const argv = { argv: ['reset-link', owner.username] };
+    expectError(await command({}, argv), 404, 'NOT_FOUND');
+    expectError(await command({ cookie: owner.cookie }, argv), 404, 'NOT_FOUND');
+    expectError(await command({ authorization: 'Bearer wrong-token-for-tests' }, argv), 404, 'NOT_FOUND');
+    expectError(await command({ authorization: `Bearer ${TOKEN}` }, argv, '203.0.113.5'), 404, 'NOT_FOUND');
+    expectError(await command({}, { nonsense: true }), 404, 'NOT_FOUND');
+    expect(await links()).toEqual([]);
+  });
+
+  it('the token holder on loopback: the command runs here (exit code, output), a bad body is 400', async () => {
+    const response = await command({ authorization: `Bearer ${TOKEN}` }, { argv: ['reset-link', owner.username] });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ code: 0, stderr: '' });
+    expect(response.json().stdout).toMatch(/\/reset\/[\w-]{43}/);
+    expect(await links()).toHaveLength(1);
+    expect((await command({ authorization: `Bearer ${TOKEN}` }, { argv: ['nonsense'] })).json()).toMatchObject({ code: 2 });
+    expect((await command({ authorization: `Bearer ${TOKEN}` }, { argv: 'reset-link' })).statusCode).toBe(400);
+  });
+});
+
+/** Every file of a ZIP, one after another. */
+const unzipped = async (zip: Buffer) => Buffer.concat([...(await readZip(zip)).values()].map((entry) => entry.data));
 
 describe('no response carries secrets', () => {
   let t: TestApp;
@@ -575,6 +686,8 @@ describe('no response carries secrets', () => {
     ]) {
       const urls = [
         API.me,
+        // Download My Data: a ZIP, checked below file by file (its JSON is deflated).
+        API.exportData,
         API.posts,
         API.openapi,
         ...postIds.flatMap((id) => [API.post(id), API.related(id)]),
@@ -594,7 +707,7 @@ describe('no response carries secrets', () => {
       for (const url of urls) {
         const response = await call(requester, 'GET', url, cookie);
         // Real answers, not a wall of refusals that would trivially carry nothing.
-        const expected = url === API.post('nosuchpost') ? 404 : url === API.me && !cookie ? 401 : 200;
+        const expected = url === API.post('nosuchpost') ? 404 : (url === API.me || url === API.exportData) && !cookie ? 401 : 200;
         expect(response.statusCode, url).toBe(expected);
       }
     }
@@ -617,7 +730,8 @@ describe('no response carries secrets', () => {
       const headers = { ...response.headers };
       const setCookie = JSON.stringify(headers['set-cookie'] ?? '');
       delete headers['set-cookie'];
-      const text = `${response.rawPayload.toString('latin1')}\n${JSON.stringify(headers)}`.toLowerCase();
+      const payload = headers['content-type'] === 'application/zip' ? await unzipped(response.rawPayload) : response.rawPayload;
+      const text = `${payload.toString('latin1')}\n${JSON.stringify(headers)}`.toLowerCase();
       const otherEmails = users.map((u) => u.email).filter((email) => email !== requester);
       for (const secret of [...always, ...otherEmails, ...tokens.map(({ token }) => token)]) {
         expect(text.includes(secret.toLowerCase()), `${label} carries ${secret}`).toBe(false);
@@ -629,5 +743,7 @@ describe('no response carries secrets', () => {
     }
     // The walk really did show each user their own address (so the check above could fail).
     expect(seen.some(({ label, response }) => label === `GET ${API.me}` && response.body.includes(alice.email))).toBe(true);
+    const aliceExport = seen.find(({ label, requester }) => label === `GET ${API.exportData}` && requester === alice.email)!;
+    expect((await unzipped(aliceExport.response.rawPayload)).includes(alice.email)).toBe(true);
   });
 });

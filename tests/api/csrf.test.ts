@@ -1,10 +1,15 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config.js';
+import { Mailer } from '../../src/server/mail/mailer.js';
+import { Outbox } from '../../src/server/mail/outbox.js';
 import { API } from '../../src/shared/api/paths.js';
 import { newAccount, signUp } from '../helpers/accounts.js';
 import { jpeg } from '../helpers/images.js';
 import { edgesOf, expectError, follow, get, query } from '../helpers/people.js';
 import { createPost, multipart } from '../helpers/posts.js';
+import { resetLinkFor } from '../helpers/reset-links.js';
+import { freePort } from '../helpers/services.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -37,6 +42,12 @@ async function sessionCount(t: TestApp, uid: string): Promise<number> {
 
 const inject = (t: TestApp, method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, headers: Headers, payload?: object | Buffer) =>
   t.app.inject({ method, url, headers: { host: HOST, ...headers }, payload });
+
+/** "Forgot password?" is on: its mail goes to a closed port (the link is made all the same). */
+let outbox: Outbox;
+
+const hasResetLink = async (t: TestApp, uid: string) =>
+  (await query(t.database, 'SELECT 1 FROM password_resets WHERE user_id = $1', [uid])).length > 0;
 
 const WRITES: Write[] = [
   {
@@ -83,6 +94,33 @@ const WRITES: Write[] = [
         send: (headers) => inject(t, 'POST', API.password, { ...headers, cookie: user.cookie }, body),
         changed: async () =>
           JSON.stringify(await query(t.database, 'SELECT password_hash FROM users WHERE id = $1', [user.uid])) !== JSON.stringify(before),
+      };
+    },
+  },
+  {
+    name: 'POST reset (a reset link)',
+    success: 200,
+    async prepare(t) {
+      const user = await signUp(t.app);
+      const { token } = await resetLinkFor(t, user.username);
+      const body = { token, newPassword: 'chosen by another site', confirmPassword: 'chosen by another site' };
+      return {
+        send: (headers) => inject(t, 'POST', API.reset, headers, body),
+        changed: async () => !(await hasResetLink(t, user.uid)),
+      };
+    },
+  },
+  {
+    name: 'POST forgot password',
+    success: 204,
+    async prepare(t) {
+      const user = await signUp(t.app);
+      return {
+        send: (headers) => inject(t, 'POST', API.forgotPassword, headers, { identifier: user.username }),
+        changed: async () => {
+          await outbox.idle();
+          return hasResetLink(t, user.uid);
+        },
       };
     },
   },
@@ -194,7 +232,9 @@ const ALLOWED: Array<[string, Headers]> = [
 describe('CSRF: state-changing requests from another site are refused', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    const mailing = loadConfig({ SMTP_URL: `smtp://127.0.0.1:${await freePort()}`, PUBLIC_URL: 'https://dorm.example' });
+    outbox = new Outbox(new Mailer(mailing.mail!));
+    t = await createTestApp({ mail: mailing.mail, publicUrl: mailing.publicUrl }, { outbox });
   });
   afterAll(async () => {
     await t.close();
@@ -225,6 +265,19 @@ describe('CSRF: state-changing requests from another site are refused', () => {
       expect(feed.statusCode).toBe(200);
     }
     expect((await get(t.app, API.me, user.cookie)).statusCode).toBe(200);
+  });
+
+  it('except Download My Data, a costly read another site must not start: refused like a write, and not counted', async () => {
+    const user = await signUp(t.app);
+    const download = (headers: Headers) =>
+      t.app.inject({ method: 'GET', url: API.exportData, headers: { host: HOST, cookie: user.cookie, ...headers } });
+    for (const [, headers] of REFUSED) expectError(await download(headers), 403, 'CROSS_SITE_REQUEST');
+    // Five refusals and three downloads: over the five an hour, had the refusals counted.
+    for (const [name, headers] of ALLOWED) {
+      const response = await download(headers);
+      expect(response.statusCode, name).toBe(200);
+      expect(response.headers['content-type']).toBe('application/zip');
+    }
   });
 });
 

@@ -6,8 +6,10 @@ import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionToken, newSessionToken, SESSION_TTL_MS } from '../../src/server/auth/session-token.js';
-import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../../src/server/config.js';
+import { DEFAULT_RATE_LIMITS, loadConfig, type RateLimitConfig } from '../../src/server/config.js';
 import { ICON_SIZES } from '../../src/server/images/image-pipeline.js';
+import { Mailer } from '../../src/server/mail/mailer.js';
+import { Outbox } from '../../src/server/mail/outbox.js';
 import { imageFileKeys } from '../../src/server/posts/post-images.js';
 import { API } from '../../src/shared/api/paths.js';
 import { ERRORS, isErrorCode } from '../../src/shared/errors.js';
@@ -20,6 +22,8 @@ import { newAccount, signUp } from '../helpers/accounts.js';
 import * as fixtures from '../helpers/images.js';
 import { mediaFiles, query } from '../helpers/people.js';
 import { createPost, multipart, type FormEntries } from '../helpers/posts.js';
+import { resetLinkFor } from '../helpers/reset-links.js';
+import { freePort } from '../helpers/services.js';
 import { slowRun } from '../helpers/slow.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -122,6 +126,7 @@ function routeGroup(method: string, url: string): string {
   const rules: Array<[RegExp, string]> = [
     [/^\/api\/auth\//, 'auth'],
     [/^\/api\/me$/, method.toUpperCase() === 'PATCH' ? 'PATCH /api/me (multipart)' : '/api/me'],
+    [/^\/api\/me\/export$/, 'Download My Data'],
     [/^\/api\/posts$/, method.toUpperCase() === 'POST' ? 'POST /api/posts (multipart)' : 'feed'],
     [/^\/api\/posts\/[^/]*\/related$/, 'related'],
     [/^\/api\/posts\/[^/]*$/, 'post by id'],
@@ -133,7 +138,10 @@ function routeGroup(method: string, url: string): string {
     [/^\/api\/openapi\.json$/, 'openapi'],
     [/^\/api(\/|$)/, 'unknown api path'],
     [/^\/media(\/|$)/, 'media'],
-    [/^\/($|login|register|signup|post\/|@|search|settings|upload|404|assets\/|favicon|index\.html)/, 'client pages'],
+    [
+      /^\/($|login|register|signup|post\/|@|search|settings|upload|404|reset\/|forgot-password|assets\/|favicon|index\.html)/,
+      'client pages',
+    ],
   ];
   return rules.find(([pattern]) => pattern.test(pathname))?.[1] ?? 'unknown path';
 }
@@ -171,6 +179,11 @@ function expectSensible(request: InjectOptions, response: LightMyRequestResponse
   } else if (type.startsWith('text/html')) {
     expect(response.statusCode, where).toBe(200);
     expect(body, where).toContain('<title>');
+  } else if (type === 'application/zip') {
+    // Download My Data: a whole ZIP, from its first local header to its end-of-directory record.
+    expect(response.statusCode, where).toBe(200);
+    expect(response.rawPayload.subarray(0, 4).toString('latin1'), where).toBe('PK\x03\x04');
+    expect(response.rawPayload.subarray(-22, -18).toString('latin1'), where).toBe('PK\x05\x06');
   } else if (type.startsWith('image/')) {
     expect(response.statusCode, where).toBe(200);
     expect(response.rawPayload.length, where).toBeGreaterThan(0);
@@ -230,7 +243,13 @@ const liveUntil = () => new Date(Date.now() + SESSION_TTL_MS);
  * sent) must not end the actors' standing sessions: those requests get a new session of a user
  * who exists only to be signed out.
  */
-const endsSessions = (url: string) => /^\/api\/(auth\/(logout|login|register)|me\/password)/i.test(url);
+const endsSessions = (url: string) => /^\/api\/(auth\/(logout|login|register|reset)|me\/password)/i.test(url);
+
+/**
+ * Stands for a live reset link in a body, made when the request is sent: the leaver's, whose
+ * password and sessions a use may change (nobody's who is fuzzed as themselves).
+ */
+const LIVE_RESET_TOKEN = '__live_reset_token__';
 
 async function cookieHeader(spec: CookieSpec, url: string): Promise<string | undefined> {
   switch (spec.kind) {
@@ -270,6 +289,9 @@ interface Req {
 }
 
 async function send(req: Req): Promise<LightMyRequestResponse> {
+  if (typeof req.payload === 'string' && req.payload.includes(LIVE_RESET_TOKEN)) {
+    req = { ...req, payload: req.payload.replaceAll(LIVE_RESET_TOKEN, (await resetLinkFor(t, leaver.username)).token) };
+  }
   const headers: Record<string, string> = { ...req.headers };
   const cookie = await cookieHeader(req.cookie, req.url);
   if (cookie !== undefined) headers.cookie = cookie;
@@ -732,6 +754,7 @@ const pagePath = fc.oneof(
     '/upload',
     '/search',
     '/404/Failed',
+    '/forgot-password',
     '/index.html',
     '/favicon.svg',
     '/assets/none.js',
@@ -893,6 +916,12 @@ const identifier = fc.oneof(
   validUsername,
 );
 
+const resetToken = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(LIVE_RESET_TOKEN) },
+  { weight: 2, arbitrary: fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => Buffer.from(bytes).toString('base64url')) },
+  { weight: 3, arbitrary: nastyText },
+);
+
 const authRequests = fc.oneof(
   withBody(
     request({ method: methodFor('POST'), url: fc.constant(API.register) }),
@@ -931,6 +960,25 @@ const authRequests = fc.oneof(
     }),
   ),
   request({ method: methodFor('GET'), url: fc.constant(API.sessions), cookie: signedInCookie }),
+  // Download My Data: a ZIP for the actor (any query string is ignored), 401 signed out.
+  request({
+    method: methodFor('GET'),
+    url: fc.tuple(fc.constant(API.exportData), pageQuery).map(([url, q]) => `${url}${q}`),
+    cookie: signedInCookie,
+  }),
+  request({ method: methodFor('GET'), url: fc.constant(API.exportData) }),
+  // Reset links: live ones (made at sending), well-formed ones that match nothing, and junk.
+  withBody(request({ method: methodFor('POST'), url: fc.constantFrom(API.resetCheck, API.reset) }), jsonBody({ token: resetToken })),
+  withBody(
+    request({ method: methodFor('POST'), url: fc.constant(API.reset) }),
+    jsonBody({ token: resetToken, newPassword: fc.oneof(validPassword, nastyText), confirmPassword: fc.oneof(validPassword, nastyText) }),
+  ),
+  // A live link and a good new password typed twice: these succeed.
+  withBody(
+    request({ method: fc.constant('POST'), url: fc.constant(API.reset) }),
+    validPassword.map((password) => JSON.stringify({ token: LIVE_RESET_TOKEN, newPassword: password, confirmPassword: password })),
+  ),
+  withBody(request({ method: methodFor('POST'), url: fc.constant(API.forgotPassword) }), jsonBody({ identifier })),
   // Delete Account: never the real password here (the actors must stay); wrong ones get 401,
   // then 429 once the failures are used up, odd bodies 400.
   withBody(request({ method: fc.constant('DELETE'), url: fc.constant(API.me), cookie: signedInCookie }), jsonBody({ password: nastyText })),
@@ -1387,12 +1435,19 @@ describe('fuzzing every route', () => {
     clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-fuzz-client-'));
     fs.writeFileSync(path.join(clientDir, 'index.html'), INDEX_HTML);
     fs.writeFileSync(path.join(clientDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-    t = await createTestApp({
-      clientDir,
-      // The cause of a 5xx is only in the log: FUZZ_LOG_LEVEL=error shows it.
-      logLevel: process.env.FUZZ_LOG_LEVEL ?? 'silent',
-      rateLimits: generousRateLimits(),
-    });
+    // "Forgot password?" is on; its mail goes to a closed port (failures are logged, never answered).
+    const mailing = loadConfig({ SMTP_URL: `smtp://127.0.0.1:${await freePort()}`, PUBLIC_URL: 'https://dorm.example' });
+    t = await createTestApp(
+      {
+        clientDir,
+        // The cause of a 5xx is only in the log: FUZZ_LOG_LEVEL=error shows it.
+        logLevel: process.env.FUZZ_LOG_LEVEL ?? 'silent',
+        rateLimits: generousRateLimits(),
+        mail: mailing.mail,
+        publicUrl: mailing.publicUrl,
+      },
+      { outbox: new Outbox(new Mailer(mailing.mail!)) },
+    );
 
     Object.assign(FILES, {
       jpeg: await fixtures.jpeg(64, 48),
