@@ -15,6 +15,7 @@ import { sessionCookie, signUp } from '../helpers/accounts.js';
 import { expectError, get, query } from '../helpers/people.js';
 import { freePort } from '../helpers/services.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
+import { resetLinkFor, resetTokenIn } from '../helpers/reset-links.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -24,19 +25,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
  * voids the old; using it ends every session of the account and signs this browser in.
  */
 
-type Account = Awaited<ReturnType<typeof signUp>>;
 const NEW_PASSWORD = 'a fresh start 42';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const tokenOf = (text: string) => /\/reset\/([\w-]{43})\b/.exec(text)?.[1];
-
-/** A reset link for the account, made by the admin command's own code on the app's database. */
-async function adminLink(t: TestApp, username: string): Promise<{ token: string; output: string }> {
-  const result = await runCommandLine(standaloneAdminContext(t.database, t.config), ['reset-link', username]);
-  expect(result.code, result.stderr).toBe(0);
-  const token = tokenOf(result.stdout);
-  if (!token) throw new Error(`no link in ${result.stdout}`);
-  return { token, output: result.stdout };
-}
 
 const check = (t: TestApp, token: string, remoteAddress?: string) =>
   t.app.inject({ method: 'POST', url: API.resetCheck, payload: { token }, ...(remoteAddress && { remoteAddress }) });
@@ -52,7 +42,8 @@ const reset = (t: TestApp, token: string, password = NEW_PASSWORD, options: { co
 const login = (t: TestApp, identifier: string, password: string) =>
   t.app.inject({ method: 'POST', url: API.login, payload: { identifier, password } });
 
-const sessionCount = async (t: TestApp, uid: string) => (await query(t.database, 'SELECT 1 FROM sessions WHERE user_id = $1', [uid])).length;
+const sessionCount = async (t: TestApp, uid: string) =>
+  (await query(t.database, 'SELECT 1 FROM sessions WHERE user_id = $1', [uid])).length;
 
 const limits = (overrides: Partial<RateLimitConfig>): RateLimitConfig => ({
   ...DEFAULT_RATE_LIMITS,
@@ -72,7 +63,7 @@ describe('reset links (the admin command, the reset page API)', () => {
 
   it('reset-link prints a link under http://localhost:PORT by default; only the hash is stored, for an hour', async () => {
     const owner = await signUp(t.app);
-    const { token, output } = await adminLink(t, owner.username);
+    const { token, output } = await resetLinkFor(t, owner.username);
     expect(output).toContain(`http://localhost:${t.config.port}/reset/${token}`);
     const rows = await query<{ token_hash: string; created_at: Date; expires_at: Date }>(
       t.database,
@@ -95,7 +86,7 @@ describe('reset links (the admin command, the reset page API)', () => {
 
   it('checking a live link names its account; a wrong or garbage token is RESET_LINK_INVALID (400)', async () => {
     const owner = await signUp(t.app);
-    const { token } = await adminLink(t, owner.username);
+    const { token } = await resetLinkFor(t, owner.username);
     const checked = await check(t, token);
     expect(checked.statusCode, checked.body).toBe(200);
     expect(checked.json()).toEqual({ username: owner.username });
@@ -109,12 +100,12 @@ describe('reset links (the admin command, the reset page API)', () => {
     expect((await check(t, token)).statusCode).toBe(200);
   });
 
-  it('a reset sets the password, ends every session (the asking browser\'s too), and signs this browser in', async () => {
+  it("a reset sets the password, ends every session (the asking browser's too), and signs this browser in", async () => {
     const owner = await signUp(t.app);
     // Signed in on a second device, and this browser holds a session of its own (the one that asked).
     const otherDevice = sessionCookie(await login(t, owner.username, owner.password));
     expect(await sessionCount(t, owner.uid)).toBe(2);
-    const { token } = await adminLink(t, owner.username);
+    const { token } = await resetLinkFor(t, owner.username);
 
     const response = await reset(t, token, NEW_PASSWORD, { cookie: owner.cookie });
     expect(response.statusCode, response.body).toBe(200);
@@ -134,7 +125,7 @@ describe('reset links (the admin command, the reset page API)', () => {
 
   it('a link works once: the second use, and a check after, are RESET_LINK_INVALID', async () => {
     const owner = await signUp(t.app);
-    const { token } = await adminLink(t, owner.username);
+    const { token } = await resetLinkFor(t, owner.username);
     expect((await reset(t, token)).statusCode).toBe(200);
     expectError(await reset(t, token, 'yet another one 7'), 400, 'RESET_LINK_INVALID');
     expectError(await check(t, token), 400, 'RESET_LINK_INVALID');
@@ -143,7 +134,7 @@ describe('reset links (the admin command, the reset page API)', () => {
 
   it('two uses at the same moment: exactly one succeeds, and its password is the one set', async () => {
     const owner = await signUp(t.app);
-    const { token } = await adminLink(t, owner.username);
+    const { token } = await resetLinkFor(t, owner.username);
     const passwords = ['first of the two 1', 'second of the two 2'];
     const responses = await Promise.all(passwords.map((password) => reset(t, token, password)));
     const statuses = responses.map((response) => response.statusCode).sort();
@@ -157,8 +148,8 @@ describe('reset links (the admin command, the reset page API)', () => {
 
   it('a new link voids the one before', async () => {
     const owner = await signUp(t.app);
-    const first = await adminLink(t, owner.username);
-    const second = await adminLink(t, owner.username);
+    const first = await resetLinkFor(t, owner.username);
+    const second = await resetLinkFor(t, owner.username);
     expect(second.token).not.toBe(first.token);
     expectError(await check(t, first.token), 400, 'RESET_LINK_INVALID');
     expectError(await reset(t, first.token), 400, 'RESET_LINK_INVALID');
@@ -167,7 +158,7 @@ describe('reset links (the admin command, the reset page API)', () => {
 
   it('an expired link is refused, and its password is not changed', async () => {
     const owner = await signUp(t.app);
-    const { token } = await adminLink(t, owner.username);
+    const { token } = await resetLinkFor(t, owner.username);
     // An hour and a moment later, as the database's clock would have it.
     await query(t.database, `UPDATE password_resets SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [owner.uid]);
     expectError(await check(t, token), 400, 'RESET_LINK_INVALID');
@@ -177,7 +168,7 @@ describe('reset links (the admin command, the reset page API)', () => {
 
   it('the new password follows the sign-up rules; a refused one leaves the link usable and the sessions alive', async () => {
     const owner = await signUp(t.app);
-    const { token } = await adminLink(t, owner.username);
+    const { token } = await resetLinkFor(t, owner.username);
     const refused: Array<[string, string | undefined, string]> = [
       ['short', undefined, 'PASSWORD_LENGTH'],
       [' padded password ', undefined, 'PASSWORD_SPACES'],
@@ -227,7 +218,7 @@ describe('reset link rate limits (per address)', () => {
 
   it('checks and uses from one address share its limit: then 429, while another address goes on', async () => {
     const owner = await signUp(t.app);
-    const { token } = await adminLink(t, owner.username);
+    const { token } = await resetLinkFor(t, owner.username);
     for (let i = 0; i < 3; i++) expect((await check(t, token, '203.0.113.7')).statusCode).toBe(200);
     const refused = await check(t, token, '203.0.113.7');
     expectError(refused, 429, 'RATE_LIMITED');
@@ -245,7 +236,10 @@ describe('a reset link page served by the server: no Referer, and no token in th
   let clientDir: string;
   beforeAll(async () => {
     clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-reset-client-'));
-    fs.writeFileSync(path.join(clientDir, 'index.html'), '<title>__APP_NAME__</title><meta name="forgot-password" content="__FORGOT_PASSWORD__">');
+    fs.writeFileSync(
+      path.join(clientDir, 'index.html'),
+      '<title>__APP_NAME__</title><meta name="forgot-password" content="__FORGOT_PASSWORD__">',
+    );
     t = await createTestApp({ clientDir, logLevel: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
   });
   afterAll(async () => {
@@ -255,7 +249,7 @@ describe('a reset link page served by the server: no Referer, and no token in th
 
   it('GET /reset/{token}: the page, with Referrer-Policy: no-referrer; the log line has the path without the token', async () => {
     const owner = await signUp(t.app);
-    const { token } = await adminLink(t, owner.username);
+    const { token } = await resetLinkFor(t, owner.username);
     lines.length = 0;
     for (const url of [`/reset/${token}`, `/reset/${token}?from=mail`, `/%72eset/${token}`]) {
       const page = await get(t.app, url);
@@ -338,12 +332,12 @@ describe('"Forgot password?" through a real SMTP server', () => {
     expect((await forgot(owner.email.toUpperCase())).statusCode).toBe(204);
     const second = await smtp.next();
     expect(second.to).toEqual([owner.email]);
-    expect(tokenOf(second.text)).not.toBe(links[0]);
+    expect(resetTokenIn(second.text)).not.toBe(links[0]);
     // The log has the event, never the link.
     const log = lines.join('\n');
     expect(log).toContain('mailed a reset link');
     expect(log).not.toContain(links[0]);
-    expect(log).not.toContain(tokenOf(second.text));
+    expect(log).not.toContain(resetTokenIn(second.text));
   });
 
   it('no such account: the same answer, and no mail', async () => {

@@ -13,9 +13,10 @@ export interface ReceivedMail {
 /** Quoted-printable undone (soft line breaks and =XX escapes), which is how nodemailer sends long lines. */
 function decodeQuotedPrintable(raw: string): string {
   const joined = raw.replace(/=\r?\n/g, '');
-  return Buffer.from(joined.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString(
-    'utf8',
-  );
+  return Buffer.from(
+    joined.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 }
 
 export interface TestSmtpServer {

@@ -24,7 +24,9 @@ export const adminRoutes =
         schema: {
           hide: true,
           body: z.strictObject({ argv: z.array(z.string().max(1000)).max(100) }),
-          response: { 200: z.object({ code: z.union([z.literal(0), z.literal(1), z.literal(2)]), stdout: z.string(), stderr: z.string() }) },
+          response: {
+            200: z.object({ code: z.union([z.literal(0), z.literal(1), z.literal(2)]), stdout: z.string(), stderr: z.string() }),
+          },
         },
       },
       async (request) => {

@@ -31,9 +31,7 @@ export function adminHelp(): string {
 
 /** A command line, parsed: help, a command ready to run, or a usage error (exit code 2). */
 export type ParsedCommand =
-  | { kind: 'help' }
-  | { kind: 'run'; command: AdminCommand; args: unknown }
-  | { kind: 'usage'; result: AdminResult };
+  { kind: 'help' } | { kind: 'run'; command: AdminCommand; args: unknown } | { kind: 'usage'; result: AdminResult };
 
 const usageError = (message: string, usage: string): ParsedCommand => ({
   kind: 'usage',

@@ -5,7 +5,9 @@ import type { Mail } from '../mail/mailer.js';
 /** The mail "Forgot password?" sends: the link, that it expires in an hour, and what to do if unasked. */
 export function passwordResetMail({ to, username, link, appName }: { to: string; username: string; link: string; appName: string }): Mail {
   const words = COPY.resetMail;
-  const text = [words.greeting(username), '', words.asked(appName), '', link, '', words.expires, words.ignore, '', `— ${appName}`].join('\n');
+  const text = [words.greeting(username), '', words.asked(appName), '', link, '', words.expires, words.ignore, '', `— ${appName}`].join(
+    '\n',
+  );
   const paragraph = (content: string) => `<p>${content}</p>`;
   const html = [
     '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">',

@@ -36,7 +36,7 @@ export const passwordResetRoutes =
       {
         schema: {
           tags: ['accounts'],
-          summary: "Set a new password with a reset link: every session of the account ends, and this browser is signed in",
+          summary: 'Set a new password with a reset link: every session of the account ends, and this browser is signed in',
           body: ResetBody,
           response: { 200: MeResponse, 400: ErrorBody, 429: ErrorBody },
         },

@@ -26,7 +26,8 @@ async function main(): Promise<AdminResult> {
   const server = config.databaseUrl ? undefined : await readServerFile(config.dataDir);
   if (server) {
     const response = await callServer(server, ADMIN_COMMAND_PATH, { argv });
-    if (!response.ok) return { code: 1, stdout: '', stderr: `The running app refused the command: ${response.status} ${await response.text()}\n` };
+    if (!response.ok)
+      return { code: 1, stdout: '', stderr: `The running app refused the command: ${response.status} ${await response.text()}\n` };
     return (await response.json()) as AdminResult;
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -38,9 +39,11 @@ async function main(): Promise<AdminResult> {
   }
 }
 
-const result = await main().catch(
-  (error: unknown): AdminResult => ({ code: 1, stdout: '', stderr: `${error instanceof Error ? error.message : String(error)}\n` }),
-);
+const result = await main().catch((error: unknown): AdminResult => ({
+  code: 1,
+  stdout: '',
+  stderr: `${error instanceof Error ? error.message : String(error)}\n`,
+}));
 process.stdout.write(result.stdout);
 process.stderr.write(result.stderr);
 process.exitCode = result.code;
