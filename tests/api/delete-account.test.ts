@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { imageFileKeys } from '../../src/server/posts/post-images.js';
 import { DiskStorage } from '../../src/server/storage/disk-storage.js';
-import type { Storage } from '../../src/server/storage/storage.js';
+import { contentTypeOf, type Storage } from '../../src/server/storage/storage.js';
 import { TrackedFiles } from '../../src/server/storage/tracked-files.js';
 import { API } from '../../src/shared/api/paths.js';
 import type { PostPage, PostResponse } from '../../src/shared/api/posts.js';
@@ -10,9 +11,12 @@ import type { ProfileResponse } from '../../src/shared/api/users.js';
 import { USERNAME_HOLD_DAYS } from '../../src/shared/limits.js';
 import { newAccount, signUp } from '../helpers/accounts.js';
 import { jpeg } from '../helpers/images.js';
-import { expectClientError, expectError, follow, get, mediaDir, mediaFiles, patchMe, query } from '../helpers/people.js';
+import { at, expectClientError, expectError, follow, get, insertPosts, mediaDir, mediaFiles, patchMe, query } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
+import { tempDir } from '../helpers/processes.js';
 import { emptyBucket, startLocalS3, type LocalS3 } from '../helpers/s3.js';
+import { buildServer, startServer, type ServerProcess } from '../helpers/server-process.js';
+import { createEmptyDatabase, noPostgres } from '../helpers/services.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -341,6 +345,41 @@ describe('the name of a deleted account', () => {
   });
 });
 
+describe('DELETE /api/me: a large account (1,000 posts, 3,000 files)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('goes whole, in bounded statements, and says how long it took', async () => {
+    const alice = await signUp(t.app);
+    const bob = await signUp(t.app);
+    await post(t, bob, 'stays');
+    const POSTS = 1_000;
+    const seeds = Array.from({ length: POSTS }, (_, i) => ({ id: `big${process.pid}p${i}`, userId: alice.uid, at: at(i) }));
+    await insertPosts(t.database, seeds);
+    // Their files, as the upload would have written them (small bodies: what is timed is the deletion).
+    const disk = new DiskStorage(mediaDir(t));
+    const keys = seeds.flatMap((seed) => imageFileKeys(`images/${seed.id}/v1`));
+    for (let i = 0; i < keys.length; i += 100) {
+      await Promise.all(keys.slice(i, i + 100).map((key) => disk.put(key, Buffer.from(key), contentTypeOf(key)!)));
+    }
+    expect(mediaFiles(t)).toHaveLength(keys.length + 3);
+
+    const started = performance.now();
+    const response = await deleteAccount(t.app, alice.cookie, { password: alice.password });
+    const ms = performance.now() - started;
+    expect(response.statusCode, response.body).toBe(204);
+    console.log(`deleted an account of ${POSTS} posts (${keys.length} files) in ${Math.round(ms)} ms on ${t.database.kind}`);
+
+    expect(await rowsOf(t, alice.uid)).toEqual(NONE);
+    expect(mediaFiles(t)).toHaveLength(3);
+    expect(await pendingKeys(t)).toEqual([]);
+  }, 120_000);
+});
+
 /** Deletes that fail while `failing` is set: storage unreachable, or a crash right after the commit. */
 class FlakyDeletes implements Storage {
   failing = false;
@@ -420,5 +459,92 @@ describe('DELETE /api/me on S3', () => {
       after.every((key) => key.startsWith(`delete-account/images/${bobPost}/`) || key.startsWith(`delete-account/profiles/${bob.uid}/`)),
     ).toBe(true);
     expect(await pendingKeys(t)).toEqual([]);
+  });
+});
+
+describe.skipIf(noPostgres)('DELETE /api/me across two processes (PostgreSQL, S3, caches on)', { timeout: 120_000 }, () => {
+  let database: Awaited<ReturnType<typeof createEmptyDatabase>>;
+  let s3: LocalS3;
+  let a: ServerProcess;
+  let b: ServerProcess;
+
+  const call = (server: ServerProcess, method: string, url: string, cookie?: string, body?: unknown) =>
+    fetch(`${server.base}${url}`, {
+      method,
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+    });
+
+  async function register(server: ServerProcess) {
+    const account = newAccount('twoproc');
+    const response = await call(server, 'POST', API.register, undefined, account);
+    expect(response.status, await response.clone().text()).toBe(201);
+    const cookie = response.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('session='))!
+      .split(';')[0]!;
+    return { ...account, cookie, uid: ((await response.json()) as { user: { uid: string } }).user.uid };
+  }
+
+  async function upload(server: ServerProcess, cookie: string, description: string) {
+    const form = new FormData();
+    form.append('description', description);
+    form.append('photo', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'photo.jpg');
+    const response = await call(server, 'POST', API.posts, cookie, form);
+    expect(response.status, await response.clone().text()).toBe(201);
+    return ((await response.json()) as PostResponse).post.id;
+  }
+
+  beforeAll(async () => {
+    const script = await buildServer();
+    [database, s3] = await Promise.all([createEmptyDatabase(), startLocalS3()]);
+    const env = {
+      DATABASE_URL: database.url,
+      ...s3.env('two-processes-delete/'),
+      DATA_DIR: tempDir('delete-two'),
+      CACHE_TTL_MS: '60000',
+      RATE_LIMIT_REGISTER_PER_IP: '1000',
+    };
+    // One after the other: the first migrates the empty database.
+    a = await startServer(env, script);
+    b = await startServer(env, script);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await s3?.stop();
+    await database?.drop();
+  }, 60_000);
+
+  it('deleted on A: her cookie fails on B, B no longer shows her posts or counts her follows, the bucket holds none of her files', async () => {
+    const alice = await register(a);
+    const bob = await register(b);
+    const alicePost = await upload(a, alice.cookie, 'alice on the quad');
+    const bobPost = await upload(b, bob.cookie, 'bob on the quad');
+    expect((await call(b, 'PUT', API.follow(alice.username), bob.cookie)).status).toBe(200);
+    expect((await call(a, 'PUT', API.follow(bob.username), alice.cookie)).status).toBe(200);
+    // B has answered (and cached) what the deletion makes wrong.
+    const reads = [API.posts, API.post(alicePost), API.related(bobPost), API.userPosts(alice.username)];
+    for (const url of reads) expect(await (await call(b, 'GET', url)).text()).toContain(alicePost);
+    const bobProfile = async () => ((await (await call(b, 'GET', API.user(bob.username))).json()) as ProfileResponse).user;
+    expect(await bobProfile()).toMatchObject({ followers: 1, following: 1 });
+    expect((await call(b, 'GET', API.me, alice.cookie)).status).toBe(200);
+
+    expect((await call(a, 'DELETE', API.me, alice.cookie, { password: alice.password })).status).toBe(204);
+
+    expect((await call(b, 'GET', API.me, alice.cookie)).status).toBe(401);
+    // Other users' reads on B hear of it within moments (LISTEN/NOTIFY), not after the cache's minute.
+    await expect
+      .poll(async () => Promise.all(reads.map(async (url) => (await (await call(b, 'GET', url)).text()).includes(alicePost))), {
+        timeout: 2_000,
+      })
+      .toEqual(reads.map(() => false));
+    expect(await bobProfile()).toMatchObject({ followers: 0, following: 0 });
+    const keys = await s3.keys();
+    expect(keys.length).toBe(3);
+    expect(keys.every((key) => key.startsWith(`two-processes-delete/images/${bobPost}/`))).toBe(true);
   });
 });
