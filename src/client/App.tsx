@@ -27,6 +27,8 @@ function page<Props extends object>(load: () => Promise<ComponentType<Props>>) {
 }
 
 const LoginPage = page(() => import('./features/auth/LoginPage').then((m) => m.LoginPage));
+const ResetPasswordPage = page(() => import('./features/auth/ResetPasswordPage').then((m) => m.ResetPasswordPage));
+const ForgotPasswordPage = page(() => import('./features/auth/ForgotPasswordPage').then((m) => m.ForgotPasswordPage));
 const SearchPage = page(() => import('./features/search/SearchPage').then((m) => m.SearchPage));
 const PostPage = page(() => import('./features/posts/PostPage').then((m) => m.PostPage));
 const UploadPage = page(() => import('./features/upload/UploadPage').then((m) => m.UploadPage));
@@ -34,6 +36,7 @@ const SettingsPage = page(() => import('./features/settings/SettingsPage').then(
 const AccountSettingsPage = page(() => import('./features/settings/AccountSettingsPage').then((m) => m.AccountSettingsPage));
 const ChangePasswordPage = page(() => import('./features/settings/ChangePasswordPage').then((m) => m.ChangePasswordPage));
 const SessionsPage = page(() => import('./features/settings/SessionsPage').then((m) => m.SessionsPage));
+const DownloadDataPage = page(() => import('./features/settings/DownloadDataPage').then((m) => m.DownloadDataPage));
 const DeleteAccountPage = page(() => import('./features/settings/DeleteAccountPage').then((m) => m.DeleteAccountPage));
 const ProfilePage = page(() => import('./features/people/ProfilePage').then((m) => m.ProfilePage));
 const FollowListPage = page(() => import('./features/people/FollowListPage').then((m) => m.FollowListPage));
@@ -72,9 +75,13 @@ export function App() {
               <Route path="/settings/account" element={<AccountSettingsPage />} />
               <Route path="/settings/password" element={<ChangePasswordPage />} />
               <Route path="/settings/sessions" element={<SessionsPage />} />
+              <Route path="/settings/data" element={<DownloadDataPage />} />
               <Route path="/settings/delete" element={<DeleteAccountPage />} />
             </Route>
             <Route path="/login" element={<LoginPage />} />
+            {/* Password recovery: signed out (a signed-in browser may use a link too). */}
+            <Route path="/reset/:token" element={<ResetPasswordPage />} />
+            <Route path="/forgot-password" element={<ForgotPasswordPage />} />
             <Route path="/search/:query" element={<SearchPage />} />
             <Route path="/post/:id" element={<PostPage />} />
             <Route path="/404/:error" element={<NotFoundPage />} />

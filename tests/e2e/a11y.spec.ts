@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { API } from '../../src/shared/api/paths';
+import { ERRORS } from '../../src/shared/errors';
 import { newAccount, signUpViaApi } from './helpers';
 import { photo } from './images';
 
@@ -218,5 +219,16 @@ test('empty states offer a next step: home and your own board to Upload, someone
   await audit(page, found, 'other profile (empty)', (p) => p.getByText('No posts yet.'), `/@${other.username}`);
   await page.getByRole('main').getByRole('link', { name: 'Explore the feed' }).click();
   await expect(page).toHaveURL('/');
+  expect(found).toEqual([]);
+});
+
+test('signed in: Settings → Security → Download My Data (page, a refused download)', async ({ page }) => {
+  await signUpViaApi(page.request, newAccount(WORD));
+  const found: string[] = [];
+
+  await audit(page, found, 'download my data', (p) => p.getByRole('link', { name: 'Download My Data' }), '/settings/data');
+  await audit(page, found, 'download my data (refused)', (p) => p.getByTestId('download-errors'), '/settings/data?error=EXPORT_BUSY');
+  await expect(page.getByTestId('download-errors')).toHaveText(ERRORS.EXPORT_BUSY);
+
   expect(found).toEqual([]);
 });
