@@ -1,4 +1,5 @@
 import { DEFAULT_APP_NAME } from '../shared/app-name';
+import { serverMeta } from './server-meta';
 
 /** The server writes the product name (APP_NAME) into index.html; read it once. */
-export const APP_NAME = document.querySelector<HTMLMetaElement>('meta[name="application-name"]')?.content || DEFAULT_APP_NAME;
+export const APP_NAME = serverMeta('application-name') || DEFAULT_APP_NAME;

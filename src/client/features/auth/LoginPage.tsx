@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { COPY } from '../../../shared/copy';
 import { ERRORS } from '../../../shared/errors';
 import { validateSignIn } from '../../../shared/validation/sign-in';
 import { normalizeSignUp, validateSignUp } from '../../../shared/validation/sign-up';
-import { APP_NAME } from '../../app-name';
 import { paths } from '../../paths';
+import { FORGOT_PASSWORD_OFFERED } from '../../server-meta';
 import { errorMessages } from '../../lib/rejected';
 import button from '../../ui/button.module.css';
 import { FormErrors } from '../../ui/FormErrors';
@@ -14,7 +14,9 @@ import { useDocumentTitle } from '../../ui/use-document-title';
 import { useCurrentUser } from '../../api/current-user';
 import { useSignIn } from './api/sign-in';
 import { useSignUp } from './api/sign-up';
+import { AuthScreen } from './AuthScreen';
 import styles from './LoginPage.module.css';
+import recovery from './PasswordRecovery.module.css';
 
 type Mode = 'sign-in' | 'create';
 
@@ -74,14 +76,7 @@ export function LoginPage() {
   };
 
   return (
-    <main className={styles.screen}>
-      <section className={styles.hero}>
-        <h1 className={styles.name}>{APP_NAME}</h1>
-        <p className={styles.slogan}>
-          {COPY.slogan} <span className="hashtag">{COPY.sloganTag}</span>
-        </p>
-      </section>
-
+    <AuthScreen>
       <form className={styles.card} onSubmit={submit} noValidate aria-label={mode === 'sign-in' ? 'Sign in' : 'Create account'}>
         {mode === 'sign-in' ? (
           <TextField
@@ -147,8 +142,15 @@ export function LoginPage() {
           )}
         </div>
 
+        {/* Not in the spec (issue 16): only when the server can mail a reset link. */}
+        {mode === 'sign-in' && FORGOT_PASSWORD_OFFERED && (
+          <Link to={paths.forgotPassword} className={recovery.textLink}>
+            {COPY.forgot.link}
+          </Link>
+        )}
+
         <FormErrors messages={errors} testId="login-errors" />
       </form>
-    </main>
+    </AuthScreen>
   );
 }
