@@ -48,17 +48,6 @@ export function DownloadDataPage() {
     <Page title={COPY.settings.downloadData} back width="column">
       <div className={security.form}>
         <p className={security.intro}>{COPY.dataExport.intro}</p>
-        <h2 className={styles.heading} id="zip-contents">
-          {COPY.dataExport.contains}
-        </h2>
-        <dl className={styles.files} aria-labelledby="zip-contents">
-          {COPY.dataExport.files.map((file) => (
-            <div key={file.name} className={styles.file}>
-              <dt className={styles.name}>{file.name}</dt>
-              <dd className={styles.what}>{file.what}</dd>
-            </div>
-          ))}
-        </dl>
         <p className={security.intro}>{COPY.dataExport.privacy}</p>
         <FormErrors messages={starting ? [] : refusal} testId="download-errors" />
         {/* Always there, so screen readers hear it fill; aria-live, as role=status marks the app's loading spinners. */}
@@ -74,6 +63,17 @@ export function DownloadDataPage() {
         >
           {COPY.dataExport.download}
         </a>
+        <h2 className={styles.heading} id="zip-contents">
+          {COPY.dataExport.contains}
+        </h2>
+        <dl className={styles.files} aria-labelledby="zip-contents">
+          {COPY.dataExport.files.map((file) => (
+            <div key={file.name} className={styles.file}>
+              <dt className={styles.name}>{file.name}</dt>
+              <dd className={styles.what}>{file.what}</dd>
+            </div>
+          ))}
+        </dl>
       </div>
     </Page>
   );
