@@ -13,11 +13,11 @@ import { newAccount, signUp } from '../helpers/accounts.js';
 import { jpeg } from '../helpers/images.js';
 import { at, expectClientError, expectError, follow, get, insertPosts, mediaDir, mediaFiles, patchMe, query } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
-import { tempDir } from '../helpers/processes.js';
 import { emptyBucket, startLocalS3, type LocalS3 } from '../helpers/s3.js';
-import { buildServer, startServer, type ServerProcess } from '../helpers/server-process.js';
-import { createEmptyDatabase, noPostgres } from '../helpers/services.js';
+import type { ServerProcess } from '../helpers/server-process.js';
+import { noPostgres } from '../helpers/services.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { startTwoServers, type TwoServers } from '../helpers/two-servers.js';
 
 /**
  * Delete Account (issue 16 point 5): every row and every stored file of the account goes, other
@@ -463,8 +463,7 @@ describe('DELETE /api/me on S3', () => {
 });
 
 describe.skipIf(noPostgres)('DELETE /api/me across two processes (PostgreSQL, S3, caches on)', { timeout: 120_000 }, () => {
-  let database: Awaited<ReturnType<typeof createEmptyDatabase>>;
-  let s3: LocalS3;
+  let servers: TwoServers;
   let a: ServerProcess;
   let b: ServerProcess;
 
@@ -499,25 +498,11 @@ describe.skipIf(noPostgres)('DELETE /api/me across two processes (PostgreSQL, S3
   }
 
   beforeAll(async () => {
-    const script = await buildServer();
-    [database, s3] = await Promise.all([createEmptyDatabase(), startLocalS3()]);
-    const env = {
-      DATABASE_URL: database.url,
-      ...s3.env('two-processes-delete/'),
-      DATA_DIR: tempDir('delete-two'),
-      CACHE_TTL_MS: '60000',
-      RATE_LIMIT_REGISTER_PER_IP: '1000',
-    };
-    // One after the other: the first migrates the empty database.
-    a = await startServer(env, script);
-    b = await startServer(env, script);
+    servers = await startTwoServers('delete-account');
+    ({ a, b } = servers);
   }, 120_000);
 
-  afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await s3?.stop();
-    await database?.drop();
-  }, 60_000);
+  afterAll(() => servers?.stop(), 60_000);
 
   it('deleted on A: her cookie fails on B, B no longer shows her posts or counts her follows, the bucket holds none of her files', async () => {
     const alice = await register(a);
@@ -543,8 +528,8 @@ describe.skipIf(noPostgres)('DELETE /api/me across two processes (PostgreSQL, S3
       })
       .toEqual(reads.map(() => false));
     expect(await bobProfile()).toMatchObject({ followers: 0, following: 0 });
-    const keys = await s3.keys();
+    const keys = await servers.s3.keys();
     expect(keys.length).toBe(3);
-    expect(keys.every((key) => key.startsWith(`two-processes-delete/images/${bobPost}/`))).toBe(true);
+    expect(keys.every((key) => key.startsWith(`${servers.s3Prefix}images/${bobPost}/`))).toBe(true);
   });
 });

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../src/shared/api/paths.js';
 import { jpeg } from '../helpers/images.js';
-import { tempDir } from '../helpers/processes.js';
-import { startLocalS3, type LocalS3 } from '../helpers/s3.js';
-import { buildServer, startServer, type ServerProcess } from '../helpers/server-process.js';
-import { createEmptyDatabase, noPostgres } from '../helpers/services.js';
+import type { ServerProcess } from '../helpers/server-process.js';
+import { noPostgres } from '../helpers/services.js';
+import { startTwoServers, type TwoServers } from '../helpers/two-servers.js';
 
 /**
  * Two server processes sharing PostgreSQL, with every cache on and held for a minute: what one
@@ -75,31 +74,16 @@ const profile = async (server: ServerProcess, username: string, viewer: Session)
   (await read<{ user: Profile }>(server, API.user(username), viewer)).user;
 
 describe.skipIf(noPostgres)('changes across processes (PostgreSQL, caches on)', { timeout: 120_000 }, () => {
-  let database: Awaited<ReturnType<typeof createEmptyDatabase>>;
-  let s3: LocalS3;
+  let servers: TwoServers;
   let a: ServerProcess;
   let b: ServerProcess;
 
   beforeAll(async () => {
-    const script = await buildServer();
-    [database, s3] = await Promise.all([createEmptyDatabase(), startLocalS3()]);
-    const env = {
-      DATABASE_URL: database.url,
-      ...s3.env('read-your-writes/'),
-      DATA_DIR: tempDir('ryw'),
-      CACHE_TTL_MS: A_MINUTE,
-      RATE_LIMIT_REGISTER_PER_IP: '1000',
-    };
-    // One after the other: the first migrates the empty database.
-    a = await startServer(env, script);
-    b = await startServer(env, script);
+    servers = await startTwoServers('read-your-writes', { CACHE_TTL_MS: A_MINUTE });
+    ({ a, b } = servers);
   }, 120_000);
 
-  afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await s3?.stop();
-    await database?.drop();
-  }, 60_000);
+  afterAll(() => servers?.stop(), 60_000);
 
   it("a user's own posts and deletions show on their next read, on either process", async () => {
     const alice = await register(a, 'rywpost');

@@ -1,0 +1,47 @@
+import { startLocalS3, type LocalS3 } from './s3.js';
+import { tempDir } from './processes.js';
+import { buildServer, startServer, type ServerProcess } from './server-process.js';
+import { createEmptyDatabase } from './services.js';
+
+export interface TwoServers {
+  a: ServerProcess;
+  b: ServerProcess;
+  s3: LocalS3;
+  /** The prefix both servers store under in the bucket. */
+  s3Prefix: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Two real server processes (the built entry point) sharing one new PostgreSQL database and one
+ * s3rver bucket, every cache on and held for a minute: what one process changes must reach the
+ * other through the change feed, never by a cache running out. For suites guarded by
+ * `describe.skipIf(noPostgres)`.
+ */
+export async function startTwoServers(name: string, env: Record<string, string> = {}): Promise<TwoServers> {
+  const script = await buildServer();
+  const [database, s3] = await Promise.all([createEmptyDatabase(), startLocalS3()]);
+  const s3Prefix = `${name}/`;
+  const shared = {
+    DATABASE_URL: database.url,
+    ...s3.env(s3Prefix),
+    DATA_DIR: tempDir(name),
+    CACHE_TTL_MS: '60000',
+    RATE_LIMIT_REGISTER_PER_IP: '1000',
+    ...env,
+  };
+  // One after the other: the first migrates the empty database.
+  const a = await startServer(shared, script);
+  const b = await startServer(shared, script);
+  return {
+    a,
+    b,
+    s3,
+    s3Prefix,
+    stop: async () => {
+      await Promise.all([a.stop(), b.stop()]);
+      await s3.stop();
+      await database.drop();
+    },
+  };
+}
