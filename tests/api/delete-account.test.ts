@@ -181,6 +181,35 @@ describe('DELETE /api/me', () => {
   });
 });
 
+describe('DELETE /api/me: the security log', () => {
+  const raw: string[] = [];
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ logLevel: 'info' }, { logStream: { write: (line: string) => void raw.push(line) } });
+  });
+  afterAll(() => t.close());
+
+  it('a wrong password is a warning naming the account; the deletion an info line; neither holds the password or e-mail', async () => {
+    const alice = await signUp(t.app);
+    raw.length = 0;
+    await deleteAccount(t.app, alice.cookie, { password: 'a wrong guess' });
+    expect((await deleteAccount(t.app, alice.cookie, { password: alice.password })).statusCode).toBe(204);
+    const events = raw.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.security);
+    expect(events).toEqual([
+      expect.objectContaining({
+        level: 40,
+        security: 'password check failed',
+        code: 'INCORRECT_PASSWORD',
+        userId: alice.uid,
+        route: API.me,
+      }),
+      expect.objectContaining({ level: 30, security: 'deleted account', userId: alice.uid, route: API.me }),
+    ]);
+    for (const secret of [alice.password, 'a wrong guess', alice.email]) expect(raw.join('\n')).not.toContain(secret);
+  });
+});
+
 describe('DELETE /api/me: caches forget the account at once', () => {
   let t: TestApp;
 

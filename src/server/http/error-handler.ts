@@ -71,6 +71,8 @@ export function registerErrorHandler(app: FastifyInstance) {
 const EVENT_FOR_CODE: Partial<Record<ErrorCode, SecurityEvent>> = {
   INCORRECT_LOGIN: 'sign-in failed',
   USERNAME_NOT_REGISTERED: 'sign-in failed',
+  /** A signed-in user's password typed again (Change Password, Delete Account) was wrong. */
+  INCORRECT_PASSWORD: 'password check failed',
   CROSS_SITE_REQUEST: 'cross-site request refused',
   RESET_LINK_INVALID: 'reset link refused',
 };

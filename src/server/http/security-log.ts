@@ -10,6 +10,7 @@ export type SecurityEvent =
   | 'signed up'
   | 'signed in'
   | 'sign-in failed'
+  | 'password check failed'
   | 'signed out'
   | 'signed out everywhere'
   | 'changed password'
