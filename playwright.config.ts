@@ -2,6 +2,7 @@ import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 import { localServerEnv } from './scripts/local-server';
+import { smtpPortFor } from './tests/e2e/mail';
 
 const PORT = Number(process.env.E2E_PORT) || 3100;
 /** A second server that nobody posts to: what a brand-new install looks like. */
@@ -17,7 +18,7 @@ const DESKTOP = { ...devices['Desktop Chrome'], viewport: { width: 1280, height:
  */
 const DIST = path.resolve(process.env.E2E_DIST || 'dist');
 
-function server(port: number) {
+function server(port: number, { mail = false } = {}) {
   // A fresh embedded database for every run, so tests never depend on leftovers.
   const dataDir = path.resolve('.e2e-data', String(port));
   return {
@@ -26,7 +27,7 @@ function server(port: number) {
     url: `http://127.0.0.1:${port}/api/openapi.json`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: localServerEnv(port, dataDir, DIST),
+    env: localServerEnv(port, dataDir, DIST, mail ? { smtpPort: smtpPortFor(port) } : undefined),
   };
 }
 
@@ -51,5 +52,7 @@ export default defineConfig({
     { name: 'fresh-install-phone', testMatch: /fresh\.spec\.ts/, use: { ...PHONE, baseURL: FRESH_URL } },
     { name: 'fresh-install-desktop', testMatch: /fresh\.spec\.ts/, use: { ...DESKTOP, baseURL: FRESH_URL } },
   ],
-  webServer: [server(PORT), server(FRESH_PORT)],
+  // The main server mails ("Forgot password?") to the SMTP server global-setup.ts starts.
+  globalSetup: './tests/e2e/global-setup.ts',
+  webServer: [server(PORT, { mail: true }), server(FRESH_PORT)],
 });

@@ -5,8 +5,14 @@ import path from 'node:path';
  * end-to-end tests or `npm run screenshots` start it: on this machine only, a data directory of
  * its own, quiet logs, and sign-ups and sign-ins from one address allowed.
  */
-export function localServerEnv(port: number, dataDir: string, dist: string): Record<string, string> {
+export function localServerEnv(port: number, dataDir: string, dist: string, mail?: { smtpPort: number }): Record<string, string> {
   return {
+    // "Forgot password?" mails through an SMTP server on this machine (the e2e run starts one).
+    ...(mail && {
+      SMTP_URL: `smtp://mailer:secret@127.0.0.1:${mail.smtpPort}`,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      MAIL_FROM: 'dormboard <no-reply@127.0.0.1>',
+    }),
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,

@@ -1,7 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { API } from '../../src/shared/api/paths';
+import { COPY } from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
+import { adminResetLink } from './admin';
 import { newAccount, signUpViaApi } from './helpers';
 import { photo } from './images';
 
@@ -229,6 +231,29 @@ test('signed in: Settings → Security → Download My Data (page, a refused dow
   await audit(page, found, 'download my data', (p) => p.getByRole('link', { name: 'Download My Data' }), '/settings/data');
   await audit(page, found, 'download my data (refused)', (p) => p.getByTestId('download-errors'), '/settings/data?error=EXPORT_BUSY');
   await expect(page.getByTestId('download-errors')).toHaveText(ERRORS.EXPORT_BUSY);
+
+  expect(found).toEqual([]);
+});
+
+test('signed out: password recovery (a reset link, a dead one, Forgot password?, the sent dialog)', async ({ page, request }) => {
+  test.setTimeout(60_000);
+  const account = await signUpViaApi(request, newAccount(WORD));
+  const link = await adminResetLink(page, account.username);
+  const found: string[] = [];
+
+  await audit(page, found, 'reset link', (p) => p.getByRole('button', { name: COPY.reset.submit }), link);
+  await page.getByRole('button', { name: COPY.reset.submit }).click();
+  await audit(page, found, 'reset link (errors)', (p) => p.getByTestId('reset-errors'));
+  await audit(page, found, 'reset link (dead)', (p) => p.getByRole('alert'), `/reset/${'x'.repeat(43)}`);
+  await audit(page, found, 'forgot password', (p) => p.getByRole('button', { name: COPY.forgot.submit }), '/forgot-password');
+  await page.getByPlaceholder(COPY.login.identifierPlaceholder).fill(account.username);
+  await page.getByRole('button', { name: COPY.forgot.submit }).click();
+  await audit(page, found, 'forgot password (sent)', (p) => p.getByRole('dialog'));
+  // The dialog focuses its one button, and Escape hands focus back to the form.
+  await expect(page.getByRole('dialog').getByRole('button', { name: COPY.forgot.toSignIn })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: COPY.forgot.submit })).toBeFocused();
 
   expect(found).toEqual([]);
 });

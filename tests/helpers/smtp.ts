@@ -33,7 +33,10 @@ export interface TestSmtpServer {
  * in its URL, as a mail provider would: mail the app sends really crosses SMTP to it.
  * No STARTTLS (there is no certificate to trust on loopback).
  */
-export async function startSmtpServer(): Promise<TestSmtpServer> {
+export async function startSmtpServer({
+  port = 0,
+  onMail,
+}: { port?: number; onMail?: (mail: ReceivedMail) => void } = {}): Promise<TestSmtpServer> {
   const mails: ReceivedMail[] = [];
   let taken = 0;
   const waiting: Array<() => void> = [];
@@ -49,20 +52,21 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        mails.push({
+        const mail = {
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           text: decodeQuotedPrintable(Buffer.concat(chunks).toString('latin1')),
-        });
+        };
+        mails.push(mail);
+        onMail?.(mail);
         waiting.splice(0).forEach((wake) => wake());
         callback();
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
-    url: `smtp://mailer:secret@127.0.0.1:${port}`,
+    url: `smtp://mailer:secret@127.0.0.1:${(server.server.address() as AddressInfo).port}`,
     mails,
     async next(ms = 10_000) {
       const deadline = Date.now() + ms;

@@ -59,7 +59,7 @@ export function ForgotPasswordPage() {
           value={identifier}
           onChange={(e) => setIdentifier(e.target.value)}
         />
-        <button type="submit" className={button.primary} disabled={forgot.isPending}>
+        <button type="submit" className={button.primary}>
           {COPY.forgot.submit}
         </button>
         <FormErrors messages={errors} testId="forgot-errors" />
@@ -67,8 +67,12 @@ export function ForgotPasswordPage() {
           {COPY.forgot.toSignIn}
         </Link>
       </form>
+      {/* The modal dialogs keep the form from a second submit; its button stays enabled (and
+          focused), so each dialog hands focus back to it when it closes. */}
       {forgot.isPending && <PopUp title={COPY.forgot.sendingTitle} loading />}
-      {sent && (
+      {/* Only once the sending dialog has gone: it hands focus back to Send Link, and this one
+          hands it back there again when it closes. */}
+      {sent && !forgot.isPending && (
         <PopUp
           title={COPY.forgot.sentTitle}
           message={COPY.forgot.sentMessage}

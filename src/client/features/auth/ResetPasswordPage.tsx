@@ -123,11 +123,12 @@ export function ResetPasswordPage() {
           value={confirmPassword}
           onChange={(e) => setConfirm(e.target.value)}
         />
-        <button type="submit" className={button.primary} disabled={reset.isPending}>
+        <button type="submit" className={button.primary}>
           {COPY.reset.submit}
         </button>
         <FormErrors messages={errors} testId="reset-errors" />
       </form>
+      {/* Modal: no second submit meanwhile; the button stays enabled so focus comes back to it. */}
       {reset.isPending && <PopUp title={COPY.reset.settingTitle} message={COPY.reset.settingMessage} loading />}
     </AuthScreen>
   );

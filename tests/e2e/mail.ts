@@ -1,0 +1,29 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ReceivedMail } from '../helpers/smtp';
+
+/**
+ * The e2e run's mail: the main server sends "Forgot password?" mail (SMTP_URL) to a real SMTP
+ * server that global-setup.ts starts on E2E_PORT + 2, which writes each mail here as JSON for
+ * the specs (in other processes) to read.
+ */
+export const smtpPortFor = (serverPort: number) => serverPort + 2;
+export const mailDirFor = (serverPort: number) => path.resolve('.e2e-data', `mail-${serverPort}`);
+
+/** The newest mail to `address` (polls for up to `ms`). */
+export async function mailTo(serverPort: number, address: string, ms = 10_000): Promise<ReceivedMail> {
+  const dir = mailDirFor(serverPort);
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const mails = fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir)
+          .sort()
+          .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as ReceivedMail)
+      : [];
+    const found = mails.filter((mail) => mail.to.includes(address)).at(-1);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no mail to ${address} within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
