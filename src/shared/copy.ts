@@ -144,7 +144,7 @@ export const COPY = {
   reset: {
     title: 'Choose a new password',
     checking: 'Checking your link',
-    forUser: (username: string) => `Choose a new password for @${username}.`,
+    forUser: (username: string) => `For @${username}. Then you are signed in here, and signed out on every other device.`,
     submit: 'Set Password',
     settingTitle: 'Setting your password',
     settingMessage: 'Hold on while we set your new password',
