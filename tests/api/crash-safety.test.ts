@@ -14,8 +14,8 @@ import { slowRun } from '../helpers/slow.js';
 
 /**
  * Crash safety: a real server process takes a burst of writes (sign-ups, posts with real images,
- * follows, deletions, new profile pictures), is killed with SIGKILL at a random moment, and is
- * started again on the same data. Every write whose 2xx reached the client must still be there,
+ * follows, deletions of posts and of whole accounts, new profile pictures), is killed with
+ * SIGKILL at a random moment, and is started again on the same data. Every write whose 2xx reached the client must still be there,
  * everything the server stored must be whole, and no stored file may be left without the row
  * that owns it. `npm run test:slow`: 20 rounds on the embedded database and 20 on PostgreSQL;
  * `npm test`: 2 rounds on the embedded database, to keep the machinery working.
@@ -59,6 +59,12 @@ class Acknowledged {
   icons = new Map<string, string | null>();
   /** Users whose icon change is in flight, so two workers never race on one. */
   busy = new Set<string>();
+  /**
+   * Accounts that deleted themselves, by username: 'deleted' once the 204 arrived, 'in doubt'
+   * while it may or may not have (the kill landed first). Never in `accounts`, so no other
+   * worker's write races their deletion.
+   */
+  leavers = new Map<string, { email: string; state: 'in doubt' | 'deleted' }>();
   /** Responses that were neither 2xx nor a dropped connection: always a bug. */
   unexpected: string[] = [];
 }
@@ -156,10 +162,35 @@ async function worker(base: string, round: number, state: Acknowledged, stopped:
       if (result) state.icons.set(user.username, (JSON.parse(result.body) as { user: { icon: string } }).user.icon);
       state.busy.delete(user.username);
     },
+    /** An account of its own signs up, posts, sets an icon, follows someone, then deletes itself. */
+    async deleteAccount() {
+      serial += 1;
+      const username = `leave${process.pid % 100}r${round}n${serial}`;
+      const account = { username, email: `${username}@example.com`, password: PASSWORD };
+      const json = { 'content-type': 'application/json' };
+      const signedUp = await send('sign-up to leave', API.register, { method: 'POST', headers: json, body: JSON.stringify(account) }, 201);
+      if (!signedUp) return;
+      state.leavers.set(username, { email: account.email, state: 'in doubt' });
+      const cookie = sessionCookie(signedUp.response);
+      const steps: Array<[string, string, RequestInit, number]> = [
+        ['leaver post', API.posts, { method: 'POST', headers: { cookie }, body: form('photo', pick(photos)!, 'leaving #crash') }, 201],
+        ['leaver icon', API.me, { method: 'PATCH', headers: { cookie }, body: form('icon', pick(photos)!) }, 200],
+      ];
+      const target = pick(state.accounts);
+      if (target) steps.push(['leaver follow', API.follow(target.username), { method: 'PUT', headers: { cookie } }, 200]);
+      steps.push([
+        'delete account',
+        API.me,
+        { method: 'DELETE', headers: { ...json, cookie }, body: JSON.stringify({ password: PASSWORD }) },
+        204,
+      ]);
+      for (const [what, url, init, ok] of steps) if (!(await send(what, url, init, ok))) return;
+      state.leavers.set(username, { email: account.email, state: 'deleted' });
+    },
   };
 
   const weighted: Array<keyof typeof operations> = [
-    'signUp',
+    'deleteAccount',
     'signUp',
     'post',
     'post',
@@ -274,6 +305,30 @@ async function verify(base: string, mediaDir: string, state: Acknowledged, round
     }
   }
 
+  // Deleted accounts stay gone; one whose deletion is in doubt either is whole or is gone.
+  for (const [username, leaver] of state.leavers) {
+    const response = await fetch(`${base}${API.user(username)}`);
+    if (leaver.state === 'deleted') {
+      expect(response.status, `${label}: deleted account ${username}`).toBe(404);
+      // Each address is typed once or twice in all: far from the sign-in failure limit.
+      if (!everything && !username.includes(`r${round}n`)) continue;
+      const login = await fetch(`${base}${API.login}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ identifier: leaver.email, password: PASSWORD }),
+      });
+      expect(login.status, `${label}: deleted account ${username} signs in`).toBe(401);
+      continue;
+    }
+    if (response.status === 404) continue;
+    expect(response.status, `${label}: profile of ${username}`).toBe(200);
+    const profile = ((await response.json()) as { user: Profile }).user;
+    if (profile.icon) for (const key of iconFileKeys(iconBase(profile.icon))) owned.add(key);
+    for (const post of await allPages<{ image: ImageSet }>(base, API.userPosts(username), 'posts')) {
+      for (const key of imageFileKeys(postBase(post.image.full))) owned.add(key);
+    }
+  }
+
   // Storage holds exactly the files rows own: none missing, none orphaned, no half-written ones.
   const stored = filesUnder(mediaDir);
   expect(
@@ -333,7 +388,15 @@ async function crashRounds(setup: { env: Record<string, string>; dataDir: string
     // the orphan checks above had orphans to catch.
     expect(sweptFiles).toBeGreaterThan(0);
   }
-  return { accounts: state.accounts.length, posts: state.posts.size, deleted: state.deleted.size, follows: state.follows.size, sweptFiles };
+  const leftForGood = [...state.leavers.values()].filter((leaver) => leaver.state === 'deleted').length;
+  return {
+    accounts: state.accounts.length,
+    posts: state.posts.size,
+    deleted: state.deleted.size,
+    follows: state.follows.size,
+    deletedAccounts: leftForGood,
+    sweptFiles,
+  };
 }
 
 let script: string;
