@@ -4,7 +4,12 @@ import { defineConfig, type ViteUserConfig } from 'vitest/config';
  * `npm run test:slow` only (vitest.slow.config.ts): suites of minutes, or of several processes.
  * Suites that have a long and a short version (tests/helpers/slow.ts) are in both configs.
  */
-export const SLOW_ONLY = ['tests/api/image-memory.test.ts', 'tests/api/two-processes.test.ts', 'tests/api/admin-cli-databases.test.ts'];
+export const SLOW_ONLY = [
+  'tests/api/image-memory.test.ts',
+  'tests/api/two-processes.test.ts',
+  'tests/api/admin-cli-databases.test.ts',
+  'tests/api/export-memory.test.ts',
+];
 export const SHORT_HERE_LONG_IN_SLOW = ['tests/api/crash-safety.test.ts', 'tests/api/fuzz.test.ts'];
 
 /** What both configs share. */

@@ -49,6 +49,23 @@ export async function drained(stream: Writable, signal: AbortSignal): Promise<vo
 }
 
 /**
+ * Adds a file already in memory as it is (no deflate: photos are compressed already), and waits
+ * until the ZIP has taken all of it and the response has taken what the ZIP wrote.
+ *
+ * WARNING: never yazl's addBuffer for files of unbounded number: each entry keeps its buffer
+ * until the ZIP ends (for the central directory's sake the entry lives on, and with it the
+ * closure that writes the buffer). Measured: 1,000 photos took the server from 414 to 998 MiB.
+ * A stream entry keeps only its emptied stream.
+ */
+export async function addStored(zip: ZipFile, out: Writable, body: Buffer, name: string, mtime: Date, signal: AbortSignal): Promise<void> {
+  const source = new PassThrough();
+  source.end(body);
+  zip.addReadStream(source, name, { compress: false, size: body.length, mtime });
+  await once(source, 'end', { signal });
+  await drained(out, signal);
+}
+
+/**
  * A JSON array written into the ZIP one item at a time (deflated): "[", the items one a line,
  * "]". Waits whenever the ZIP has not yet taken the last ones, so pages can be read as it goes.
  */

@@ -13,7 +13,7 @@ import type { PageKey } from '../http/cursor.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import { fullImageKey } from '../posts/post-images.js';
 import type { Storage } from '../storage/storage.js';
-import { drained, exportFileName, ICON_NAME, JsonArrayEntry, photoName, readmeText } from './export-archive.js';
+import { addStored, exportFileName, ICON_NAME, JsonArrayEntry, photoName, readmeText } from './export-archive.js';
 import { ownPostsPage, type ExportPostRow } from './export.queries.js';
 
 /** Rows read at a time: a page of posts is ~100 KB of JSON at most. */
@@ -106,7 +106,7 @@ export class DataExport {
       profileIcon: iconBody ? ICON_NAME : null,
     };
     zip.addBuffer(Buffer.from(`${JSON.stringify(account, null, 2)}\n`), 'account.json', { mtime: now });
-    if (iconBody) zip.addBuffer(iconBody, ICON_NAME, { compress: false, mtime: now });
+    if (iconBody) await addStored(zip, output(zip), iconBody, ICON_NAME, now, signal);
 
     // First walk: the photos. Missing ones are remembered (by post) so posts.json can say so.
     const missingPhotos = new Set<string>();
@@ -119,8 +119,7 @@ export class DataExport {
         missing.push(`The photo of your post of ${post.createdAt.toISOString()} (${photoName(post)})`);
         continue;
       }
-      zip.addBuffer(body, photoName(post), { compress: false, mtime: post.createdAt });
-      await drained(output(zip), signal);
+      await addStored(zip, output(zip), body, photoName(post), post.createdAt, signal);
     }
 
     // Second walk: posts.json, over the same posts (none newer than the first walk's newest).
