@@ -2,7 +2,7 @@ import { CommandFailed, UsageError, type AdminCommand, type AdminContext } from 
 import { resetLinkCommand } from './reset-link.command.js';
 
 /** Every command, in the order `help` lists them. */
-export const ADMIN_COMMANDS: ReadonlyArray<AdminCommand> = [resetLinkCommand as AdminCommand];
+export const ADMIN_COMMANDS: ReadonlyArray<AdminCommand> = [resetLinkCommand];
 
 const HELP_WORDS = new Set(['help', '--help', '-h']);
 

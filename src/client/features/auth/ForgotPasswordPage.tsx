@@ -8,10 +8,10 @@ import { FORGOT_PASSWORD_OFFERED } from '../../server-meta';
 import button from '../../ui/button.module.css';
 import { FormErrors } from '../../ui/FormErrors';
 import { PopUp } from '../../ui/PopUp';
-import { TextField } from '../../ui/TextField';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useForgotPassword } from './api/forgot-password';
 import { AuthScreen } from './AuthScreen';
+import { IdentifierField } from './IdentifierField';
 import styles from './LoginPage.module.css';
 import recovery from './PasswordRecovery.module.css';
 
@@ -50,15 +50,7 @@ export function ForgotPasswordPage() {
           {COPY.forgot.title}
         </h2>
         <p className={recovery.intro}>{COPY.forgot.intro}</p>
-        <TextField
-          id="identifier"
-          label={COPY.login.identifierPlaceholder}
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          value={identifier}
-          onChange={(e) => setIdentifier(e.target.value)}
-        />
+        <IdentifierField value={identifier} onChange={setIdentifier} />
         <button type="submit" className={button.primary}>
           {COPY.forgot.submit}
         </button>

@@ -15,6 +15,7 @@ import { useCurrentUser } from '../../api/current-user';
 import { useSignIn } from './api/sign-in';
 import { useSignUp } from './api/sign-up';
 import { AuthScreen } from './AuthScreen';
+import { IdentifierField } from './IdentifierField';
 import styles from './LoginPage.module.css';
 import recovery from './PasswordRecovery.module.css';
 
@@ -79,15 +80,7 @@ export function LoginPage() {
     <AuthScreen>
       <form className={styles.card} onSubmit={submit} noValidate aria-label={mode === 'sign-in' ? 'Sign in' : 'Create account'}>
         {mode === 'sign-in' ? (
-          <TextField
-            id="identifier"
-            label={COPY.login.identifierPlaceholder}
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            value={identifier}
-            onChange={(e) => setIdentifier(e.target.value)}
-          />
+          <IdentifierField value={identifier} onChange={setIdentifier} />
         ) : (
           <>
             <TextField

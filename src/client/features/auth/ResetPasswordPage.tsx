@@ -9,9 +9,9 @@ import { paths } from '../../paths';
 import { FORGOT_PASSWORD_OFFERED } from '../../server-meta';
 import button from '../../ui/button.module.css';
 import { FormErrors } from '../../ui/FormErrors';
+import { NewPasswordFields } from '../../ui/NewPasswordFields';
 import { PopUp } from '../../ui/PopUp';
 import { Spinner } from '../../ui/Spinner';
-import { TextField } from '../../ui/TextField';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useResetCheck } from './api/reset-check';
 import { useResetPassword } from './api/reset-password';
@@ -107,21 +107,11 @@ export function ResetPasswordPage() {
         <p className={recovery.intro}>{COPY.reset.forUser(username)}</p>
         {/* For password managers: which account the new password belongs to. */}
         <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
-        <TextField
-          id="new-password"
-          label={COPY.security.newPassword}
-          type="password"
-          autoComplete="new-password"
-          value={newPassword}
-          onChange={(e) => setNew(e.target.value)}
-        />
-        <TextField
-          id="confirm-password"
-          label={COPY.security.confirmPassword}
-          type="password"
-          autoComplete="new-password"
-          value={confirmPassword}
-          onChange={(e) => setConfirm(e.target.value)}
+        <NewPasswordFields
+          newPassword={newPassword}
+          confirmPassword={confirmPassword}
+          onNewPassword={setNew}
+          onConfirmPassword={setConfirm}
         />
         <button type="submit" className={button.primary}>
           {COPY.reset.submit}

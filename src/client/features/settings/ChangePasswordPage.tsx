@@ -6,6 +6,7 @@ import { errorMessages } from '../../lib/rejected';
 import { paths } from '../../paths';
 import button from '../../ui/button.module.css';
 import { FormErrors } from '../../ui/FormErrors';
+import { NewPasswordFields } from '../../ui/NewPasswordFields';
 import { Page } from '../../ui/Page';
 import { PopUp } from '../../ui/PopUp';
 import { TextField } from '../../ui/TextField';
@@ -57,21 +58,11 @@ export function ChangePasswordPage() {
           value={currentPassword}
           onChange={(e) => setCurrent(e.target.value)}
         />
-        <TextField
-          id="new-password"
-          label={COPY.security.newPassword}
-          type="password"
-          autoComplete="new-password"
-          value={newPassword}
-          onChange={(e) => setNew(e.target.value)}
-        />
-        <TextField
-          id="confirm-password"
-          label={COPY.security.confirmPassword}
-          type="password"
-          autoComplete="new-password"
-          value={confirmPassword}
-          onChange={(e) => setConfirm(e.target.value)}
+        <NewPasswordFields
+          newPassword={newPassword}
+          confirmPassword={confirmPassword}
+          onNewPassword={setNew}
+          onConfirmPassword={setConfirm}
         />
         <FormErrors messages={errors} testId="password-errors" />
         <button type="submit" className={button.primary} disabled={change.isPending}>
