@@ -8,13 +8,12 @@ import { DiskStorage } from '../../src/server/storage/disk-storage.js';
 import type { Storage, StoredFile } from '../../src/server/storage/storage.js';
 import { API } from '../../src/shared/api/paths.js';
 import { COPY } from '../../src/shared/copy.js';
-import { DEFAULT_RATE_LIMITS } from '../../src/server/config.js';
 import { signUp } from '../helpers/accounts.js';
 import { jpeg } from '../helpers/images.js';
 import { expectError, follow, patchMe } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
 import { emptyBucket, startLocalS3, type LocalS3 } from '../helpers/s3.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../helpers/test-app.js';
 import { readZip, zipJson, type ZipEntry } from '../helpers/zip.js';
 
 /**
@@ -193,7 +192,7 @@ describe('GET /api/me/export', () => {
   beforeAll(async () => {
     mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-export-'));
     storage = new HeldStorage(new DiskStorage(mediaDir));
-    t = await createTestApp({ exportConcurrency: 1, rateLimits: { ...createTestRateLimits(), exportsPerUser: 3 } }, { storage });
+    t = await createTestApp({ exportConcurrency: 1, rateLimits: { ...TEST_RATE_LIMITS, exportsPerUser: 3 } }, { storage });
   });
   afterEach(() => storage.release());
   afterAll(async () => {
@@ -300,10 +299,6 @@ describe('GET /api/me/export', () => {
     expect(storage.reads - readsBefore).toBe(photos.length);
   });
 });
-
-function createTestRateLimits() {
-  return { ...DEFAULT_RATE_LIMITS, loginPerIp: 10_000, registerPerIp: 10_000, postsPerUser: 10_000, iconChangesPerUser: 10_000 };
-}
 
 describe('GET /api/me/export on S3', () => {
   let s3: LocalS3;

@@ -16,6 +16,7 @@ import { DiskStorage } from '../../src/server/storage/disk-storage.js';
 import { API } from '../../src/shared/api/paths.js';
 import { query } from '../helpers/people.js';
 import { tempDir } from '../helpers/processes.js';
+import { canMeasureRss, peakMiB, resetPeak, rssMiB, settledRss } from '../helpers/rss.js';
 import { buildServer, client, startServer, type ServerProcess } from '../helpers/server-process.js';
 import { TEST_ARGON2ID } from '../helpers/test-app.js';
 import { readZipFile } from '../helpers/zip.js';
@@ -37,34 +38,6 @@ import { readZipFile } from '../helpers/zip.js';
 const POSTS = 1_000;
 const LIMIT_MIB = 64;
 const PASSWORD = 'export memory 1';
-
-const procStatus = (pid: number) => fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-const kib = (status: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]);
-const rssMiB = (pid: number) => kib(procStatus(pid), 'VmRSS') / 1024;
-const peakMiB = (pid: number) => kib(procStatus(pid), 'VmHWM') / 1024;
-const resetPeak = (pid: number) => fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
-
-/** The RSS once it has stopped moving. */
-async function settledRss(pid: number): Promise<number> {
-  let last = rssMiB(pid);
-  for (let i = 0; i < 30; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const now = rssMiB(pid);
-    if (Math.abs(now - last) < 1) return now;
-    last = now;
-  }
-  return last;
-}
-
-/** Linux only, and only where this process may reset another's high-water mark. */
-function canMeasure(): boolean {
-  try {
-    resetPeak(process.pid);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** One user with POSTS posts, straight into an embedded database under `dataDir`, and their files. */
 async function seedAccount(dataDir: string, username: string) {
@@ -108,7 +81,7 @@ async function seedAccount(dataDir: string, username: string) {
 }
 
 // Embedded-only: the database is not what is measured.
-const skip = Boolean(process.env.TEST_DATABASE_URL) || !canMeasure();
+const skip = Boolean(process.env.TEST_DATABASE_URL) || !canMeasureRss();
 
 describe.skipIf(skip)('Download My Data: memory for an account of 1,000 posts', () => {
   let server: ServerProcess;

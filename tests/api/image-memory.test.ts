@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/shared/errors.js';
 import { imageCorpus, type CorpusEntry } from '../helpers/image-bombs.js';
 import { tempDir } from '../helpers/processes.js';
+import { canMeasureRss, peakMiB, resetPeak, rssMiB, settledRss } from '../helpers/rss.js';
 import { buildServer, client, startServer, type ServerProcess } from '../helpers/server-process.js';
 
 /**
@@ -17,36 +17,8 @@ import { buildServer, client, startServer, type ServerProcess } from '../helpers
  */
 const LIMIT_MIB = 256;
 
-const procStatus = (pid: number) => fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-const kib = (status: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]);
-const rssMiB = (pid: number) => kib(procStatus(pid), 'VmRSS') / 1024;
-const peakMiB = (pid: number) => kib(procStatus(pid), 'VmHWM') / 1024;
-const resetPeak = (pid: number) => fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
-
-/** The RSS once it has stopped moving (the previous response's garbage collected or not). */
-async function settledRss(pid: number): Promise<number> {
-  let last = rssMiB(pid);
-  for (let i = 0; i < 20; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const now = rssMiB(pid);
-    if (Math.abs(now - last) < 1) return now;
-    last = now;
-  }
-  return last;
-}
-
-/** Linux only, and only where this process may reset another's high-water mark. */
-function canMeasure(): boolean {
-  try {
-    resetPeak(process.pid);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 // Embedded-only: the database is not what is measured.
-const skip = Boolean(process.env.TEST_DATABASE_URL) || !canMeasure();
+const skip = Boolean(process.env.TEST_DATABASE_URL) || !canMeasureRss();
 // Generated once (~20-30 s) and cached in the temporary folder for later runs.
 const corpus = skip ? [] : await imageCorpus();
 

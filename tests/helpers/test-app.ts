@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import type { Argon2Cost } from '../../src/server/config.js';
 import type { Clock } from '../../src/server/clock.js';
-import { DEFAULT_RATE_LIMITS, loadConfig, type Config } from '../../src/server/config.js';
+import { DEFAULT_RATE_LIMITS, loadConfig, type Config, type RateLimitConfig } from '../../src/server/config.js';
 import type { ImageQueue } from '../../src/server/images/image-queue.js';
 import type { Outbox } from '../../src/server/mail/outbox.js';
 import { openDatabase, type Database } from '../../src/server/db/database.js';
@@ -89,6 +89,17 @@ export async function createTestDatabase(
  */
 export const TEST_ARGON2ID: Argon2Cost = { memoryCost: 64, timeCost: 1 };
 
+/** Generous limits, so tests that are not about a limit never meet one; a test about one sets its own. */
+export const TEST_RATE_LIMITS: RateLimitConfig = {
+  ...DEFAULT_RATE_LIMITS,
+  loginPerIp: 10_000,
+  registerPerIp: 10_000,
+  postsPerUser: 10_000,
+  iconChangesPerUser: 10_000,
+  searchPerIp: 10_000,
+  searchPerUser: 10_000,
+};
+
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
@@ -123,15 +134,7 @@ export async function createTestApp(
     // Every cache on, as in production: a read the app should have known was stale fails a test.
     cacheTtlMs: 60_000,
     sessionCacheMs: 0,
-    rateLimits: {
-      ...DEFAULT_RATE_LIMITS,
-      loginPerIp: 10_000,
-      registerPerIp: 10_000,
-      postsPerUser: 10_000,
-      iconChangesPerUser: 10_000,
-      searchPerIp: 10_000,
-      searchPerUser: 10_000,
-    },
+    rateLimits: TEST_RATE_LIMITS,
     passwordHashing: TEST_ARGON2ID,
     ...overrides,
   };

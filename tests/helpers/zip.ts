@@ -7,38 +7,6 @@ export interface ZipEntry {
   compressionMethod: number;
 }
 
-/** Every file of a whole ZIP, by name, in the order the ZIP holds them. */
-export function readZip(zip: Buffer): Promise<Map<string, ZipEntry>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (error, file) => {
-      if (error) return reject(error);
-      const entries = new Map<string, ZipEntry>();
-      file.on('error', reject);
-      file.on('end', () => resolve(entries));
-      file.on('entry', (entry: yauzl.Entry) => {
-        file.openReadStream(entry, (streamError, stream) => {
-          if (streamError) return reject(streamError);
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            entries.set(entry.fileName, { data: Buffer.concat(chunks), compressionMethod: entry.compressionMethod });
-            file.readEntry();
-          });
-        });
-      });
-      file.readEntry();
-    });
-  });
-}
-
-/** A JSON file of the ZIP, parsed; throws when it is not there. */
-export function zipJson<T = unknown>(entries: Map<string, ZipEntry>, name: string): T {
-  const entry = entries.get(name);
-  if (!entry) throw new Error(`${name} is not in the ZIP (it has ${[...entries.keys()].join(', ')})`);
-  return JSON.parse(entry.data.toString('utf8')) as T;
-}
-
 /** One file of a ZIP on disk: its size, and its bytes only when it is text (JSON, README). */
 export interface ZipFileEntry {
   size: number;
@@ -46,34 +14,32 @@ export interface ZipFileEntry {
   text?: string;
 }
 
+type Open = (options: yauzl.Options, callback: (error: Error | null, zip: yauzl.ZipFile) => void) => void;
+
 /**
- * Every file of a ZIP on disk, each read through to its end (so yauzl checks its CRC and size)
- * without holding the photos: for ZIPs of hundreds of megabytes.
+ * Every file of a ZIP, in the order it holds them, each read through to its end (so yauzl checks
+ * its CRC and size); the bytes kept only of the files `keep` names.
  */
-export function readZipFile(file: string): Promise<Map<string, ZipFileEntry>> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (error, zip) => {
+function readEntries(open: Open, keep: (name: string) => boolean) {
+  return new Promise<Map<string, { size: number; compressionMethod: number; data?: Buffer }>>((resolve, reject) => {
+    open({ lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (error, zip) => {
       if (error) return reject(error);
-      const entries = new Map<string, ZipFileEntry>();
+      const entries = new Map<string, { size: number; compressionMethod: number; data?: Buffer }>();
       zip.on('error', reject);
       zip.on('end', () => resolve(entries));
       zip.on('entry', (entry: yauzl.Entry) => {
         zip.openReadStream(entry, (streamError, stream) => {
           if (streamError) return reject(streamError);
-          const keep = /\.(json|txt)$/.test(entry.fileName);
           const chunks: Buffer[] = [];
           let size = 0;
           stream.on('data', (chunk: Buffer) => {
             size += chunk.length;
-            if (keep) chunks.push(chunk);
+            if (keep(entry.fileName)) chunks.push(chunk);
           });
           stream.on('error', reject);
           stream.on('end', () => {
-            entries.set(entry.fileName, {
-              size,
-              compressionMethod: entry.compressionMethod,
-              ...(keep && { text: Buffer.concat(chunks).toString('utf8') }),
-            });
+            const data = keep(entry.fileName) ? Buffer.concat(chunks) : undefined;
+            entries.set(entry.fileName, { size, compressionMethod: entry.compressionMethod, data });
             zip.readEntry();
           });
         });
@@ -81,4 +47,31 @@ export function readZipFile(file: string): Promise<Map<string, ZipFileEntry>> {
       zip.readEntry();
     });
   });
+}
+
+/** Every file of a whole ZIP in memory, by name. */
+export async function readZip(zip: Buffer): Promise<Map<string, ZipEntry>> {
+  const entries = await readEntries(
+    (options, callback) => yauzl.fromBuffer(zip, options, callback),
+    () => true,
+  );
+  return new Map([...entries].map(([name, entry]) => [name, { data: entry.data!, compressionMethod: entry.compressionMethod }]));
+}
+
+/** Every file of a ZIP on disk, without holding the photos: for ZIPs of hundreds of megabytes. */
+export async function readZipFile(file: string): Promise<Map<string, ZipFileEntry>> {
+  const entries = await readEntries(
+    (options, callback) => yauzl.open(file, options, callback),
+    (name) => /\.(json|txt)$/.test(name),
+  );
+  return new Map(
+    [...entries].map(([name, { size, compressionMethod, data }]) => [name, { size, compressionMethod, text: data?.toString('utf8') }]),
+  );
+}
+
+/** A JSON file of the ZIP, parsed; throws when it is not there. */
+export function zipJson<T = unknown>(entries: Map<string, ZipEntry>, name: string): T {
+  const entry = entries.get(name);
+  if (!entry) throw new Error(`${name} is not in the ZIP (it has ${[...entries.keys()].join(', ')})`);
+  return JSON.parse(entry.data.toString('utf8')) as T;
 }
