@@ -207,6 +207,25 @@ describe('reset links (the admin command, the reset page API)', () => {
   });
 });
 
+describe('a reset with the session cache on (the embedded database remembers sessions)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ sessionCacheMs: 60_000 });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('a session used (and so remembered) just before the reset stops working at its next request', async () => {
+    const owner = await signUp(t.app);
+    expect((await get(t.app, API.me, owner.cookie)).statusCode).toBe(200);
+    expect((await get(t.app, API.me, owner.cookie)).statusCode).toBe(200);
+    const { token } = await resetLinkFor(t, owner.username);
+    expect((await reset(t, token)).statusCode).toBe(200);
+    expectError(await get(t.app, API.me, owner.cookie), 401, 'NOT_SIGNED_IN');
+  });
+});
+
 describe('reset link rate limits (per address)', () => {
   let t: TestApp;
   beforeAll(async () => {
