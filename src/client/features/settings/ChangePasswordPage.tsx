@@ -5,11 +5,11 @@ import { validateNewPassword } from '../../../shared/validation/password';
 import { errorMessages } from '../../lib/rejected';
 import { paths } from '../../paths';
 import button from '../../ui/button.module.css';
+import { CurrentPasswordField } from '../../ui/CurrentPasswordField';
 import { FormErrors } from '../../ui/FormErrors';
 import { NewPasswordFields } from '../../ui/NewPasswordFields';
 import { Page } from '../../ui/Page';
 import { PopUp } from '../../ui/PopUp';
-import { TextField } from '../../ui/TextField';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useChangePassword } from './api/sessions';
 import styles from './SecurityPages.module.css';
@@ -50,14 +50,7 @@ export function ChangePasswordPage() {
     <Page title={COPY.settings.changePassword} back width="column">
       <form className={styles.form} onSubmit={submit} noValidate>
         <p className={styles.intro}>{COPY.security.changePasswordIntro}</p>
-        <TextField
-          id="current-password"
-          label={COPY.security.currentPassword}
-          type="password"
-          autoComplete="current-password"
-          value={currentPassword}
-          onChange={(e) => setCurrent(e.target.value)}
-        />
+        <CurrentPasswordField id="current-password" label={COPY.security.currentPassword} value={currentPassword} onChange={setCurrent} />
         <NewPasswordFields
           newPassword={newPassword}
           confirmPassword={confirmPassword}

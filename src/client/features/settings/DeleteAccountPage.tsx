@@ -7,10 +7,10 @@ import { APP_NAME } from '../../app-name';
 import { errorMessages } from '../../lib/rejected';
 import { paths } from '../../paths';
 import button from '../../ui/button.module.css';
+import { CurrentPasswordField } from '../../ui/CurrentPasswordField';
 import { FormErrors } from '../../ui/FormErrors';
 import { Page } from '../../ui/Page';
 import { PopUp } from '../../ui/PopUp';
-import { TextField } from '../../ui/TextField';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useDeleteAccount } from './api/delete-account';
 import styles from './DeleteAccountPage.module.css';
@@ -63,14 +63,7 @@ export function DeleteAccountPage() {
           {COPY.deleteAccount.keepFirst} <Link to={paths.downloadData}>{COPY.deleteAccount.downloadFirst}</Link>
         </p>
         <p className={styles.note}>{COPY.deleteAccount.usernameHeld(USERNAME_HOLD_DAYS)}</p>
-        <TextField
-          id="delete-password"
-          label={COPY.deleteAccount.password}
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <CurrentPasswordField id="delete-password" label={COPY.deleteAccount.password} value={password} onChange={setPassword} />
         <FormErrors messages={errors} testId="delete-errors" />
         <button type="submit" className={`${button.danger} ${styles.submit}`} disabled={deletion.isPending}>
           {COPY.settings.deleteAccount}
