@@ -241,6 +241,11 @@ describe('GET /api/me/export', () => {
     expect(navigation.headers.location).toBe('/settings/data?error=NOT_SIGNED_IN');
   });
 
+  it('has no HEAD: it would make and count a whole ZIP for nothing', async () => {
+    const user = await signUp(t.app);
+    expect((await t.app.inject({ method: 'HEAD', url: API.exportData, headers: { cookie: user.cookie } })).statusCode).toBe(404);
+  });
+
   it("is refused when another site's page asks (403)", async () => {
     const user = await signUp(t.app);
     expectError(await download(t, user.cookie, { 'sec-fetch-site': 'cross-site' }), 403, 'CROSS_SITE_REQUEST');
@@ -297,6 +302,36 @@ describe('GET /api/me/export', () => {
     await expect.poll(async () => (await download(t, quitter.cookie)).statusCode, { timeout: 5_000 }).toBe(200);
     // The abandoned export read nothing after the photo it was waiting for: every read since is the new one's.
     expect(storage.reads - readsBefore).toBe(photos.length);
+  });
+});
+
+describe('GET /api/me/export in the security log', () => {
+  const lines: string[] = [];
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp(
+      { logLevel: 'info', rateLimits: { ...TEST_RATE_LIMITS, exportsPerUser: 1 } },
+      { logStream: { write: (line: string) => void lines.push(line) } },
+    );
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a download is an info line naming the account; a refusal sent back to the page is logged as one answered with JSON', async () => {
+    const user = await signUp(t.app);
+    const events = () =>
+      lines.map((line) => JSON.parse(line) as { security?: string; userId?: string; code?: string }).filter((line) => line.security);
+    expect((await download(t, user.cookie)).statusCode).toBe(200);
+    expect((await download(t, user.cookie, { 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin' })).statusCode).toBe(303);
+    expect(events().filter((line) => line.userId === user.uid)).toEqual([
+      expect.objectContaining({ security: 'signed up' }),
+      expect.objectContaining({ security: 'downloaded data' }),
+      expect.objectContaining({ security: 'rate limited', code: 'EXPORTING_TOO_OFTEN' }),
+    ]);
+    // Never the account's e-mail address.
+    expect(lines.some((line) => line.includes(user.email))).toBe(false);
   });
 });
 

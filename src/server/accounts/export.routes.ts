@@ -29,6 +29,8 @@ export const exportRoutes =
       {
         // A ZIP's photos are compressed already, and its text deflated inside it.
         compress: false,
+        // A HEAD would make (and count) a whole ZIP only for its body to be thrown away.
+        exposeHeadRoute: false,
         schema: {
           tags: ['accounts'],
           summary: 'Download My Data: a ZIP of your account, posts, photos, icon and follows',
