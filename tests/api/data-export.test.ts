@@ -30,6 +30,8 @@ type Account = Awaited<ReturnType<typeof signUp>>;
  */
 class HeldStorage implements Storage {
   reads = 0;
+  /** Reads of keys containing this fail, as a storage outage would. */
+  failing: string | undefined;
   private gate: Promise<void> | undefined;
   private open: (() => void) | undefined;
   private waiting: Array<() => void> = [];
@@ -58,6 +60,7 @@ class HeldStorage implements Storage {
     this.reads += 1;
     for (const resolve of this.waiting.splice(0)) resolve();
     if (this.gate) await this.gate;
+    if (this.failing && key.includes(this.failing)) throw new Error('storage is down');
     return this.inner.get(key);
   }
 
@@ -194,7 +197,10 @@ describe('GET /api/me/export', () => {
     storage = new HeldStorage(new DiskStorage(mediaDir));
     t = await createTestApp({ exportConcurrency: 1, rateLimits: { ...TEST_RATE_LIMITS, exportsPerUser: 3 } }, { storage });
   });
-  afterEach(() => storage.release());
+  afterEach(() => {
+    storage.release();
+    storage.failing = undefined;
+  });
   afterAll(async () => {
     await t?.close();
     fs.rmSync(mediaDir, { recursive: true, force: true });
@@ -232,6 +238,19 @@ describe('GET /api/me/export', () => {
     ]);
     const readme = zip.get('README.txt')!.data.toString('utf8');
     expect(readme).toContain(`(${photoNameOf(lost!)}) ${COPY.dataExport.photoMissing}.`);
+  });
+
+  it('a storage failure mid-ZIP cuts the download short (never a ZIP that looks whole), and frees the slot', async () => {
+    const owner = await signUp(t.app);
+    for (const photo of photos) await post(t, owner, 'photo', photo);
+    // The oldest post's photo is read last: two photos are already on their way when it fails.
+    const [oldest] = await t.database.orm.select().from(posts).where(eq(posts.userId, owner.uid)).orderBy(posts.createdAt).limit(1);
+    storage.failing = oldest!.imageKey;
+    // The response had begun (200), so the connection is cut: the browser reports a failed download.
+    await expect(download(t, owner.cookie)).rejects.toThrow('response destroyed before completion');
+    storage.failing = undefined;
+    const zip = await readZip((await download(t, owner.cookie)).rawPayload);
+    expect([...zip.keys()].filter((name) => name.startsWith('photos/'))).toHaveLength(photos.length);
   });
 
   it('is refused signed out (401), and a signed-out browser is sent to the page', async () => {
