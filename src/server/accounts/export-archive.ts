@@ -12,7 +12,8 @@ import { COPY } from '../../shared/copy.js';
 
 /** The download's file name: "<app>-<username>-<YYYY-MM-DD>.zip", in ASCII (the header's plain form). */
 export function exportFileName(appName: string, username: string, now: Date): string {
-  const safe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-');
+  // The header's quoted form may not carry quotes or non-ASCII (APP_NAME is the operator's to choose).
+  const safe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'data';
   return `${safe(appName)}-${safe(username)}-${now.toISOString().slice(0, 10)}.zip`;
 }
 
