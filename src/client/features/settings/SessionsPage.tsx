@@ -9,6 +9,8 @@ import { SkeletonRows } from '../../ui/Skeleton';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useEndSession, useSessions } from './api/sessions';
 import styles from './SecurityPages.module.css';
+// The same bordered list as Settings' own rows.
+import listStyles from './SettingsPage.module.css';
 import { useSignOutDialog } from './use-sign-out-dialog';
 
 /** "Firefox 133 on Windows", or as much of it as the User-Agent told. */
@@ -49,7 +51,7 @@ export function SessionsPage() {
           </div>
         )}
         {sessions.data && (
-          <ul className={styles.list} aria-label={COPY.settings.sessions}>
+          <ul className={listStyles.list} aria-label={COPY.settings.sessions}>
             {sessions.data.map((session) => {
               const ending = endSession.isPending && endSession.variables === session.id;
               return (
