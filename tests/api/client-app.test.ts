@@ -26,7 +26,7 @@ describe('client app', () => {
   });
 
   it('fills in APP_NAME, HTML-escaped, on every page route (deep links work on reload)', async () => {
-    for (const url of ['/', '/login', '/post/abc', '/@alice/followers', '/search/dorm%20life', '/404/Failed']) {
+    for (const url of ['/', '/login', '/post/abc', '/@alice/followers', '/search/dorm%20life', '/404/Failed', '/index.html']) {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type']).toContain('text/html');

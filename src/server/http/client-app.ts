@@ -37,6 +37,9 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
       preCompressed: true,
       // Routes for the files present at start-up; the SPA fallback below handles the rest.
       wildcard: false,
+      // index.html as built still holds its placeholders: asked for by name, it is the filled-in
+      // page of the fallback below, like every other page route.
+      allowedPath: (pathName) => pathName !== '/index.html',
       setHeaders(res, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
