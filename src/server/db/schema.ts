@@ -1,4 +1,5 @@
 import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import type { ReportReason, ReportStatus, Role } from '../../shared/moderation.js';
 
 /** Table definitions for typed queries. The DDL itself lives in ./migrations. */
 export const users = pgTable('users', {
@@ -15,6 +16,10 @@ export const users = pgTable('users', {
   /** The user's latest change as the change feed named it, and when (db/change-feed.ts). */
   lastChangeId: text('last_change_id'),
   lastChangeAt: timestamp('last_change_at', { withTimezone: true }),
+  /** member, moderator or admin (migration 11; shared/moderation.ts). */
+  role: text('role').$type<Role>().notNull().default('member'),
+  /** Suspended until then; PERMANENT_SUSPENSION for good; null when not suspended. */
+  suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
 });
 
 export const sessions = pgTable(
@@ -92,4 +97,73 @@ export const pendingFiles = pgTable('pending_files', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const schema = { users, sessions, posts, follows, pendingFiles, passwordResets, releasedUsernames };
+/** Who blocked whom (migration 11): either way, each is hidden from the other. */
+export const blocks = pgTable(
+  'blocks',
+  {
+    blockerId: text('blocker_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    blockedId: text('blocked_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.blockerId, table.blockedId] })],
+);
+
+/** Reports of a post or a profile (migration 11). */
+export const reports = pgTable('reports', {
+  id: text('id').primaryKey(),
+  reporterId: text('reporter_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The user reported, or the author of the post reported. */
+  targetUserId: text('target_user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Null for a report of a profile. */
+  targetPostId: text('target_post_id').references(() => posts.id, { onDelete: 'cascade' }),
+  reason: text('reason').$type<ReportReason>().notNull(),
+  details: text('details').notNull().default(''),
+  status: text('status').$type<ReportStatus>().notNull().default('open'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  closedAt: timestamp('closed_at', { withTimezone: true }),
+  closedBy: text('closed_by').references(() => users.id, { onDelete: 'set null' }),
+});
+
+/** Every moderator action (migration 11); names are copied so the log outlives the accounts. */
+export const moderationLog = pgTable('moderation_log', {
+  id: text('id').primaryKey(),
+  actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
+  actorUsername: text('actor_username').notNull(),
+  action: text('action').notNull(),
+  targetUserId: text('target_user_id').references(() => users.id, { onDelete: 'set null' }),
+  targetUsername: text('target_username').notNull().default(''),
+  targetPostId: text('target_post_id'),
+  note: text('note').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Sign-up codes for REGISTRATION=invite, stored as their SHA-256 (migration 11). */
+export const invites = pgTable('invites', {
+  codeHash: text('code_hash').primaryKey(),
+  createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+  usesLeft: integer('uses_left').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const schema = {
+  users,
+  sessions,
+  posts,
+  follows,
+  pendingFiles,
+  passwordResets,
+  releasedUsernames,
+  blocks,
+  reports,
+  moderationLog,
+  invites,
+};

@@ -8,6 +8,7 @@ import normalizedEmails from './0007-normalized-emails.js';
 import boundedSearchIndex from './0008-bounded-search-index.js';
 import lastChange from './0009-last-change.js';
 import accountManagement from './0010-account-management.js';
+import communitySafety from './0011-community-safety.js';
 
 /**
  * Every schema change, in order. Append only: a released migration is never edited, because
@@ -24,4 +25,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 8, name: 'bounded-search-index', sql: boundedSearchIndex },
   { version: 9, name: 'last-change', sql: lastChange },
   { version: 10, name: 'account-management', sql: accountManagement },
+  { version: 11, name: 'community-safety', sql: communitySafety },
 ];
