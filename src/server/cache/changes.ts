@@ -15,11 +15,30 @@ export type Change =
    * counts moved) are gone. Rare, so a region may forget everything rather than work out which
    * of its entries showed them.
    */
-  | { kind: 'account-deleted'; userId: string; username: string };
+  | { kind: 'account-deleted'; userId: string; username: string }
+  /**
+   * A user was suspended, or their suspension ended (issue 17): whether anyone but they may see
+   * their profile, posts and list entries changed. Rare, like a deletion.
+   */
+  | { kind: 'suspension'; userId: string; username: string }
+  /**
+   * `blocker` blocked or unblocked `blocked` (issue 17): each is hidden from the other, and the
+   * follows between them went both ways (their counts moved).
+   */
+  | { kind: 'block'; blockerId: string; blockerUsername: string; blockedId: string; blockedUsername: string };
 
 /** The user who made the change: their next read must see it, on any process. */
 export function authorOf(change: Change): string {
-  return change.kind === 'post' ? change.authorId : change.kind === 'follow' ? change.followerId : change.userId;
+  switch (change.kind) {
+    case 'post':
+      return change.authorId;
+    case 'follow':
+      return change.followerId;
+    case 'block':
+      return change.blockerId;
+    default:
+      return change.userId;
+  }
 }
 
 /**
