@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../../shared/errors.js';
+import type { Role } from '../../shared/moderation.js';
 import { AppError } from '../http/app-error.js';
 import { isApiUrl } from '../http/url-space.js';
 import type { UserRow } from './auth.queries.js';
@@ -37,5 +38,15 @@ export function registerCurrentUser(app: FastifyInstance, auth: AuthService) {
 /** The signed-in user, or a 401 with the given code (the spec names one for some actions). */
 export function requireUser(request: FastifyRequest, code: ErrorCode = 'NOT_SIGNED_IN'): UserRow {
   if (!request.user) throw new AppError(401, code);
+  return request.user;
+}
+
+/**
+ * The signed-in user when their role is one of `roles` (issue 17: moderation is for moderators
+ * and admins). To anyone else, signed in or not, the route does not exist: 404, as for a page
+ * they may not know about. Services check again what the user may touch.
+ */
+export function requireRole(request: FastifyRequest, roles: readonly Role[]): UserRow {
+  if (!request.user || !roles.includes(request.user.role)) throw new AppError(404, 'NOT_FOUND');
   return request.user;
 }
