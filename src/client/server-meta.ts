@@ -1,3 +1,5 @@
+import { isRegistrationMode, type RegistrationSettings } from '../shared/registration';
+
 /** What the server wrote into index.html (server/http/client-app.ts), read once. */
 export function serverMeta(name: string): string | undefined {
   return document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content;
@@ -5,3 +7,16 @@ export function serverMeta(name: string): string | undefined {
 
 /** The server sends mail (SMTP_URL): the sign-in screen offers "Forgot password?". */
 export const FORGOT_PASSWORD_OFFERED = serverMeta('forgot-password') === 'on';
+
+/**
+ * Who may sign up (REGISTRATION): the create-account form shows the Invite code field, or says
+ * up front which addresses may join. Open when the page says nothing (a dev server's page).
+ */
+export const REGISTRATION: RegistrationSettings = (() => {
+  const mode = serverMeta('registration') ?? '';
+  const domains = serverMeta('registration-email-domains') ?? '';
+  return {
+    mode: isRegistrationMode(mode) ? mode : 'open',
+    emailDomains: domains.split(',').filter((domain) => domain !== ''),
+  };
+})();

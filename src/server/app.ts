@@ -18,6 +18,8 @@ import { exportRoutes } from './accounts/export.routes.js';
 import { DataExport } from './accounts/export.service.js';
 import { accountSecurityRoutes } from './auth/account-security.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { Invites } from './auth/invites.js';
+import { inviteRoutes } from './auth/invites.routes.js';
 import { PasswordResetService } from './auth/password-reset.service.js';
 import { passwordResetRoutes } from './auth/password-reset.routes.js';
 import { siteUrl } from './admin/admin-context.js';
@@ -33,6 +35,9 @@ import { migrate } from './db/migrate.js';
 import { registerClientApp } from './http/client-app.js';
 import { serializeRequest } from './http/secret-urls.js';
 import { Mailer } from './mail/mailer.js';
+import { moderationRoutes } from './moderation/moderation.routes.js';
+import { ModerationService } from './moderation/moderation.service.js';
+import { Roles } from './moderation/roles.js';
 import { Outbox } from './mail/outbox.js';
 import { handleFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { registerPeriodicTask } from './periodic-task.js';
@@ -47,6 +52,9 @@ import { Changes } from './cache/changes.js';
 import { ReadCache } from './cache/read-cache.js';
 import { PostgresChangeFeed, registerReadYourWrites } from './db/change-feed.js';
 import { UserDirectory } from './directory/user-directory.js';
+import { Visibility } from './directory/visibility.js';
+import { blockRoutes } from './follows/block.routes.js';
+import { BlockService } from './follows/block.service.js';
 import { FollowService } from './follows/follow.service.js';
 import { postRoutes } from './posts/post.routes.js';
 import { NewestPostTimes } from './posts/newest-post-times.js';
@@ -180,7 +188,7 @@ export async function buildApp({
   const limiter = new RateLimiter(counterStore);
   // Sound only where one process owns the database (embedded); see auth/session-cache.ts.
   const sessions = new SessionCache(database.kind === 'pglite' ? config.sessionCacheMs : 0, 10_000, clock);
-  const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions, config.passwordHashing);
+  const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions, config.passwordHashing, config.registration);
   registerCurrentUser(app, auth);
 
   // Deletions can be held while a backup copies files (see storage/pausable-deletes.ts).
@@ -224,8 +232,11 @@ export async function buildApp({
   }
   // Related posts and post search both look among the newest posts first: one set of window starts.
   const newestPostTimes = new NewestPostTimes(database.orm);
+  // The one visibility rule (blocks, suspensions), which every read path asks.
+  const visibility = new Visibility(database.orm, cache);
   const search = new SearchService(database, {
     cache,
+    visibility,
     limiter,
     limits: config.rateLimits,
     cost: config.searchCost,
@@ -233,7 +244,7 @@ export async function buildApp({
   });
   // One queue for every image this process decodes, post photos and icons alike.
   const images = givenImages ?? new ImageQueue(config.images.concurrency, config.images.queueLength);
-  const directory = new UserDirectory(database.orm, cache);
+  const directory = new UserDirectory(database.orm, cache, visibility);
   const users = new UserService(database.orm, directory, tracked, changes, limiter, config.rateLimits, images);
   const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, directory, images, {
     cache,
@@ -241,6 +252,7 @@ export async function buildApp({
     newestPostTimes,
   });
   const follows = new FollowService(database.orm, directory, changes);
+  const blocks = new BlockService(database.orm, directory, changes, limiter, config.rateLimits);
   const outbox = givenOutbox ?? (config.mail && new Outbox(new Mailer(config.mail)));
   const resets = new PasswordResetService({
     db: database.orm,
@@ -251,7 +263,10 @@ export async function buildApp({
     passwordCost: config.passwordHashing,
     mail: outbox && config.publicUrl ? { outbox, publicUrl: config.publicUrl, appName: config.appName } : undefined,
   });
+  const invites = new Invites(database.orm);
   const deletion = new AccountDeletion(tracked, changes, limiter, config.rateLimits);
+  const moderation = new ModerationService({ db: database.orm, files: tracked, changes, sessions, limiter, limits: config.rateLimits });
+  const roles = new Roles(database.orm, sessions);
   const dataExport = new DataExport({
     db: database.orm,
     storage: files,
@@ -265,21 +280,28 @@ export async function buildApp({
   await app.register(authRoutes(auth));
   await app.register(accountSecurityRoutes(auth));
   await app.register(passwordResetRoutes(resets, auth));
+  await app.register(inviteRoutes(invites));
   await app.register(deleteAccountRoutes(deletion));
   await app.register(exportRoutes(dataExport));
+  await app.register(moderationRoutes(moderation, roles));
   await app.register(postRoutes(posts));
   await app.register(userRoutes(users));
   await app.register(followRoutes(follows));
+  await app.register(blockRoutes(blocks));
   await app.register(searchRoutes(search));
   await app.register(mediaRoutes(files));
   if (adminToken && database.dump && !config.s3) {
     await app.register(backupRoutes({ database, storage: files, dataDir: config.dataDir, token: adminToken }));
   }
   // npm run admin: the embedded database is this process's, so its commands run here.
-  if (adminToken) await app.register(adminRoutes({ context: { resets, siteUrl: siteUrl(config) }, token: adminToken }));
+  if (adminToken) await app.register(adminRoutes({ context: { resets, invites, roles, siteUrl: siteUrl(config) }, token: adminToken }));
   app.get(API.openapi, { schema: { hide: true } }, async () => app.swagger());
 
-  await registerClientApp(app, config.clientDir, { appName: config.appName, forgotPassword: resets.mailsLinks });
+  await registerClientApp(app, config.clientDir, {
+    appName: config.appName,
+    forgotPassword: resets.mailsLinks,
+    registration: config.registration,
+  });
   // Connections this app opened are closed with it (the database belongs to the caller).
   app.addHook('onClose', async () => {
     if (!counters && counterStore instanceof RedisCounterStore) await counterStore.close();

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_APP_NAME } from '../shared/app-name.js';
+import { isDomainEntry, isRegistrationMode, REGISTRATION_MODES, type RegistrationSettings } from '../shared/registration.js';
 import { POOL_THREADS_PER_IMAGE } from './images/image-queue.js';
 import type { MaintenanceConfig } from './db/embedded-maintenance.js';
 
@@ -33,6 +34,12 @@ export interface RateLimitConfig {
   /** Download My Data: ZIPs one account may download per export window (each reads every photo). */
   exportsPerUser: number;
   exportWindowMs: number;
+  /** Reports one account may send per report window (issue 17; each lands in the moderators' queue). */
+  reportsPerUser: number;
+  reportWindowMs: number;
+  /** Blocks and unblocks one account may make per block window (issue 17; each rereads two users' follows). */
+  blocksPerUser: number;
+  blockWindowMs: number;
 }
 
 /** What one process spends on searches that no cache answers (search/search-gate.ts, post-search.ts). */
@@ -166,6 +173,34 @@ function mailConfig(env: NodeJS.ProcessEnv, appName: string, publicUrl: string |
   return { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM || `${appName} <no-reply@${new URL(publicUrl).hostname}>` };
 }
 
+/** Who may sign up (issue 17). Accounts that exist sign in whatever it says. */
+export type RegistrationConfig = RegistrationSettings;
+
+/**
+ * REGISTRATION (open by default) and REGISTRATION_EMAIL_DOMAINS. A typo refuses to start rather
+ * than fall back to open: an operator who meant `invite` must not get a site anyone can join.
+ */
+export function registrationConfig(env: NodeJS.ProcessEnv): RegistrationConfig {
+  const mode = (env.REGISTRATION || 'open').trim().toLowerCase();
+  if (!isRegistrationMode(mode)) {
+    throw new Error(`REGISTRATION must be one of ${REGISTRATION_MODES.join(', ')}, got ${JSON.stringify(env.REGISTRATION)}`);
+  }
+  const emailDomains = (env.REGISTRATION_EMAIL_DOMAINS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const bad = emailDomains.find((entry) => !isDomainEntry(entry));
+  if (bad !== undefined) {
+    throw new Error(
+      `REGISTRATION_EMAIL_DOMAINS: ${JSON.stringify(bad)} is not a domain (uni.example.edu) or any subdomain of one (*.uni.example.edu)`,
+    );
+  }
+  if (mode === 'domains' && emailDomains.length === 0) {
+    throw new Error('REGISTRATION=domains needs REGISTRATION_EMAIL_DOMAINS, e.g. uni.example.edu,*.uni.example.edu');
+  }
+  return { mode, emailDomains: mode === 'domains' ? emailDomains : [] };
+}
+
 export interface S3Config {
   bucket: string;
   region: string;
@@ -200,6 +235,8 @@ export interface Config {
   publicUrl: string | undefined;
   /** Mail (SMTP_URL): "Forgot password?" mails reset links. Undefined: no mail, and no such link. */
   mail: MailConfig | undefined;
+  /** REGISTRATION, REGISTRATION_EMAIL_DOMAINS: who may sign up. */
+  registration: RegistrationConfig;
   /** Built client (index.html + assets); served when it exists. */
   clientDir: string;
   /** Set behind a reverse proxy so the client address and HTTPS are read from X-Forwarded-*. */
@@ -261,6 +298,10 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   searchWindowMs: 60 * 1000,
   exportsPerUser: 5,
   exportWindowMs: 60 * 60 * 1000,
+  reportsPerUser: 20,
+  reportWindowMs: 60 * 60 * 1000,
+  blocksPerUser: 60,
+  blockWindowMs: 60 * 60 * 1000,
 };
 
 /**
@@ -339,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appName,
     publicUrl,
     mail: mailConfig(env, appName, publicUrl),
+    registration: registrationConfig(env),
     clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),
     trustProxy: trustProxySetting(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
@@ -376,6 +418,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       searchWindowMs: DEFAULT_RATE_LIMITS.searchWindowMs,
       exportsPerUser: integer(env.RATE_LIMIT_EXPORTS_PER_USER, DEFAULT_RATE_LIMITS.exportsPerUser, 'RATE_LIMIT_EXPORTS_PER_USER'),
       exportWindowMs: DEFAULT_RATE_LIMITS.exportWindowMs,
+      reportsPerUser: integer(env.RATE_LIMIT_REPORTS_PER_USER, DEFAULT_RATE_LIMITS.reportsPerUser, 'RATE_LIMIT_REPORTS_PER_USER'),
+      reportWindowMs: DEFAULT_RATE_LIMITS.reportWindowMs,
+      blocksPerUser: integer(env.RATE_LIMIT_BLOCKS_PER_USER, DEFAULT_RATE_LIMITS.blocksPerUser, 'RATE_LIMIT_BLOCKS_PER_USER'),
+      blockWindowMs: DEFAULT_RATE_LIMITS.blockWindowMs,
     },
     timeouts: {
       requestMs: integer(env.REQUEST_TIMEOUT_MS, DEFAULT_TIMEOUTS.requestMs, 'REQUEST_TIMEOUT_MS'),

@@ -10,6 +10,8 @@ export const COPY = {
     usernamePlaceholder: 'Username',
     emailPlaceholder: 'Email',
     passwordPlaceholder: 'Password',
+    /** REGISTRATION=invite (issue 17): the create-account form's last field. */
+    inviteCodePlaceholder: 'Invite code',
     enter: 'Enter',
     newAccount: 'New Account',
     existingAccount: 'Existing Account',

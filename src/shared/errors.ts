@@ -35,15 +35,43 @@ export const ERRORS = {
   PASSWORD_TOO_COMMON: 'This password is too common.',
   EMAIL_TAKEN: 'Email already registered.',
   SIGN_UP_FAILED: 'Failed to create new user',
+  // Who may sign up (issue 17, REGISTRATION). {domains}: REGISTRATION_EMAIL_DOMAINS, joined by ', '.
+  EMAIL_DOMAIN_NOT_ALLOWED: 'Sign-ups are limited to addresses at {domains}.',
+  INVITE_CODE_INVALID: 'Invalid invite code.',
+  SIGN_UPS_CLOSED: 'Sign-ups are closed.',
   // Sign-in
   INCORRECT_LOGIN: 'Incorrect log in details.',
   USERNAME_NOT_REGISTERED: 'Username not registered.',
   SIGN_IN_FAILED: 'Failed to sign in.',
+  /**
+   * A suspended account (issue 17), answered only after the password is right. {date}: when it
+   * ends, in words and UTC ('December 1, 2026 at 9:30 AM UTC'), sent filled in as `messages`.
+   */
+  ACCOUNT_SUSPENDED_UNTIL: 'This account is suspended until {date}.',
+  ACCOUNT_SUSPENDED: 'This account is suspended.',
+  // Reports and moderation (issue 17)
+  CANNOT_REPORT_YOURSELF: 'You cannot report your own posts or profile.',
+  REPORT_DETAILS_REQUIRED: 'Tell us what is wrong.',
+  REPORT_DETAILS_TOO_LONG: 'Details must be at most 500 characters.',
+  /** Reports per account per hour (RATE_LIMIT_REPORTS_PER_USER). */
+  REPORTING_TOO_FAST: 'You have sent a lot of reports. Try again later.',
+  MODERATION_NOTE_TOO_LONG: 'Note must be at most 500 characters.',
+  /** A moderator acting on an admin or on themselves; a role change by anyone but an admin. */
+  MODERATION_NOT_ALLOWED: 'You cannot do that to this account.',
+  /** The reports of that target were closed already (another moderator was quicker). */
+  REPORTS_ALREADY_CLOSED: 'These reports were already handled.',
+  NOT_SUSPENDED: 'This account is not suspended.',
   // Account management (not in the spec; issue 16)
   INCORRECT_PASSWORD: 'Incorrect password.',
   PASSWORDS_DO_NOT_MATCH: 'Passwords do not match.',
   RESET_LINK_INVALID: 'This link has expired or has already been used. Ask for a new one.',
   SESSION_NOT_FOUND: 'That session has already ended.',
+  // Blocks (not in the spec; issue 17)
+  CANNOT_BLOCK_YOURSELF: 'You cannot block yourself.',
+  /** Following someone you blocked: unblock them first (from their profile or Blocked Accounts). */
+  UNBLOCK_TO_FOLLOW: 'Unblock this user to follow them.',
+  /** Blocks and unblocks per account per hour (RATE_LIMIT_BLOCKS_PER_USER). */
+  BLOCKING_TOO_FAST: 'You have blocked or unblocked a lot of accounts. Try again later.',
   // Not shown in the spec: our own wording.
   GENERIC: 'Something went wrong. Please try again.',
   NOT_SIGNED_IN: 'You need to sign in first.',
@@ -89,6 +117,14 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 
 /** The machine code of one of the catalogue's messages (validators speak in messages). */
 export function errorCodeOf(message: string): ErrorCode {
-  const entry = Object.entries(ERRORS).find(([, text]) => text === message);
+  const entry = Object.entries(ERRORS).find(([, text]) => text === message || fitsTemplate(text, message));
   return entry ? (entry[0] as ErrorCode) : 'BAD_REQUEST';
+}
+
+/** A message with its {placeholders} filled in ('... addresses at {domains}.') is still that message. */
+function fitsTemplate(template: string, message: string): boolean {
+  const parts = template.split(/\{\w+\}/);
+  if (parts.length < 2) return false;
+  const escaped = parts.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${escaped.join('.+')}$`, 's').test(message);
 }

@@ -1,4 +1,6 @@
+import type { Invites } from '../auth/invites.js';
 import type { PasswordResetService } from '../auth/password-reset.service.js';
+import type { Roles } from '../moderation/roles.js';
 
 /**
  * What a command works with: the services of whichever process runs it (the running server's
@@ -6,6 +8,9 @@ import type { PasswordResetService } from '../auth/password-reset.service.js';
  */
 export interface AdminContext {
   resets: PasswordResetService;
+  invites: Invites;
+  /** Roles (issue 17): `role <username> <role>`. */
+  roles: Roles;
   /** Where the site is: PUBLIC_URL, or http://localhost:PORT. */
   siteUrl: string;
 }

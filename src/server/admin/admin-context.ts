@@ -1,9 +1,11 @@
 import { AuthService } from '../auth/auth.service.js';
+import { Invites } from '../auth/invites.js';
 import { PasswordResetService } from '../auth/password-reset.service.js';
 import { SessionCache } from '../auth/session-cache.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { MemoryCounterStore, RateLimiter } from '../http/rate-limiter.js';
+import { Roles } from '../moderation/roles.js';
 import type { AdminContext } from './admin-command.js';
 
 /** Where the site is, for the links commands print: PUBLIC_URL, else this machine's port. */
@@ -22,6 +24,8 @@ export function standaloneAdminContext(database: Database, config: Config): Admi
   const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions, config.passwordHashing);
   return {
     resets: new PasswordResetService({ db: database.orm, auth, sessions, limiter, limits: config.rateLimits }),
+    invites: new Invites(database.orm),
+    roles: new Roles(database.orm, sessions),
     siteUrl: siteUrl(config),
   };
 }

@@ -1,8 +1,10 @@
 import { CommandFailed, UsageError, type AdminCommand, type AdminContext } from './admin-command.js';
+import { inviteCommand } from './invite.command.js';
 import { resetLinkCommand } from './reset-link.command.js';
+import { roleCommand } from './role.command.js';
 
 /** Every command, in the order `help` lists them. */
-export const ADMIN_COMMANDS: ReadonlyArray<AdminCommand> = [resetLinkCommand];
+export const ADMIN_COMMANDS: ReadonlyArray<AdminCommand> = [resetLinkCommand, inviteCommand, roleCommand];
 
 const HELP_WORDS = new Set(['help', '--help', '-h']);
 

@@ -1,10 +1,11 @@
 import type { LoginBody, RegisterBody } from '../../shared/api/auth.js';
 import type { ChangePasswordBody, SessionInfo } from '../../shared/api/sessions.js';
 import { ERRORS, errorCodeOf } from '../../shared/errors.js';
+import { formatSuspensionEnd, isPermanent, isSuspended } from '../../shared/moderation.js';
 import { parseIdentifier, validateSignIn } from '../../shared/validation/sign-in.js';
 import { validateNewPassword } from '../../shared/validation/password.js';
 import { normalizeSignUp, validateSignUp } from '../../shared/validation/sign-up.js';
-import { OWASP_ARGON2ID, type Argon2Cost, type RateLimitConfig } from '../config.js';
+import { OWASP_ARGON2ID, type Argon2Cost, type RateLimitConfig, type RegistrationConfig } from '../config.js';
 import type { AppDb } from '../db/database.js';
 import { hasSqlState } from '../db/sql-state.js';
 import { AppError } from '../http/app-error.js';
@@ -13,6 +14,8 @@ import { newId } from '../ids.js';
 import * as queries from './auth.queries.js';
 import type { UserRow } from './auth.queries.js';
 import { isCommonPassword } from './common-passwords.js';
+import { inviteCodeHash } from './invites.js';
+import { isInviteLive, redeemInvite } from './invites.queries.js';
 import { hashPassword, verifyDecoy, verifyPassword } from './password.js';
 import type { SessionCache } from './session-cache.js';
 import { describeUserAgent } from './user-agent.js';
@@ -41,28 +44,44 @@ export class AuthService {
     private readonly limits: RateLimitConfig,
     private readonly sessions: SessionCache,
     private readonly passwordCost: Argon2Cost = OWASP_ARGON2ID,
+    private readonly registration: RegistrationConfig = { mode: 'open', emailDomains: [] },
   ) {}
 
+  /**
+   * REGISTRATION (issue 17): `closed` answers only 'Sign-ups are closed.'; `domains` adds its
+   * message after the e-mail's own; `invite` adds 'Invalid invite code.' last (the field is the
+   * form's last), and takes a use of the code in the transaction that creates the account.
+   * Wrong codes count against the sign-up limit like any other attempt.
+   */
   async register(body: RegisterBody, address: string, userAgent?: string): Promise<SignedIn> {
     await this.limiter.hit(`register:ip:${address}`, this.limits.registerPerIp, this.limits.windowMs);
+    const { mode, emailDomains } = this.registration;
+    if (mode === 'closed') throw new AppError(403, 'SIGN_UPS_CLOSED');
+    const policy = mode === 'domains' ? { emailDomains } : {};
     const input = normalizeSignUp(body);
+    const invite = mode === 'invite' ? inviteCodeHash(body.inviteCode ?? '') : undefined;
     // Taken names and a common password join the format messages, in the spec's order, so the
     // user sees every problem at once. The unique constraints below are the real guarantee.
     const canLookUp = input.username !== '' || input.email !== '';
     const taken = canLookUp ? await queries.findTaken(this.db, input.username, input.email) : {};
     const commonPassword = isCommonPassword(input.password);
-    const messages = validateSignUp(input, { ...taken, commonPassword });
+    const messages = validateSignUp(input, { ...taken, commonPassword }, policy);
+    if (mode === 'invite' && !(invite && (await isInviteLive(this.db, invite)))) messages.push(ERRORS.INVITE_CODE_INVALID);
     if (messages.length > 0) throw signUpError(messages);
 
     const passwordHash = await hashPassword(input.password, this.passwordCost);
     let user: UserRow;
     try {
-      user = await queries.insertUser(this.db, { id: newId(), username: input.username, email: input.email, passwordHash });
+      user = await this.db.transaction(async (tx) => {
+        // Another sign-up may have taken the last use since the check above: exactly one wins.
+        if (invite && !(await redeemInvite(tx, invite))) throw signUpError([ERRORS.INVITE_CODE_INVALID]);
+        return queries.insertUser(tx, { id: newId(), username: input.username, email: input.email, passwordHash });
+      });
     } catch (error) {
       if (!hasSqlState(error, UNIQUE_VIOLATION)) throw error;
       // Someone else registered the same name or address a moment ago: report what is taken now.
       const nowTaken = await queries.findTaken(this.db, input.username, input.email);
-      const lost = validateSignUp(input, { ...nowTaken, commonPassword });
+      const lost = validateSignUp(input, { ...nowTaken, commonPassword }, policy);
       throw lost.length > 0 ? signUpError(lost) : new AppError(409, 'SIGN_UP_FAILED');
     }
     return this.startSession(user, userAgent);
@@ -120,6 +139,8 @@ export class AuthService {
       throw new AppError(401, 'INCORRECT_LOGIN').withAudit({ accountId: user.id });
     }
     await Promise.all([...slots.map((slot) => slot.release()), this.limiter.clear(typedKey), this.limiter.clear(accountKey)]);
+    // Only after the password: someone without it learns nothing about the account (issue 17).
+    if (isSuspended(user.suspendedUntil)) throw suspendedError(user.suspendedUntil!).withAudit({ accountId: user.id });
     return this.startSession(user, userAgent);
   }
 
@@ -238,6 +259,12 @@ export class AuthService {
     });
     return { user, token, expiresAt };
   }
+}
+
+/** 'This account is suspended until {date}.' filled in, or the permanent one. */
+function suspendedError(until: Date): AppError {
+  if (isPermanent(until)) return new AppError(403, 'ACCOUNT_SUSPENDED');
+  return new AppError(403, 'ACCOUNT_SUSPENDED_UNTIL', [ERRORS.ACCOUNT_SUSPENDED_UNTIL.replace('{date}', formatSuspensionEnd(until))]);
 }
 
 /** 409 when the only problems are taken names, else 400; the code is the first message's. */

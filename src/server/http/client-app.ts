@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../../shared/errors.js';
+import type { RegistrationSettings } from '../../shared/registration.js';
 import { escapeHtml } from './escape-html.js';
 import { isSecretPage } from './secret-urls.js';
 import { isApiUrl, isMediaUrl, isUnder } from './url-space.js';
@@ -12,6 +13,8 @@ export interface ClientSettings {
   appName: string;
   /** Mail is on (SMTP_URL): the sign-in screen offers "Forgot password?". */
   forgotPassword: boolean;
+  /** Who may sign up: the create-account form shows the Invite code field, or the allowed domains. */
+  registration: RegistrationSettings;
 }
 
 /**
@@ -27,6 +30,8 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
         .readFileSync(indexFile, 'utf8')
         .replaceAll('__APP_NAME__', escapeHtml(settings.appName))
         .replaceAll('__FORGOT_PASSWORD__', settings.forgotPassword ? 'on' : 'off')
+        .replaceAll('__REGISTRATION__', settings.registration.mode)
+        .replaceAll('__REGISTRATION_EMAIL_DOMAINS__', escapeHtml(settings.registration.emailDomains.join(',')))
     : undefined;
 
   if (indexHtml) {

@@ -75,6 +75,11 @@ const EVENT_FOR_CODE: Partial<Record<ErrorCode, SecurityEvent>> = {
   INCORRECT_PASSWORD: 'password check failed',
   CROSS_SITE_REQUEST: 'cross-site request refused',
   RESET_LINK_INVALID: 'reset link refused',
+  /** A sign-up whose only problem was its invite code (REGISTRATION=invite): a run of them is guessing. */
+  INVITE_CODE_INVALID: 'invite code refused',
+  /** The right password for a suspended account (issue 17). */
+  ACCOUNT_SUSPENDED_UNTIL: 'suspended sign-in refused',
+  ACCOUNT_SUSPENDED: 'suspended sign-in refused',
 };
 
 /** Called by the error handler for every AppError: logs the ones that are security events. */

@@ -21,6 +21,12 @@ export type SecurityEvent =
   | 'mailed a reset link'
   | 'reset password'
   | 'reset link refused'
+  | 'invite code refused'
+  | 'created an invite'
+  | 'revoked an invite'
+  | 'suspended sign-in refused'
+  | 'moderation action'
+  | 'changed a role'
   | 'rate limited'
   | 'cross-site request refused'
   | 'authorization refused';

@@ -16,6 +16,22 @@ export const API = {
   /** "Forgot password?": mails a reset link when SMTP_URL is set. */
   forgotPassword: '/api/auth/forgot',
   openapi: '/api/openapi.json',
+  /** Invite codes for REGISTRATION=invite (issue 17): admins only, everyone else 404. */
+  invites: '/api/moderation/invites',
+  invite: (id: string) => `/api/moderation/invites/${encodeURIComponent(id)}`,
+  /** Reports and moderation (issue 17): /api/moderation/* is for moderators and admins, 404 to everyone else. */
+  reports: '/api/reports',
+  moderationQueue: '/api/moderation/queue',
+  moderationLog: '/api/moderation/log',
+  moderationSuspended: '/api/moderation/suspended',
+  moderationDismiss: '/api/moderation/dismiss',
+  moderationRemovePost: '/api/moderation/remove-post',
+  moderationSuspend: '/api/moderation/suspend',
+  /** Lifts a suspension early: admins only. */
+  moderationUnsuspend: '/api/moderation/unsuspend',
+  moderationPerson: (username: string) => `/api/moderation/people/${encodeURIComponent(username)}`,
+  /** PUT: sets the role; admins only. */
+  moderationRole: (username: string) => `/api/moderation/people/${encodeURIComponent(username)}/role`,
   posts: '/api/posts',
   post: (id: string) => `/api/posts/${encodeURIComponent(id)}`,
   related: (id: string) => `/api/posts/${encodeURIComponent(id)}/related`,

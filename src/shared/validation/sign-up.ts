@@ -1,4 +1,5 @@
 import { ERRORS } from '../errors.js';
+import { domainsMessage, emailDomainAllowed } from '../registration.js';
 import { EMAIL_MAX_LENGTH, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from '../limits.js';
 import { passwordProblems } from './password.js';
 
@@ -51,14 +52,25 @@ export interface ServerFindings {
   commonPassword?: boolean;
 }
 
+/** Who may sign up, where REGISTRATION limits it (issue 17). */
+export interface SignUpPolicy {
+  /** REGISTRATION=domains: the addresses must be at one of these (REGISTRATION_EMAIL_DOMAINS). */
+  emailDomains?: readonly string[];
+}
+
 /**
  * The sign-up rules of spec section 5, in the spec's order. Every failing rule adds its
  * message; a field left empty gets "Fill in all the fields." and its own rules are skipped
  * (an empty box is not also "too short"). Uniqueness and common passwords need the server: it
  * passes `found`, and those messages join the others in the spec's order (a common password
- * right after the spec's password rules). Takes normalized input.
+ * right after the spec's password rules). An address outside REGISTRATION_EMAIL_DOMAINS is told
+ * right after the e-mail's own rule (a malformed one is told only that). Takes normalized input.
  */
-export function validateSignUp({ username, email, password }: SignUpInput, found: ServerFindings = {}): string[] {
+export function validateSignUp(
+  { username, email, password }: SignUpInput,
+  found: ServerFindings = {},
+  policy: SignUpPolicy = {},
+): string[] {
   const messages: string[] = [];
   if (!username || !email || !password) messages.push(ERRORS.FILL_IN_ALL_FIELDS);
 
@@ -72,6 +84,9 @@ export function validateSignUp({ username, email, password }: SignUpInput, found
   }
 
   if (email && !looksLikeEmail(email)) messages.push(ERRORS.EMAIL_INVALID);
+  else if (email && policy.emailDomains && !emailDomainAllowed(email, policy.emailDomains)) {
+    messages.push(domainsMessage(policy.emailDomains));
+  }
 
   if (password) messages.push(...passwordProblems(password, found));
   // The auth service reports a taken e-mail after the form itself passed (spec section 8).

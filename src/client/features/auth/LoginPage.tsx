@@ -4,8 +4,9 @@ import { COPY } from '../../../shared/copy';
 import { ERRORS } from '../../../shared/errors';
 import { validateSignIn } from '../../../shared/validation/sign-in';
 import { normalizeSignUp, validateSignUp } from '../../../shared/validation/sign-up';
+import { domainsMessage } from '../../../shared/registration';
 import { paths } from '../../paths';
-import { FORGOT_PASSWORD_OFFERED } from '../../server-meta';
+import { FORGOT_PASSWORD_OFFERED, REGISTRATION } from '../../server-meta';
 import { errorMessages } from '../../lib/rejected';
 import button from '../../ui/button.module.css';
 import { FormErrors } from '../../ui/FormErrors';
@@ -20,6 +21,15 @@ import styles from './LoginPage.module.css';
 import recovery from './PasswordRecovery.module.css';
 
 type Mode = 'sign-in' | 'create';
+
+/** What the create-account form says before anything is typed, where REGISTRATION limits sign-ups. */
+const REGISTRATION_NOTE =
+  REGISTRATION.mode === 'closed'
+    ? ERRORS.SIGN_UPS_CLOSED
+    : REGISTRATION.mode === 'domains'
+      ? domainsMessage(REGISTRATION.emailDomains)
+      : undefined;
+const SIGN_UP_POLICY = REGISTRATION.mode === 'domains' ? { emailDomains: REGISTRATION.emailDomains } : {};
 
 const USERNAME_RULES: readonly string[] = [ERRORS.USERNAME_SPACES, ERRORS.USERNAME_LENGTH, ERRORS.USERNAME_INVALID];
 
@@ -39,6 +49,7 @@ export function LoginPage() {
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [inviteCode, setInviteCode] = useState('');
   const [errors, setErrors] = useState<string[]>([]);
   const busy = signIn.isPending || signUp.isPending;
 
@@ -63,8 +74,15 @@ export function LoginPage() {
         signIn.mutate(body, { onSuccess, onError: (error) => setErrors(errorMessages(error, [ERRORS.SIGN_IN_FAILED])) });
       }
     } else {
-      const body = normalizeSignUp({ username, email, password });
-      const problems = validateSignUp(body);
+      if (REGISTRATION.mode === 'closed') {
+        setErrors([ERRORS.SIGN_UPS_CLOSED]);
+        return;
+      }
+      const body = {
+        ...normalizeSignUp({ username, email, password }),
+        ...(REGISTRATION.mode === 'invite' ? { inviteCode } : {}),
+      };
+      const problems = validateSignUp(body, {}, SIGN_UP_POLICY);
       setErrors(problems);
       // Only the server knows whether a well-formed username is taken, and the spec lists that
       // line before the e-mail's and password's: ask it even when other fields have problems.
@@ -110,6 +128,22 @@ export function LoginPage() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
+        {mode === 'create' && REGISTRATION.mode === 'invite' && (
+          <TextField
+            id="invite-code"
+            label={COPY.login.inviteCodePlaceholder}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            value={inviteCode}
+            onChange={(e) => setInviteCode(e.target.value)}
+          />
+        )}
+        {mode === 'create' && REGISTRATION_NOTE && (
+          <p className={styles.note} id="registration-note">
+            {REGISTRATION_NOTE}
+          </p>
+        )}
 
         <div className={styles.actions}>
           {mode === 'sign-in' ? (
