@@ -50,6 +50,7 @@ const FULL_RUNS = {
   posts: 2_400,
   people: 2_800,
   search: 1_200,
+  invites: 1_000,
   mediaAndPages: 1_600,
   methodsAndHeaders: 1_800,
   cookies: 1_000,
@@ -85,6 +86,8 @@ interface Person {
 let actors: Person[] = [];
 /** Signs out (everywhere) in place of the actors. */
 let leaver: Person;
+/** An admin: makes and revokes invite codes. */
+let admin: Person;
 
 /** Real values the generators draw from, so requests also hit rows that exist. */
 const pools = {
@@ -93,6 +96,7 @@ const pools = {
   postIds: [] as string[],
   media: [] as string[],
   cursors: [] as string[],
+  inviteIds: [] as string[],
 };
 const POOL_CAP = 300;
 
@@ -135,6 +139,7 @@ function routeGroup(method: string, url: string): string {
     [/^\/api\/users\/[^/]*\/posts$/, "user's posts"],
     [/^\/api\/users\/[^/]*$/, 'profile'],
     [/^\/api\/search\//, 'search'],
+    [/^\/api\/moderation\/invites(\/|$)/, 'invites'],
     [/^\/api\/openapi\.json$/, 'openapi'],
     [/^\/api(\/|$)/, 'unknown api path'],
     [/^\/media(\/|$)/, 'media'],
@@ -224,7 +229,9 @@ type CookieSpec =
   | { kind: 'unknown'; token: string }
   | { kind: 'raw'; header: string }
   | { kind: 'long'; length: number; withActor: boolean }
-  | { kind: 'many'; count: number; withActor: boolean };
+  | { kind: 'many'; count: number; withActor: boolean }
+  /** The admin's standing session (invite codes: admins only). */
+  | { kind: 'admin' };
 
 async function insertSession(userId: string, expiresAt: Date): Promise<string> {
   const token = newSessionToken();
@@ -261,6 +268,8 @@ async function cookieHeader(spec: CookieSpec, url: string): Promise<string | und
       return insertSession(endsSessions(url) ? leaver.uid : pick(actors, spec.who).uid, liveUntil());
     case 'expired':
       return insertSession(pick(actors, spec.who).uid, new Date(Date.now() - 60_000));
+    case 'admin':
+      return admin.cookie;
     case 'unknown':
       return `session=${spec.token}`;
     case 'raw':
@@ -984,7 +993,7 @@ const authRequests = fc.oneof(
   withBody(request({ method: fc.constant('DELETE'), url: fc.constant(API.me), cookie: signedInCookie }), jsonBody({ password: nastyText })),
   request({
     method: fc.constant('DELETE'),
-    url: fc.oneof(postId, nastyText).map((id) => `/api/me/sessions/${encodeURIComponent(id)}`),
+    url: postId.map((id) => `/api/me/sessions/${id}`),
     cookie: signedInCookie,
   }),
   withBody(
@@ -1070,6 +1079,32 @@ const headerValue = fc.oneof(
   numberish,
   nastyText.map(asHeader),
   fc.integer({ min: 1_000, max: 40_000 }).map((n) => 'h'.repeat(n)),
+);
+
+/** Invite codes (issue 17): an admin's requests mostly, with every kind of number and junk. */
+const adminCookie: fc.Arbitrary<CookieSpec> = fc.oneof(
+  { weight: 6, arbitrary: fc.constant({ kind: 'admin' as const }) },
+  { weight: 1, arbitrary: signedInCookie },
+);
+const inviteCount = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 1, max: 30 }) },
+  { weight: 2, arbitrary: fc.integer() },
+  { weight: 1, arbitrary: fc.double() },
+  { weight: 1, arbitrary: nastyText },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(null, true, [], {}, '1', 1e309) },
+);
+const inviteBody = fc.oneof(
+  { weight: 8, arbitrary: fc.record({ uses: inviteCount, days: inviteCount }, { requiredKeys: [] }).map((body) => JSON.stringify(body)) },
+  { weight: 1, arbitrary: nastyText },
+);
+const inviteRequests = fc.oneof(
+  request({ method: methodFor('GET'), url: fc.constant(API.invites), cookie: adminCookie }),
+  withBody(request({ method: methodFor('POST'), url: fc.constant(API.invites), cookie: adminCookie }), inviteBody),
+  request({
+    method: methodFor('DELETE'),
+    url: fc.oneof(fromPool(() => pools.inviteIds), urlText(nastyText)).map((id) => `${API.invites}/${id}`),
+    cookie: adminCookie,
+  }),
 );
 
 const headerRequests = fc
@@ -1471,6 +1506,8 @@ describe('fuzzing every route', () => {
     const author = await signUp(t.app, newAccount('fzauthor'));
     actors = [await signUp(t.app, newAccount('fzalice')), await signUp(t.app, newAccount('fzbob'))];
     leaver = await signUp(t.app, newAccount('fzleaver'));
+    admin = await signUp(t.app, newAccount('fzadmin'));
+    await query(t.database, `UPDATE users SET role = 'admin' WHERE id = $1`, [admin.uid]);
     for (const person of [author, ...actors]) {
       remember(pools.usernames, person.username);
       remember(pools.emails, person.email);
@@ -1552,6 +1589,13 @@ describe('fuzzing every route', () => {
     }));
     await check(mediaAndPageRequests, RUNS.mediaAndPages, async (req) => void (await send(req)), examples);
   }, 90_000);
+
+  it('invite codes: make, list and revoke (admins)', async () => {
+    await check(inviteRequests, RUNS.invites, async (req) => {
+      const response = await send(req);
+      if (req.method === 'POST' && response.statusCode === 201) remember(pools.inviteIds, response.json<{ id: string }>().id);
+    });
+  });
 
   it('any route with odd methods and headers', async () => {
     await check(headerRequests, RUNS.methodsAndHeaders, async (req) => void (await send(req)));
@@ -1664,6 +1708,7 @@ describe('fuzzing every route', () => {
       'followers / following',
       'follow / unfollow',
       'search',
+      'invites',
       'media',
       'openapi',
       'client pages',
