@@ -31,6 +31,8 @@ const SERVER_LAYERS = [
   'search',
   // What a user does with their whole account: export it, delete it (issue 16).
   'accounts',
+  // Reports, the moderation queue and log, roles, suspensions (issue 17): acts on posts and users.
+  'moderation',
   'backup',
   // `npm run admin` commands, run by the CLI or, for the embedded database, by the running server.
   'admin',

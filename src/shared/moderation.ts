@@ -31,3 +31,14 @@ export const SUSPENSION_DAYS = [1, 7, 30, null] as const;
 export const PERMANENT_SUSPENSION = new Date('9999-12-31T00:00:00.000Z');
 
 export const isPermanent = (until: Date) => until.getTime() >= PERMANENT_SUSPENSION.getTime();
+
+/** Whether a user's suspension is in force at `now` (it ends by itself at suspended_until). */
+export const isSuspended = (until: Date | null, now: Date = new Date()) => until !== null && until.getTime() > now.getTime();
+
+const SUSPENSION_END_FORMAT = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+
+/**
+ * When a suspension ends, in words for the sign-in screen and /moderation: 'December 1, 2026 at
+ * 9:30 AM UTC'. Always UTC, named, so the server and every reader agree whatever their zone.
+ */
+export const formatSuspensionEnd = (until: Date) => `${SUSPENSION_END_FORMAT.format(until)} UTC`;

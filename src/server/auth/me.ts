@@ -10,5 +10,6 @@ export function toMe(user: UserRow): Me {
     email: user.email,
     bio: user.bio,
     icon: iconUrl(user.iconKey),
+    role: user.role,
   };
 }

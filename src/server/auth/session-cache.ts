@@ -63,7 +63,8 @@ export class SessionCache {
 
   /** A session holds its user's row: a profile change makes it stale, a deleted account ends it. */
   changed(change: Change) {
-    if (change.kind === 'profile' || change.kind === 'account-deleted') this.forgetUser(change.userId);
+    // A suspension ends every session: none may linger here (issue 17).
+    if (change.kind === 'profile' || change.kind === 'account-deleted' || change.kind === 'suspension') this.forgetUser(change.userId);
   }
 
   /** After a profile change or signing out everywhere: every session of this user is re-read. */

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { REPORT_REASONS, ROLES, type ReportReason } from '../moderation.js';
+import { text } from './common.js';
+import { ImageSet } from './posts.js';
+
+const REASON_KEYS = Object.keys(REPORT_REASONS) as [ReportReason, ...ReportReason[]];
+
+/**
+ * POST API.reports (issue 17): a post (postId) or a profile (username), never both. The details
+ * are required for 'other'; the server re-checks every rule the dialog does.
+ */
+export const ReportBody = z.strictObject({
+  postId: z.string().min(1).max(64).optional(),
+  username: z.string().min(1).max(64).optional(),
+  reason: z.enum(REASON_KEYS),
+  details: text().optional(),
+});
+export type ReportBody = z.infer<typeof ReportBody>;
+
+/** What a moderator acts on: a post, or a user's profile. */
+export const TargetBody = z.union([
+  z.strictObject({ postId: z.string().min(1).max(64), note: text().optional() }),
+  z.strictObject({ username: z.string().min(1).max(64), note: text().optional() }),
+]);
+export type TargetBody = z.infer<typeof TargetBody>;
+
+/** Suspend the author of a reported post (postId) or a reported user (username). days null: for good. */
+export const SuspendBody = z.union([
+  z.strictObject({
+    postId: z.string().min(1).max(64),
+    days: z.union([z.literal(1), z.literal(7), z.literal(30), z.null()]),
+    note: text().optional(),
+  }),
+  z.strictObject({
+    username: z.string().min(1).max(64),
+    days: z.union([z.literal(1), z.literal(7), z.literal(30), z.null()]),
+    note: text().optional(),
+  }),
+]);
+export type SuspendBody = z.infer<typeof SuspendBody>;
+
+export const UsernameBody = z.strictObject({ username: z.string().min(1).max(64) });
+export type UsernameBody = z.infer<typeof UsernameBody>;
+
+export const RoleBody = z.strictObject({ role: z.enum(ROLES) });
+export type RoleBody = z.infer<typeof RoleBody>;
+export const PersonParams = z.strictObject({ username: z.string().min(1).max(64) });
+
+/** A user as moderation shows them: enough to recognise them and to know what may be done. */
+export const ModeratedUser = z
+  .object({
+    username: z.string(),
+    icon: z.string().nullable(),
+    bio: z.string(),
+    role: z.enum(ROLES),
+    /** When their suspension ends (ISO), or null; a permanent one is PERMANENT_SUSPENSION. */
+    suspendedUntil: z.string().nullable(),
+    /** Whether the caller may remove their posts or suspend them (never themselves; moderators: members only). */
+    actionable: z.boolean(),
+  })
+  .meta({ id: 'ModeratedUser' });
+export type ModeratedUser = z.infer<typeof ModeratedUser>;
+
+/** Open reports of one target, grouped. */
+export const QueueItem = z
+  .object({
+    /** The target as its reports name it: 'post:<id>' or 'user:<username>'. */
+    key: z.string(),
+    post: z.object({ id: z.string(), description: z.string(), image: ImageSet }).nullable(),
+    /** The reported user, or the author of the reported post. */
+    user: ModeratedUser,
+    reasons: z.array(z.object({ reason: z.enum(REASON_KEYS), count: z.number().int() })),
+    /** The first reporters (up to REPORTERS_SHOWN) with what they wrote; `reports` counts them all. */
+    reporters: z.array(z.object({ username: z.string(), reason: z.enum(REASON_KEYS), details: z.string(), at: z.string() })),
+    reports: z.number().int(),
+    latestAt: z.string(),
+  })
+  .meta({ id: 'QueueItem' });
+export type QueueItem = z.infer<typeof QueueItem>;
+
+export const QueueResponse = z.object({ items: z.array(QueueItem), nextCursor: z.string().nullable() });
+export type QueueResponse = z.infer<typeof QueueResponse>;
+
+/** What the log records: the action as a code the page words (COPY.moderation.actions). */
+export const LOG_ACTIONS = [
+  'remove-post',
+  'suspend-1',
+  'suspend-7',
+  'suspend-30',
+  'suspend-permanent',
+  'unsuspend',
+  'dismiss',
+  'role-member',
+  'role-moderator',
+  'role-admin',
+] as const;
+export type LogAction = (typeof LOG_ACTIONS)[number];
+
+export const LogEntry = z
+  .object({
+    id: z.string(),
+    actor: z.string(),
+    action: z.enum(LOG_ACTIONS),
+    targetUsername: z.string(),
+    targetPostId: z.string().nullable(),
+    note: z.string(),
+    at: z.string(),
+  })
+  .meta({ id: 'ModerationLogEntry' });
+export type LogEntry = z.infer<typeof LogEntry>;
+
+export const LogResponse = z.object({ entries: z.array(LogEntry), nextCursor: z.string().nullable() });
+export type LogResponse = z.infer<typeof LogResponse>;
+
+export const SuspendedResponse = z.object({ users: z.array(ModeratedUser), nextCursor: z.string().nullable() });
+export type SuspendedResponse = z.infer<typeof SuspendedResponse>;
+
+export const PersonResponse = z.object({ user: ModeratedUser });
+export type PersonResponse = z.infer<typeof PersonResponse>;
