@@ -40,6 +40,7 @@ const DownloadDataPage = page(() => import('./features/settings/DownloadDataPage
 const DeleteAccountPage = page(() => import('./features/settings/DeleteAccountPage').then((m) => m.DeleteAccountPage));
 const ProfilePage = page(() => import('./features/people/ProfilePage').then((m) => m.ProfilePage));
 const FollowListPage = page(() => import('./features/people/FollowListPage').then((m) => m.FollowListPage));
+const InvitesPage = page(() => import('./features/moderation/InvitesPage').then((m) => m.InvitesPage));
 
 /** The profile routes are /@{username}...: a first segment without the '@' is not a page. */
 function Handle({ children }: { children: (username: string) => ReactNode }) {
@@ -77,6 +78,8 @@ export function App() {
               <Route path="/settings/sessions" element={<SessionsPage />} />
               <Route path="/settings/data" element={<DownloadDataPage />} />
               <Route path="/settings/delete" element={<DeleteAccountPage />} />
+              {/* Admins only: everyone else gets the not-found page (the API answers them 404). */}
+              <Route path="/moderation/invites" element={<InvitesPage />} />
             </Route>
             <Route path="/login" element={<LoginPage />} />
             {/* Password recovery: signed out (a signed-in browser may use a link too). */}

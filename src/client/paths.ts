@@ -18,5 +18,7 @@ export const paths = {
   /** A password reset link (npm run admin -- reset-link, or mailed by "Forgot password?"). */
   reset: (token: string) => `/reset/${token}`,
   forgotPassword: '/forgot-password',
+  /** Not in the spec (issue 17): invite codes for REGISTRATION=invite (admins). */
+  invites: '/moderation/invites',
   notFound: (error?: string) => (error ? `/404/${encodeURIComponent(error)}` : '/404'),
 } as const;

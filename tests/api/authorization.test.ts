@@ -41,6 +41,8 @@ interface Scene {
   bystander?: Account;
   /** A reset link of the owner's (npm run admin -- reset-link). */
   resetToken?: string;
+  /** An invite code the owner (an admin) made. */
+  inviteId?: string;
 }
 
 interface Cell {
@@ -116,6 +118,14 @@ async function passwordHash(t: TestApp, uid: string): Promise<string> {
 const sessionsAre = (owner: number, other: number) => async (s: Scene) => {
   expect(await sessionCount(s.t, s.owner.uid)).toBe(owner);
   expect(await sessionCount(s.t, s.other.uid)).toBe(other);
+};
+
+async function makeAdmin(t: TestApp, account: Account) {
+  await query(t.database, `UPDATE users SET role = 'admin' WHERE id = $1`, [account.uid]);
+}
+
+const invitesMadeBy = (count: number) => async (s: Scene) => {
+  expect(await query(s.t.database, 'SELECT 1 FROM invites WHERE created_by = $1', [s.owner.uid])).toHaveLength(count);
 };
 
 const ROWS: Row[] = [
@@ -499,6 +509,40 @@ const ROWS: Row[] = [
           );
         },
       },
+    },
+  },
+  // Invite codes (issue 17 point 6): admins only. "owner" is an admin here; to a member (another
+  // user) and to the signed-out the routes do not exist. Moderators: tests/api/registration.test.ts.
+  {
+    route: `POST ${API.invites}`,
+    what: 'make an invite code (the owner is an admin): nothing made for anyone else',
+    setup: async (s) => makeAdmin(s.t, s.owner),
+    send: (s, cookie) => s.t.app.inject({ method: 'POST', url: API.invites, payload: { uses: 2, days: 1 }, headers: withCookie(cookie) }),
+    cells: {
+      'signed out': { status: 404, code: 'NOT_FOUND', then: invitesMadeBy(0) },
+      'another user': { status: 404, code: 'NOT_FOUND', then: invitesMadeBy(0) },
+      owner: { status: 201, then: invitesMadeBy(1) },
+    },
+  },
+  {
+    route: `DELETE ${API.invites}/:id`,
+    what: "revoke an admin's invite code (the owner is an admin): only an admin may",
+    setup: async (s) => {
+      await makeAdmin(s.t, s.owner);
+      const made = await s.t.app.inject({
+        method: 'POST',
+        url: API.invites,
+        payload: { uses: 1, days: 1 },
+        headers: { cookie: s.owner.cookie },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      s.inviteId = made.json<{ id: string }>().id;
+    },
+    send: (s, cookie) => s.t.app.inject({ method: 'DELETE', url: API.invite(need(s.inviteId)), headers: withCookie(cookie) }),
+    cells: {
+      'signed out': { status: 404, code: 'NOT_FOUND', then: invitesMadeBy(1) },
+      'another user': { status: 404, code: 'NOT_FOUND', then: invitesMadeBy(1) },
+      owner: { status: 204, then: invitesMadeBy(0) },
     },
   },
 ];

@@ -49,6 +49,13 @@ let outbox: Outbox;
 const hasResetLink = async (t: TestApp, uid: string) =>
   (await query(t.database, 'SELECT 1 FROM password_resets WHERE user_id = $1', [uid])).length > 0;
 
+/** A new account made an admin (invite codes are theirs to make). */
+async function signUpAdmin(t: TestApp) {
+  const admin = await signUp(t.app);
+  await query(t.database, `UPDATE users SET role = 'admin' WHERE id = $1`, [admin.uid]);
+  return admin;
+}
+
 const WRITES: Write[] = [
   {
     name: 'POST register',
@@ -209,6 +216,31 @@ const WRITES: Write[] = [
       return {
         send: (headers) => inject(t, 'DELETE', API.follow(star.username), { ...headers, cookie: fan.cookie }),
         changed: async () => (await edgesOf(t.database, fan.uid)).length === 0,
+      };
+    },
+  },
+  {
+    name: 'POST invite code (an admin)',
+    success: 201,
+    async prepare(t) {
+      const admin = await signUpAdmin(t);
+      const made = async () => (await query(t.database, 'SELECT 1 FROM invites WHERE created_by = $1', [admin.uid])).length;
+      return {
+        send: (headers) => inject(t, 'POST', API.invites, { ...headers, cookie: admin.cookie }, { uses: 1, days: 1 }),
+        changed: async () => (await made()) > 0,
+      };
+    },
+  },
+  {
+    name: 'DELETE invite code (an admin)',
+    success: 204,
+    async prepare(t) {
+      const admin = await signUpAdmin(t);
+      const made = await inject(t, 'POST', API.invites, { cookie: admin.cookie }, { uses: 1, days: 1 });
+      const id = made.json<{ id: string }>().id;
+      return {
+        send: (headers) => inject(t, 'DELETE', API.invite(id), { ...headers, cookie: admin.cookie }),
+        changed: async () => (await query(t.database, 'SELECT 1 FROM invites WHERE code_hash = $1', [id])).length === 0,
       };
     },
   },

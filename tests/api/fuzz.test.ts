@@ -1102,7 +1102,12 @@ const inviteRequests = fc.oneof(
   withBody(request({ method: methodFor('POST'), url: fc.constant(API.invites), cookie: adminCookie }), inviteBody),
   request({
     method: methodFor('DELETE'),
-    url: fc.oneof(fromPool(() => pools.inviteIds), urlText(nastyText)).map((id) => `${API.invites}/${id}`),
+    url: fc
+      .oneof(
+        fromPool(() => pools.inviteIds),
+        urlText(nastyText),
+      )
+      .map((id) => `${API.invites}/${id}`),
     cookie: adminCookie,
   }),
 );

@@ -214,6 +214,24 @@ describe('REGISTRATION=invite', () => {
     expectError(await register(app('invite'), { ...newAccount('revoked'), inviteCode: invite.code }), 400, 'INVITE_CODE_INVALID');
   });
 
+  it('to members and moderators, signed out too, the invites routes do not exist (404)', async () => {
+    const member = await signUp(t.app, newAccount('member'));
+    const moderator = await signUp(t.app, newAccount('mod'));
+    await query(t.database, `UPDATE users SET role = 'moderator' WHERE id = $1`, [moderator.uid]);
+    const invite = await makeInvite();
+    for (const cookie of [undefined, member.cookie, moderator.cookie]) {
+      const headers = cookie ? { cookie } : {};
+      expectError(await app('invite').inject({ method: 'GET', url: API.invites, headers }), 404, 'NOT_FOUND');
+      expectError(
+        await app('invite').inject({ method: 'POST', url: API.invites, headers, payload: { uses: 1, days: 1 } }),
+        404,
+        'NOT_FOUND',
+      );
+      expectError(await app('invite').inject({ method: 'DELETE', url: API.invite(invite.id), headers }), 404, 'NOT_FOUND');
+    }
+    expect(await query(t.database, 'SELECT 1 FROM invites WHERE code_hash = $1', [invite.id])).toHaveLength(1);
+  });
+
   it('bad limits: 400, nothing made', async () => {
     const before = (await query(t.database, 'SELECT 1 FROM invites')).length;
     for (const payload of [
