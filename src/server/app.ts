@@ -70,6 +70,13 @@ import { TrackedFiles } from './storage/tracked-files.js';
 import { userRoutes } from './users/user.routes.js';
 import { UserService } from './users/user.service.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The process's Changes: every cache hears what is reported here (cache/changes.ts). */
+    changes: Changes;
+  }
+}
+
 /**
  * The database a server runs on, as configured (PostgreSQL, or the embedded database in a thread
  * of its own), migrated: what main.ts and the bench's servers start with.
@@ -216,6 +223,8 @@ export async function buildApp({
   const cache = new ReadCache({ maxBytes: config.cacheMaxBytes, ttlMs: config.cacheTtlMs, now: clock });
   changes.subscribe((change) => cache.changed(change));
   changes.subscribe((change) => sessions.changed(change));
+  // Where a change made outside a route (a test setting suspended_until) is reported, as a service would.
+  app.decorate('changes', changes);
   // Processes sharing PostgreSQL tell each other what changed (an embedded database has one).
   if (database.kind === 'postgres' && config.databaseUrl) {
     const feed = new PostgresChangeFeed({

@@ -3,6 +3,15 @@ import type { AppDb } from '../db/database.js';
 import { AppError } from '../http/app-error.js';
 import { normalizeUsername } from './username.js';
 import { findPublicUser, followedIds, type PublicUserRow } from './directory.queries.js';
+import type { Visibility } from './visibility.js';
+
+/** A user as the viewer finds them: whether they follow them, and whether they blocked them. */
+export interface UserSeen {
+  user: PublicUserRow;
+  followedByMe: boolean;
+  /** The viewer blocked them: their profile is found (it says so), nothing else of theirs. */
+  blockedByMe: boolean;
+}
 
 /**
  * The reads every area shares: what anyone may see of a user, and whom a viewer follows. Profiles,
@@ -18,52 +27,74 @@ export class UserDirectory {
   constructor(
     private readonly db: AppDb,
     cache: ReadCache,
+    /** The one visibility rule: a user hidden from the viewer is a 404 to them. */
+    readonly visibility: Visibility,
   ) {
     this.publicRows = cache.region('public user', {
       // Follower and following counts live in the row. A deleted account moved the counts of
       // everyone it followed or was followed by: all of them (rare; listing them would cost a
       // query before the deletion).
       staleAfter: (change) => {
+        // Whether a suspended user is seen is decided per request (Visibility); their row is
+        // forgotten anyway, so nothing read while the suspension changed outlives it.
         if (change.kind === 'account-deleted') return ALL;
-        return change.kind === 'profile'
-          ? [change.username]
-          : change.kind === 'follow'
-            ? [change.followerUsername, change.targetUsername]
-            : [];
+        if (change.kind === 'profile' || change.kind === 'suspension') return [change.username];
+        if (change.kind === 'follow') return [change.followerUsername, change.targetUsername];
+        // A block removed the follows both ways: both counts moved.
+        if (change.kind === 'block') return [change.blockerUsername, change.blockedUsername];
+        return [];
       },
     });
     this.followed = cache.region('followed by viewer', {
       // Others' sets may still hold a deleted account's id: harmless, as nobody can ask about it.
-      staleAfter: (change) => (change.kind === 'follow' ? [change.followerId] : change.kind === 'account-deleted' ? [change.userId] : []),
+      staleAfter: (change) =>
+        change.kind === 'follow'
+          ? [change.followerId]
+          : change.kind === 'block'
+            ? [change.blockerId, change.blockedId]
+            : change.kind === 'account-deleted'
+              ? [change.userId]
+              : [],
       bytes: (ids) => 64 + ids.size * 48,
     });
   }
 
-  /** What anyone may see of a user; 404 for nobody (never remembered: they may sign up). */
-  async publicUser(rawUsername: string): Promise<PublicUserRow> {
-    return (await this.publicUserSeenBy(rawUsername, undefined)).user;
+  /**
+   * What the viewer (nobody when signed out) may see of a user; 404 for nobody and for someone
+   * hidden from them (Visibility). Someone the viewer blocked is found: their profile says so.
+   */
+  async publicUser(rawUsername: string, viewerId: string | undefined): Promise<PublicUserRow> {
+    return (await this.find(rawUsername, viewerId)).user;
+  }
+
+  /** The same, and whether the viewer follows and blocked them. */
+  async publicUserSeenBy(rawUsername: string, viewerId: string | undefined): Promise<UserSeen> {
+    const { user, followedByMe, blockedByMe } = await this.find(rawUsername, viewerId);
+    // Another request's read filled the row (or it was cached): ask the viewer's follows.
+    return { user, blockedByMe, followedByMe: followedByMe ?? (await this.isFollowedBy(user.id, viewerId)) };
   }
 
   /**
-   * What anyone may see of a user, and whether the viewer follows them. When the user's row is
-   * not cached, one statement reads both (the row is then shared, whether the viewer follows is
-   * not); otherwise the viewer's follows answer.
+   * When the user's row is not cached, one statement reads it and whether the viewer follows
+   * them (the row is then shared, whether the viewer follows is not).
    */
-  async publicUserSeenBy(rawUsername: string, viewerId: string | undefined): Promise<{ user: PublicUserRow; followedByMe: boolean }> {
+  private async find(rawUsername: string, viewerId: string | undefined) {
     const username = normalizeUsername(rawUsername);
     let followedByMe: boolean | undefined;
+    // Never remembered when missing: they may sign up.
     const user = await this.publicRows.get(username, async () => {
       const row = await findPublicUser(this.db, username, viewerId);
       if (!row) throw new AppError(404, 'USER_NOT_FOUND');
       followedByMe = row.followedByMe;
       return row.user;
     });
-    // Another request's read filled the row (or it was cached): ask the viewer's follows.
-    return { user, followedByMe: followedByMe ?? (await this.isFollowedBy(user.id, viewerId)) };
+    const seen = await this.visibility.seenBy(viewerId);
+    if (seen.hiddenOtherwise(user.id)) throw new AppError(404, 'USER_NOT_FOUND');
+    return { user, followedByMe, blockedByMe: seen.blocked(user.id) };
   }
 
-  async idOf(rawUsername: string): Promise<string> {
-    return (await this.publicUser(rawUsername)).id;
+  async idOf(rawUsername: string, viewerId: string | undefined): Promise<string> {
+    return (await this.publicUser(rawUsername, viewerId)).id;
   }
 
   /** Whether the viewer (nobody when signed out) follows the user. */

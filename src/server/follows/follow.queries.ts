@@ -1,11 +1,19 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { follows, users } from '../db/schema.js';
+import { visibleTo } from '../directory/visibility.js';
+import { blockBetween } from './block.queries.js';
 import type { PageKey } from '../http/cursor.js';
 
-/** One edge per pair, even when two clicks race: the primary key decides, the loser does nothing. */
+/**
+ * One edge per pair, even when two clicks race: the primary key decides, the loser does nothing.
+ * Never between two users one of whom blocked the other, whatever a cache said.
+ */
 export async function insertFollow(db: AppDb, followerId: string, targetId: string) {
-  await db.insert(follows).values({ followerId, targetId }).onConflictDoNothing();
+  await db.execute(sql`
+    INSERT INTO ${follows} (follower_id, target_id)
+    SELECT ${followerId}, ${targetId} WHERE NOT ${blockBetween(followerId, targetId)}
+    ON CONFLICT DO NOTHING`);
 }
 
 export async function deleteFollow(db: AppDb, followerId: string, targetId: string) {
@@ -26,11 +34,12 @@ export type FollowListRow = { id: string; username: string; iconKey: string | nu
 
 /**
  * The users on one side of someone's edges (their followers, or whom they follow), newest
- * edge first, each with their own follower count: one query for the whole page.
+ * edge first, each with their own follower count: one query for the whole page. Users hidden
+ * from the viewer are not listed (the counts stay as stored: they still count).
  */
 export async function followList(
   db: AppDb,
-  options: { userId: string; side: 'followers' | 'following'; after?: PageKey; limit: number },
+  options: { userId: string; viewerId: string | undefined; side: 'followers' | 'following'; after?: PageKey; limit: number },
 ): Promise<FollowListRow[]> {
   const [anchor, other] = options.side === 'followers' ? [follows.targetId, follows.followerId] : [follows.followerId, follows.targetId];
   const after: SQL | undefined = options.after
@@ -46,7 +55,7 @@ export async function followList(
     })
     .from(follows)
     .innerJoin(users, eq(users.id, other))
-    .where(and(eq(anchor, options.userId), after))
+    .where(and(eq(anchor, options.userId), visibleTo(options.viewerId, users.id), after))
     .orderBy(desc(follows.createdAt), desc(other))
     .limit(options.limit + 1);
 }

@@ -8,7 +8,7 @@ import type { FollowService } from './follow.service.js';
 export const followRoutes =
   (follows: FollowService): FastifyPluginAsyncZod =>
   async (app) => {
-    const stateResponse = { 200: FollowState, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
+    const stateResponse = { 200: FollowState, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
     app.put(
       '/api/users/:username/follow',
@@ -34,7 +34,7 @@ export const followRoutes =
             response: { 200: UserPage, 400: ErrorBody, 404: ErrorBody },
           },
         },
-        async (request) => follows.list(request.params.username, side, request.query.cursor),
+        async (request) => follows.list(request.params.username, request.user, side, request.query.cursor),
       );
     }
   };

@@ -7,12 +7,15 @@ import { decodeCursor, toPage } from '../http/cursor.js';
 import { iconUrl } from '../directory/icon-images.js';
 import type { PublicUserRow } from '../directory/directory.queries.js';
 import type { UserDirectory } from '../directory/user-directory.js';
+import { AppError } from '../http/app-error.js';
 import * as queries from './follow.queries.js';
 
 /**
  * Follows are directed edges: B following A never stops A following B (the original app's
  * "a reverse follow blocks a new one" made following back impossible). Both calls are
  * idempotent and following yourself does nothing; the answer is always the state afterwards.
+ * Nobody follows someone hidden from them (404, as for nobody); someone you blocked, you
+ * unblock first (BlockService removed the follows both ways when the block was made).
  */
 export class FollowService {
   constructor(
@@ -22,13 +25,14 @@ export class FollowService {
   ) {}
 
   async follow(viewer: UserRow, username: string): Promise<FollowState> {
-    const target = await this.directory.publicUser(username);
+    const { user: target, blockedByMe } = await this.directory.publicUserSeenBy(username, viewer.id);
+    if (blockedByMe) throw new AppError(409, 'UNBLOCK_TO_FOLLOW');
     if (target.id !== viewer.id) await queries.insertFollow(this.db, viewer.id, target.id);
     return this.stateAfterChange(viewer, target);
   }
 
   async unfollow(viewer: UserRow, username: string): Promise<FollowState> {
-    const target = await this.directory.publicUser(username);
+    const target = await this.directory.publicUser(username, viewer.id);
     await queries.deleteFollow(this.db, viewer.id, target.id);
     return this.stateAfterChange(viewer, target);
   }
@@ -45,10 +49,12 @@ export class FollowService {
     return queries.followState(this.db, viewer.id, target.id);
   }
 
-  async list(username: string, side: 'followers' | 'following', cursor: string | undefined): Promise<UserPage> {
-    const userId = await this.directory.idOf(username);
+  /** Someone's followers or followees as the viewer may see them: a 404 when the user is hidden from them. */
+  async list(username: string, viewer: UserRow | null, side: 'followers' | 'following', cursor: string | undefined): Promise<UserPage> {
+    const userId = await this.directory.idOf(username, viewer?.id);
     const rows = await queries.followList(this.db, {
       userId,
+      viewerId: viewer?.id,
       side,
       after: decodeCursor(cursor),
       limit: FOLLOW_LIST_PAGE_SIZE,

@@ -1,8 +1,9 @@
 import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
+import type { SeenBy } from '../directory/visibility.js';
 import { encodeCursor } from '../http/cursor.js';
 import type { CardRow } from './post.queries.js';
 
-export type WindowRow = CardRow & { userId: string };
+export type WindowRow = CardRow;
 
 interface Window {
   rows: Array<WindowRow & { json: string }>;
@@ -13,8 +14,10 @@ interface Window {
 /**
  * The newest posts of everyone, held with each card already serialized:
  * the first page of anyone's home feed is cut from it without touching the database. Any new or
- * deleted post (or account) makes it stale (ReadCache). When the window can't fill a viewer's page (they
- * wrote most recent posts), the caller falls back to the database.
+ * deleted post (or account) makes it stale (ReadCache). Each viewer's page leaves out their own
+ * posts and those the visibility rule hides from them (blocks, suspensions), applied per request.
+ * When the window can't fill a viewer's page (they wrote, or hide, most recent posts), the
+ * caller falls back to the database, whose query applies the same rule in SQL.
  */
 export class FeedCache {
   private readonly window: Region<Window>;
@@ -42,10 +45,10 @@ export class FeedCache {
   }
 
   /** The first page as JSON for this viewer, or undefined when the window can't tell. */
-  async firstPage(viewerId: string | undefined, pageSize: number): Promise<string | undefined> {
+  async firstPage(viewerId: string | undefined, seen: SeenBy, pageSize: number): Promise<string | undefined> {
     if (!this.cache.caching) return undefined;
     const window = await this.current();
-    const visible = viewerId ? window.rows.filter((row) => row.userId !== viewerId) : window.rows;
+    const visible = window.rows.filter((row) => row.userId !== viewerId && seen.sees(row.userId));
     let nextCursor: string | null;
     if (visible.length > pageSize) nextCursor = encodeCursor(visible[pageSize - 1]!);
     else if (window.complete) nextCursor = null;

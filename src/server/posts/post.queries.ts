@@ -1,14 +1,19 @@
 import { and, arrayOverlaps, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { followedBy, publicUserColumns } from '../directory/directory.queries.js';
+import { visibleTo } from '../directory/visibility.js';
 import { posts, users } from '../db/schema.js';
 import type { PageKey } from '../http/cursor.js';
 
 export type PostRow = typeof posts.$inferSelect;
 
-/** The columns a grid card needs, plus the exact sort key for the next page's cursor. */
+/**
+ * The columns a grid card needs, plus the exact sort key for the next page's cursor, and the
+ * author (never sent: cached answers are filtered per viewer by it, directory/visibility.ts).
+ */
 export const cardColumns = {
   id: posts.id,
+  userId: posts.userId,
   description: posts.description,
   imageKey: posts.imageKey,
   width: posts.width,
@@ -19,6 +24,7 @@ export const cardColumns = {
 };
 export type CardRow = {
   id: string;
+  userId: string;
   description: string;
   imageKey: string;
   width: number;
@@ -37,23 +43,23 @@ export async function insertPost(db: AppDb, post: typeof posts.$inferInsert): Pr
   return row!;
 }
 
-/** Newest first, optionally without one user's posts (the viewer's own). Fetches one extra row to know if there is more. */
-export async function feedPage(db: AppDb, options: { excludeUserId?: string; after?: PageKey; limit: number }): Promise<CardRow[]> {
+/**
+ * Newest first, as the viewer (nobody when signed out) may see them, without their own. Fetches
+ * one extra row to know if there is more.
+ */
+export async function feedPage(db: AppDb, options: { viewerId?: string; after?: PageKey; limit: number }): Promise<CardRow[]> {
+  const { viewerId } = options;
   return db
     .select(cardColumns)
     .from(posts)
-    .where(and(options.excludeUserId ? ne(posts.userId, options.excludeUserId) : undefined, after(options.after)))
+    .where(and(viewerId ? ne(posts.userId, viewerId) : undefined, visibleTo(viewerId, posts.userId), after(options.after)))
     .orderBy(desc(posts.createdAt), desc(posts.id))
     .limit(options.limit + 1);
 }
 
 /** The newest posts of everyone, with their authors (for the feed cache). */
 export async function newestPosts(db: AppDb, limit: number) {
-  return db
-    .select({ ...cardColumns, userId: posts.userId })
-    .from(posts)
-    .orderBy(desc(posts.createdAt), desc(posts.id))
-    .limit(limit);
+  return db.select(cardColumns).from(posts).orderBy(desc(posts.createdAt), desc(posts.id)).limit(limit);
 }
 
 /**
@@ -157,9 +163,9 @@ export async function boundedMatchesNewestFirst(
 /** The newest of the matches the subquery reads: `fence` (OFFSET or LIMIT) keeps it planned on its own. */
 function newestOf(fence: SQL, where: SQL | undefined, limit: number, extra = sql``): SQL {
   return sql`
-    SELECT id, description, image_key AS "imageKey", width, height, placeholder, created_at::text AS "sortTime"${extra}
+    SELECT id, user_id AS "userId", description, image_key AS "imageKey", width, height, placeholder, created_at::text AS "sortTime"${extra}
     FROM (
-      SELECT ${posts.id}, ${posts.description}, ${posts.imageKey}, ${posts.width}, ${posts.height}, ${posts.placeholder}, ${posts.createdAt}
+      SELECT ${posts.id}, ${posts.userId}, ${posts.description}, ${posts.imageKey}, ${posts.width}, ${posts.height}, ${posts.placeholder}, ${posts.createdAt}
       FROM ${posts} WHERE ${where ?? sql`true`} ${fence}
     ) AS found
     ORDER BY created_at DESC, id DESC
@@ -195,6 +201,7 @@ export async function findPostDetail(db: AppDb, id: string, viewerId: string | u
         height: posts.height,
         placeholder: posts.placeholder,
         createdAt: posts.createdAt,
+        authorId: posts.userId,
         authorUsername: users.username,
       },
       author: publicUserColumns,
@@ -210,7 +217,7 @@ export async function findPostDetail(db: AppDb, id: string, viewerId: string | u
 /** What related posts are found by: a post's hashtags and description, not its search columns. */
 export async function findRelatedSource(db: AppDb, id: string) {
   const [row] = await db
-    .select({ id: posts.id, hashtags: posts.hashtags, description: posts.description })
+    .select({ id: posts.id, userId: posts.userId, hashtags: posts.hashtags, description: posts.description })
     .from(posts)
     .where(eq(posts.id, id))
     .limit(1);

@@ -42,7 +42,7 @@ export const postRoutes =
           response: { 200: PostPage, 400: ErrorBody, 404: ErrorBody },
         },
       },
-      async (request) => posts.byAuthor(request.params.username, request.query.cursor),
+      async (request) => posts.byAuthor(request.params.username, request.user, request.query.cursor),
     );
 
     app.post(
@@ -99,7 +99,7 @@ export const postRoutes =
         },
       },
       async (request, reply) => {
-        const json = await posts.relatedJson(request.params.id);
+        const json = await posts.relatedJson(request.params.id, request.user);
         // Already-serialized JSON (shared answers are serialized once); see the feed route.
         return reply.type('application/json; charset=utf-8').send(json as never);
       },

@@ -1,4 +1,4 @@
-import type { PostCard, PostDetail, PostPage, RelatedResponse } from '../../shared/api/posts.js';
+import type { PostCard, PostDetail, PostPage } from '../../shared/api/posts.js';
 import { deriveHashtags } from '../../shared/hashtags.js';
 import { firstKeywords, searchGrams, searchText } from '../../shared/keywords.js';
 import {
@@ -18,6 +18,7 @@ import type { AppDb } from '../db/database.js';
 import { iconUrl } from '../directory/icon-images.js';
 import type { PublicUserRow } from '../directory/directory.queries.js';
 import type { UserDirectory } from '../directory/user-directory.js';
+import { visibleItems, withRoomForHidden, type Visibility } from '../directory/visibility.js';
 import { normalizeUsername } from '../directory/username.js';
 import { AppError } from '../http/app-error.js';
 import { decodeCursor, toPage } from '../http/cursor.js';
@@ -57,17 +58,24 @@ export interface PostCaches {
 
 type PostDetailRow = NonNullable<Awaited<ReturnType<typeof queries.findPostDetail>>>['post'];
 
+/** Related posts shared by every viewer: each card's JSON with its author, filtered per viewer. */
+interface RelatedAnswer {
+  authorId: string;
+  cards: Array<{ userId: string; json: string }>;
+}
+
 export class PostService {
   private readonly feedCache: FeedCache;
   /** Posts never change, only disappear: their pages are shared, by id. */
   private readonly details: Region<PostDetailRow>;
-  /** Related posts as JSON, by post id: any new or deleted post may change them. */
-  private readonly related: Region<string>;
+  /** Related posts, by post id: any new or deleted post may change them. */
+  private readonly related: Region<RelatedAnswer>;
   /** Finds them, looking among the newest posts first. */
   private readonly relatedPosts: RelatedPosts;
   /** The first page of each author's posts, by username: every profile visit asks. */
   private readonly firstPagesByAuthor: Region<PostPage>;
   private readonly changes: Changes;
+  private readonly visibility: Visibility;
 
   constructor(
     private readonly db: AppDb,
@@ -79,13 +87,14 @@ export class PostService {
     { cache, changes, newestPostTimes }: PostCaches,
   ) {
     this.changes = changes;
+    this.visibility = directory.visibility;
     this.details = cache.region('post', {
       // A deleted account's posts are not listed in the change (there may be thousands): all.
       staleAfter: (change) => (change.kind === 'post' ? [change.postId] : change.kind === 'account-deleted' ? ALL : []),
     });
     this.related = cache.region('related posts', {
       staleAfter: (change) => (change.kind === 'post' || change.kind === 'account-deleted' ? ALL : []),
-      bytes: (json) => json.length,
+      bytes: (answer) => answer.cards.reduce((sum, card) => sum + card.json.length + 32, 64),
     });
     this.relatedPosts = new RelatedPosts(db, { newestPostTimes });
     this.firstPagesByAuthor = cache.region('posts by author', {
@@ -96,7 +105,7 @@ export class PostService {
       cache,
       (limit) => queries.newestPosts(this.db, limit),
       (row) => JSON.stringify(toCard(row)),
-      // Room for a viewer's own recent posts to be left out and still fill a page.
+      // Room for a viewer's own recent posts, and those hidden from them, to be left out and still fill a page.
       HOME_FEED_PAGE_SIZE * 2,
     );
   }
@@ -149,7 +158,10 @@ export class PostService {
     return this.get(id, author);
   }
 
-  /** A post with its author's current icon and follower count, and whether the viewer follows them. */
+  /**
+   * A post with its author's current icon and follower count, and whether the viewer follows
+   * them. A post whose author is hidden from the viewer is missing to them (the same 404).
+   */
   async get(id: string, viewer: UserRow | null): Promise<PostDetail> {
     // When the post is not cached, the statement that reads it also reads its author as they are now.
     let now: { user: PublicUserRow; followedByMe: boolean } | undefined;
@@ -159,6 +171,7 @@ export class PostService {
       now = { user: row.author, followedByMe: row.followedByMe };
       return row.post;
     });
+    if (!(await this.visibility.seenBy(viewer?.id)).sees(post.authorId)) throw new AppError(404, 'POST_NOT_FOUND');
     const { user: author, followedByMe } = now ?? (await this.directory.publicUserSeenBy(post.authorUsername, viewer?.id));
     return {
       id: post.id,
@@ -177,13 +190,17 @@ export class PostService {
     };
   }
 
-  /** A user's posts, newest first, 50 at a time (their profile). */
-  async byAuthor(rawUsername: string, cursor: string | undefined): Promise<PostPage> {
+  /**
+   * A user's posts, newest first, 50 at a time (their profile). Someone hidden from the viewer
+   * is a 404; someone they blocked has no posts for them.
+   */
+  async byAuthor(rawUsername: string, viewer: UserRow | null, cursor: string | undefined): Promise<PostPage> {
     const username = normalizeUsername(rawUsername);
+    // The user's row is usually cached: the check costs no statement then.
+    const author = await this.directory.publicUser(username, viewer?.id);
+    if (!(await this.visibility.seenBy(viewer?.id)).sees(author.id)) return { posts: [], nextCursor: null };
     const page = async () => {
       const rows = await queries.userPostsPage(this.db, { username, after: decodeCursor(cursor), limit: PROFILE_POSTS_PAGE_SIZE });
-      // Nobody, or someone without (more) posts: only the first is a 404.
-      if (rows.length === 0) await this.directory.publicUser(username);
       const { rows: shown, nextCursor } = toPage(rows, PROFILE_POSTS_PAGE_SIZE);
       return { posts: shown.map(toCard), nextCursor };
     };
@@ -196,7 +213,7 @@ export class PostService {
    */
   async feedJson(viewer: UserRow | null, cursor: string | undefined): Promise<string> {
     if (!cursor) {
-      const cached = await this.feedCache.firstPage(viewer?.id, HOME_FEED_PAGE_SIZE);
+      const cached = await this.feedCache.firstPage(viewer?.id, await this.visibility.seenBy(viewer?.id), HOME_FEED_PAGE_SIZE);
       if (cached) return cached;
     }
     return JSON.stringify(await this.feed(viewer, cursor));
@@ -204,7 +221,7 @@ export class PostService {
 
   async feed(viewer: UserRow | null, cursor: string | undefined): Promise<PostPage> {
     const rows = await queries.feedPage(this.db, {
-      excludeUserId: viewer?.id,
+      viewerId: viewer?.id,
       after: decodeCursor(cursor),
       limit: HOME_FEED_PAGE_SIZE,
     });
@@ -214,10 +231,11 @@ export class PostService {
 
   /**
    * Posts sharing one of the first 10 hashtags or one of the first 20 keywords, as
-   * `{ posts }` JSON: everyone opening the same post within a moment shares one answer.
+   * `{ posts }` JSON: everyone opening the same post within a moment shares one search, whose
+   * cards are then filtered for the viewer (a post hidden from them is a 404, as its page is).
    */
-  async relatedJson(id: string): Promise<string> {
-    return this.related.get(id, async () => {
+  async relatedJson(id: string, viewer: UserRow | null): Promise<string> {
+    const answer = await this.related.get(id, async () => {
       const post = await queries.findRelatedSource(this.db, id);
       if (!post) throw new AppError(404, 'POST_NOT_FOUND');
       const rows = await this.relatedPosts.cards(
@@ -226,11 +244,14 @@ export class PostService {
           hashtags: post.hashtags.slice(0, RELATED_HASHTAGS_USED),
           keywords: firstKeywords(post.description, RELATED_KEYWORDS_USED),
         },
-        RELATED_MAX_POSTS,
+        withRoomForHidden(RELATED_MAX_POSTS),
       );
-      const response: RelatedResponse = { posts: rows.map(toCard) };
-      return JSON.stringify(response);
+      return { authorId: post.userId, cards: rows.map((row) => ({ userId: row.userId, json: JSON.stringify(toCard(row)) })) };
     });
+    const seen = await this.visibility.seenBy(viewer?.id);
+    if (!seen.sees(answer.authorId)) throw new AppError(404, 'POST_NOT_FOUND');
+    const cards = visibleItems(answer.cards, (card) => card.userId, seen, RELATED_MAX_POSTS);
+    return `{"posts":[${cards.map((card) => card.json).join(',')}]}`;
   }
 
   /**

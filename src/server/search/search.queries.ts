@@ -3,6 +3,7 @@ import { unionAll } from 'drizzle-orm/pg-core';
 import { gramsDecide, queryGrams } from '../../shared/keywords.js';
 import type { AppDb } from '../db/database.js';
 import { posts, users } from '../db/schema.js';
+import { visibleTo } from '../directory/visibility.js';
 import { boundedMatchesNewestFirst, cardColumns, fewMatchesNewestFirst, type CardRow } from '../posts/post.queries.js';
 
 /** LIKE treats '_' and '%' as wildcards, and usernames may contain '_'. */
@@ -10,13 +11,19 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
-/** Usernames starting with the prefix (B-tree, text_pattern_ops), never the viewer. */
+/** Usernames starting with the prefix (B-tree, text_pattern_ops), never the viewer nor anyone hidden from them. */
 export async function usersByPrefix(db: AppDb, prefix: string, excludeUserId: string | undefined, limit: number) {
   return (
     db
       .select({ id: users.id, username: users.username, iconKey: users.iconKey })
       .from(users)
-      .where(and(sql`${users.username} LIKE ${`${escapeLike(prefix)}%`}`, excludeUserId ? ne(users.id, excludeUserId) : undefined))
+      .where(
+        and(
+          sql`${users.username} LIKE ${`${escapeLike(prefix)}%`}`,
+          excludeUserId ? ne(users.id, excludeUserId) : undefined,
+          visibleTo(excludeUserId, users.id),
+        ),
+      )
       // Byte order, which no index on username provides: otherwise, under a database collation
       // like en_US, PostgreSQL walks the whole UNIQUE index in its order to find the first ten
       // matches of a common prefix (6,000 rows for "ma" here) instead of reading the prefix

@@ -1,4 +1,4 @@
-import type { PostSearchResponse, SearchUser } from '../../shared/api/search.js';
+import type { SearchUser } from '../../shared/api/search.js';
 import { SEARCH_MAX_POSTS, SEARCH_MAX_USERS, SEARCH_QUERY_MAX_LENGTH } from '../../shared/limits.js';
 import { peopleSearchPrefix, postSearchWords } from '../../shared/search.js';
 import type { UserRow } from '../auth/auth.queries.js';
@@ -10,6 +10,7 @@ import { AppError } from '../http/app-error.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import { toCard } from '../posts/post.service.js';
 import { iconUrl } from '../directory/icon-images.js';
+import { visibleItems, withRoomForHidden, type Visibility } from '../directory/visibility.js';
 import { PostSearch, type PostSearchOptions } from './post-search.js';
 import { SearchGate, searchBusy } from './search-gate.js';
 import * as queries from './search.queries.js';
@@ -34,13 +35,18 @@ export interface SearchServiceOptions {
   limiter: RateLimiter;
   limits: RateLimitConfig;
   cost: SearchCostConfig;
+  /** The one visibility rule: answers are shared, then filtered for each viewer. */
+  visibility: Visibility;
 }
+
+/** A post search's answer, shared by every viewer: each card's JSON with its author. */
+type SearchAnswer = Array<{ userId: string; json: string }>;
 
 export class SearchService {
   private readonly db: AppDb;
   private readonly postSearch: PostSearch;
-  /** Answers as JSON, by the query's cleaned words. */
-  private readonly cache: Region<string>;
+  /** Answers, by the query's cleaned words. */
+  private readonly cache: Region<SearchAnswer>;
   private readonly gate: SearchGate;
 
   constructor(
@@ -54,12 +60,12 @@ export class SearchService {
     this.cache = options.cache.region('post search', {
       // A new or deleted post (or a deleted account's posts) may belong in any answer, or leave it.
       staleAfter: (change) => (change.kind === 'post' || change.kind === 'account-deleted' ? ALL : []),
-      bytes: (json) => json.length,
+      bytes: (cards) => cards.reduce((sum, card) => sum + card.json.length + 32, 64),
     });
     this.gate = new SearchGate(options.cost.concurrency, options.cost.queue);
   }
 
-  /** Up to 10 people whose username starts with the query; never the viewer. */
+  /** Up to 10 people whose username starts with the query; never the viewer, nor anyone hidden from them. */
   async users(query: string, searcher: Searcher): Promise<SearchUser[]> {
     await this.count(searcher);
     checkLength(query);
@@ -73,18 +79,22 @@ export class SearchService {
 
   /**
    * Up to 100 posts matching any query word, most words matched first, then newest, as
-   * `{ posts }` JSON: everyone asking the same words within a moment shares one search.
+   * `{ posts }` JSON: everyone asking the same words within a moment shares one search, whose
+   * cards are then filtered for the viewer (it holds a few more for that: withRoomForHidden).
    */
   async postsJson(query: string, searcher: Searcher): Promise<string> {
     await this.count(searcher);
     checkLength(query);
     const words = postSearchWords(query);
     // Queries that clean to the same words ("Dorm!" and "dorm") share one entry.
-    return this.cache.get(words.join(' '), async () => {
-      const rows = words.length > 0 ? await this.bounded((db) => this.postSearch.cards(words, SEARCH_MAX_POSTS, db)) : [];
-      const response: PostSearchResponse = { posts: rows.map(toCard) };
-      return JSON.stringify(response);
+    const answer = await this.cache.get(words.join(' '), async () => {
+      const limit = withRoomForHidden(SEARCH_MAX_POSTS);
+      const rows = words.length > 0 ? await this.bounded((db) => this.postSearch.cards(words, limit, db)) : [];
+      return rows.map((row) => ({ userId: row.userId, json: JSON.stringify(toCard(row)) }));
     });
+    const seen = await this.options.visibility.seenBy(searcher.viewer?.id);
+    const cards = visibleItems(answer, (card) => card.userId, seen, SEARCH_MAX_POSTS);
+    return `{"posts":[${cards.map((card) => card.json).join(',')}]}`;
   }
 
   /**

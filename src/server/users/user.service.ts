@@ -42,7 +42,7 @@ export class UserService {
   ) {}
 
   async profile(rawUsername: string, viewer: UserRow | null): Promise<Profile> {
-    const { user, followedByMe } = await this.directory.publicUserSeenBy(rawUsername, viewer?.id);
+    const { user, followedByMe, blockedByMe } = await this.directory.publicUserSeenBy(rawUsername, viewer?.id);
     return {
       uid: user.id,
       username: user.username,
@@ -51,6 +51,7 @@ export class UserService {
       followers: user.followers,
       following: user.following,
       followedByMe,
+      blockedByMe,
     };
   }
 

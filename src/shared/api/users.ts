@@ -14,6 +14,8 @@ export const Profile = z
     following: z.number().int(),
     /** Whether the signed-in viewer follows this user (false when signed out). */
     followedByMe: z.boolean(),
+    /** Whether the signed-in viewer blocked this user (their posts are then hidden from them). */
+    blockedByMe: z.boolean(),
   })
   .meta({ id: 'Profile' });
 export type Profile = z.infer<typeof Profile>;
@@ -28,6 +30,18 @@ export type UserListItem = z.infer<typeof UserListItem>;
 
 export const UserPage = z.object({ users: z.array(UserListItem), nextCursor: z.string().nullable() });
 export type UserPage = z.infer<typeof UserPage>;
+
+/** After blocking or unblocking (issue 17). */
+export const BlockState = z.object({ blocked: z.boolean() }).meta({ id: 'BlockState' });
+export type BlockState = z.infer<typeof BlockState>;
+
+/** GET /api/me/blocks: the accounts you blocked, most recent first. */
+export const BlockedAccount = z
+  .object({ uid: z.string(), username: z.string(), icon: z.string().nullable() })
+  .meta({ id: 'BlockedAccount' });
+export type BlockedAccount = z.infer<typeof BlockedAccount>;
+export const BlockedAccounts = z.object({ users: z.array(BlockedAccount) });
+export type BlockedAccounts = z.infer<typeof BlockedAccounts>;
 
 export const FollowState = z.object({ following: z.boolean(), followers: z.number().int() }).meta({ id: 'FollowState' });
 export type FollowState = z.infer<typeof FollowState>;
