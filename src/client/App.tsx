@@ -38,7 +38,9 @@ const ChangePasswordPage = page(() => import('./features/settings/ChangePassword
 const SessionsPage = page(() => import('./features/settings/SessionsPage').then((m) => m.SessionsPage));
 const DownloadDataPage = page(() => import('./features/settings/DownloadDataPage').then((m) => m.DownloadDataPage));
 const DeleteAccountPage = page(() => import('./features/settings/DeleteAccountPage').then((m) => m.DeleteAccountPage));
+const BlockedAccountsPage = page(() => import('./features/settings/BlockedAccountsPage').then((m) => m.BlockedAccountsPage));
 const ProfilePage = page(() => import('./features/people/ProfilePage').then((m) => m.ProfilePage));
+const ModerationPage = page(() => import('./features/moderation/ModerationPage').then((m) => m.ModerationPage));
 const FollowListPage = page(() => import('./features/people/FollowListPage').then((m) => m.FollowListPage));
 const InvitesPage = page(() => import('./features/moderation/InvitesPage').then((m) => m.InvitesPage));
 
@@ -78,6 +80,7 @@ export function App() {
               <Route path="/settings/sessions" element={<SessionsPage />} />
               <Route path="/settings/data" element={<DownloadDataPage />} />
               <Route path="/settings/delete" element={<DeleteAccountPage />} />
+              <Route path="/settings/blocked" element={<BlockedAccountsPage />} />
               {/* Admins only: everyone else gets the not-found page (the API answers them 404). */}
               <Route path="/moderation/invites" element={<InvitesPage />} />
             </Route>
@@ -87,6 +90,10 @@ export function App() {
             <Route path="/forgot-password" element={<ForgotPasswordPage />} />
             <Route path="/search/:query" element={<SearchPage />} />
             <Route path="/post/:id" element={<PostPage />} />
+            {/* Staff only: the page itself answers everyone else with the not-found page. */}
+            <Route path="/moderation" element={<ModerationPage section="queue" />} />
+            <Route path="/moderation/log" element={<ModerationPage section="log" />} />
+            <Route path="/moderation/people" element={<ModerationPage section="people" />} />
             <Route path="/404/:error" element={<NotFoundPage />} />
             <Route path="/404" element={<NotFoundPage />} />
             <Route path="/:handle" element={<Handle>{(username) => <ProfilePage key={username} username={username} />}</Handle>} />

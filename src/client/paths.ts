@@ -15,9 +15,15 @@ export const paths = {
   sessions: '/settings/sessions',
   downloadData: '/settings/data',
   deleteAccount: '/settings/delete',
+  /** Not in the spec (issue 17): whom you blocked, each with Unblock. */
+  blockedAccounts: '/settings/blocked',
   /** A password reset link (npm run admin -- reset-link, or mailed by "Forgot password?"). */
   reset: (token: string) => `/reset/${token}`,
   forgotPassword: '/forgot-password',
+  /** Issue 17: for moderators and admins (the not-found page to everyone else). */
+  moderation: '/moderation',
+  moderationLog: '/moderation/log',
+  moderationPeople: '/moderation/people',
   /** Not in the spec (issue 17): invite codes for REGISTRATION=invite (admins). */
   invites: '/moderation/invites',
   notFound: (error?: string) => (error ? `/404/${encodeURIComponent(error)}` : '/404'),

@@ -91,6 +91,21 @@ export const COPY = {
     unfollow: 'Unfollow',
     failed: 'Could not update the follow. Please try again.',
   },
+  /** Not in the spec (issue 17): blocks, from a profile and Settings → Blocked Accounts. */
+  block: {
+    action: 'Block',
+    title: (username: string) => `Block @${username}?`,
+    message:
+      "They won't be able to see your profile or posts, or follow you, and you won't see theirs. Any follows between you end. They aren't told.",
+    confirm: 'Block',
+    blocked: (username: string) => `You blocked @${username}. You won't see their posts.`,
+    unblock: 'Unblock',
+    unblockLabel: (username: string) => `Unblock @${username}`,
+    failed: 'Could not update the block. Please try again.',
+    listTitle: 'Blocked Accounts',
+    listIntro: 'People you blocked cannot see your profile or posts, and you do not see theirs.',
+    none: "You haven't blocked anyone.",
+  },
   account: {
     title: 'Account Settings',
     noBio: 'No bio',
@@ -121,6 +136,8 @@ export const COPY = {
     sessions: 'Sessions',
     downloadData: 'Download My Data',
     deleteAccount: 'Delete Account',
+    /** Not in the spec (issue 17). */
+    blockedAccounts: 'Blocked Accounts',
   },
   /** Not in the spec (issue 17): /moderation/invites, invite codes for REGISTRATION=invite (admins). */
   invites: {

@@ -19,3 +19,11 @@ export async function adminResetLink(page: Page, username: string): Promise<stri
   if (!link) throw new Error(`no link in: ${stdout}`);
   return link;
 }
+
+/** `npm run admin -- role <username> <role>` for real, against the e2e server (issue 17). */
+export async function adminRole(page: Page, username: string, role: 'member' | 'moderator' | 'admin'): Promise<void> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/tools/admin.ts', 'role', username, role], {
+    env: { PATH: process.env.PATH, DATA_DIR: path.resolve('.e2e-data', String(serverPort(page))) },
+  });
+  if (!stdout.includes(`@${username}`)) throw new Error(`unexpected output: ${stdout}`);
+}

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import styles from './PopUp.module.css';
 import { Spinner } from './Spinner';
 
@@ -17,6 +17,8 @@ export interface PopUpProps {
   loading?: boolean;
   /** Escape, a tap outside (and the browser's own dialog dismissal) call this; without it the dialog stays. */
   onCancel?: () => void;
+  /** A few fields between the message and the buttons (the Report dialog's reasons). */
+  children?: ReactNode;
 }
 
 function isInside(element: Element, { clientX, clientY }: { clientX: number; clientY: number }) {
@@ -49,7 +51,7 @@ function initialFocusIndex(buttons: PopUpButton[]): number {
  * <dialog>: the page behind is inert, so focus stays inside; Escape means Cancel when there is one.
  * Mount it to show it, unmount it to close it.
  */
-export function PopUp({ title, message, buttons = [], loading = false, onCancel }: PopUpProps) {
+export function PopUp({ title, message, buttons = [], loading = false, onCancel, children }: PopUpProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const firstFocus = useRef<HTMLButtonElement>(null);
 
@@ -98,6 +100,7 @@ export function PopUp({ title, message, buttons = [], loading = false, onCancel 
           {message}
         </p>
       )}
+      {children}
       {loading && <Spinner label={title} />}
       {buttons.length > 0 && (
         <div className={styles.buttons}>

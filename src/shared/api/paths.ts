@@ -40,6 +40,9 @@ export const API = {
   followers: (username: string) => `/api/users/${encodeURIComponent(username)}/followers`,
   following: (username: string) => `/api/users/${encodeURIComponent(username)}/following`,
   follow: (username: string) => `/api/users/${encodeURIComponent(username)}/follow`,
+  /** PUT blocks, DELETE unblocks (issue 17); GET API.blocks lists whom you blocked. */
+  block: (username: string) => `/api/users/${encodeURIComponent(username)}/block`,
+  blocks: '/api/me/blocks',
   searchUsers: (query: string) => `/api/search/users?q=${encodeURIComponent(query)}`,
   searchPosts: (query: string) => `/api/search/posts?q=${encodeURIComponent(query)}`,
 } as const;

@@ -10,8 +10,10 @@ import { useOnVisible } from '../../ui/use-on-visible';
 import { useCurrentUser } from '../../api/current-user';
 import { EmptyState } from '../errors';
 import { FollowButton } from '../follows';
+import { ReportButton } from '../moderation';
 import { PostGrid } from '../posts';
 import { useProfile, useUserPosts } from './api/profile';
+import { BlockButton, BlockedNotice } from './BlockButton';
 import { ProfileError } from './ProfileErrors';
 import styles from './ProfilePage.module.css';
 
@@ -90,11 +92,18 @@ export function ProfilePage({ username }: { username: string }) {
           <Link to={paths.settings} className={button.secondary}>
             {COPY.profile.settings}
           </Link>
+        ) : user.blockedByMe ? (
+          <BlockedNotice username={user.username} />
         ) : (
           <FollowButton username={user.username} following={user.followedByMe} />
         )}
+        <div className={styles.actions}>
+          <ReportButton target={{ username: user.username }} owner={user.username} />
+          {!user.blockedByMe && <BlockButton username={user.username} />}
+        </div>
       </header>
-      <UserPosts username={user.username} isMe={isMe} />
+      {/* Someone you blocked: none of their posts (the server sends none either). */}
+      {!user.blockedByMe && <UserPosts username={user.username} isMe={isMe} />}
     </Page>
   );
 }

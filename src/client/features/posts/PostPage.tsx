@@ -12,6 +12,7 @@ import { useDocumentTitle } from '../../ui/use-document-title';
 import { useCurrentUser } from '../../api/current-user';
 import { Notice } from '../errors';
 import { FollowButton } from '../follows';
+import { ReportButton } from '../moderation';
 import { usePost, useRelatedPosts } from './api/post';
 import { DeletePostButton } from './components/DeletePostButton';
 import { PostGrid } from './components/PostGrid';
@@ -125,6 +126,7 @@ export function PostPage() {
               {COPY.post.visitSite}
             </a>
           )}
+          <ReportButton target={{ postId: post.id }} owner={post.author.username} />
         </div>
       </article>
       <Related id={post.id} />

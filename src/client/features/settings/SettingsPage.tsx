@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
 import { COPY } from '../../../shared/copy';
+import { isStaff } from '../../../shared/moderation';
+import { useCurrentUser } from '../../api/current-user';
 import { paths } from '../../paths';
 import { ChevronIcon } from '../../ui/icons';
 import { Page } from '../../ui/Page';
@@ -12,11 +14,14 @@ const SECURITY_ROWS = [
   { to: paths.changePassword, label: COPY.settings.changePassword },
   { to: paths.sessions, label: COPY.settings.sessions },
   { to: paths.downloadData, label: COPY.settings.downloadData },
+  // Issue 17: undoing blocks.
+  { to: paths.blockedAccounts, label: COPY.settings.blockedAccounts },
   { to: paths.deleteAccount, label: COPY.settings.deleteAccount, danger: true },
 ];
 
 export function SettingsPage() {
   const signOut = useSignOutDialog();
+  const me = useCurrentUser();
   useDocumentTitle(COPY.settings.title);
 
   return (
@@ -32,6 +37,15 @@ export function SettingsPage() {
               <ChevronIcon />
             </Link>
           </li>
+          {/* Issue 17: moderators and admins find /moderation here; nobody else sees the row. */}
+          {me && isStaff(me.role ?? 'member') && (
+            <li>
+              <Link to={paths.moderation} className={styles.row}>
+                {COPY.moderation.settingsRow}
+                <ChevronIcon />
+              </Link>
+            </li>
+          )}
           <li>
             <button type="button" className={`${styles.row} ${styles.danger}`} onClick={() => signOut.ask('sign-out')}>
               {COPY.settings.signOut}

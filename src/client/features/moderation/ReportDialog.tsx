@@ -1,0 +1,109 @@
+import { useId, useState } from 'react';
+import type { ReportBody } from '../../../shared/api/moderation';
+import { COPY } from '../../../shared/copy';
+import { ERRORS } from '../../../shared/errors';
+import { REPORT_DETAILS_MAX_LENGTH, REPORT_REASONS, type ReportReason } from '../../../shared/moderation';
+import { useCurrentUser } from '../../api/current-user';
+import { errorMessages } from '../../lib/rejected';
+import button from '../../ui/button.module.css';
+import field from '../../ui/field.module.css';
+import { FormErrors } from '../../ui/FormErrors';
+import { PopUp } from '../../ui/PopUp';
+import { useReport } from './api/moderation';
+import styles from './ReportDialog.module.css';
+
+type Target = { postId: string } | { username: string };
+
+/**
+ * The Report action (issue 17) on someone else's post or profile: a dialog with the reasons,
+ * the words 'Something else' requires, then the thanks. Not shown signed out, nor on your own.
+ */
+export function ReportButton({ target, owner }: { target: Target; owner: string }) {
+  const me = useCurrentUser();
+  const [open, setOpen] = useState(false);
+  if (!me || me.username === owner) return null;
+  return (
+    <>
+      <button type="button" className={`${button.ghost} ${styles.trigger}`} onClick={() => setOpen(true)}>
+        {COPY.report.action}
+      </button>
+      {open && <ReportDialog target={target} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function ReportDialog({ target, onClose }: { target: Target; onClose: () => void }) {
+  const report = useReport();
+  const id = useId();
+  const [reason, setReason] = useState<ReportReason | null>(null);
+  const [details, setDetails] = useState('');
+  const [problems, setProblems] = useState<string[]>([]);
+  const title = 'postId' in target ? COPY.report.postTitle : COPY.report.profileTitle(target.username);
+
+  if (report.isSuccess) {
+    return (
+      <PopUp
+        title={COPY.report.thanksTitle}
+        message={COPY.report.thanksMessage}
+        buttons={[{ label: COPY.close, onClick: onClose }]}
+        onCancel={onClose}
+      />
+    );
+  }
+
+  const sendReport = () => {
+    const found: string[] = [];
+    if (!reason) found.push(COPY.report.why);
+    else if (reason === 'other' && details.trim() === '') found.push(ERRORS.REPORT_DETAILS_REQUIRED);
+    if (Array.from(details).length > REPORT_DETAILS_MAX_LENGTH) found.push(ERRORS.REPORT_DETAILS_TOO_LONG);
+    setProblems(found);
+    if (found.length > 0 || !reason) return;
+    const body: ReportBody = { ...target, reason, ...(reason === 'other' && { details: details.trim() }) };
+    report.mutate(body, { onError: (error) => setProblems(errorMessages(error)) });
+  };
+
+  return (
+    <PopUp
+      title={title}
+      loading={report.isPending}
+      onCancel={onClose}
+      buttons={[
+        { label: COPY.report.send, onClick: sendReport, variant: 'danger' },
+        { label: COPY.cancel, onClick: onClose },
+      ]}
+    >
+      <div className={styles.form}>
+        <fieldset className={styles.reasons}>
+          <legend className={styles.legend}>{COPY.report.why}</legend>
+          {(Object.entries(REPORT_REASONS) as Array<[ReportReason, string]>).map(([key, label]) => (
+            <label key={key} className={styles.reason}>
+              <input type="radio" name={`${id}-reason`} value={key} checked={reason === key} onChange={() => setReason(key)} />
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        {reason === 'other' && (
+          <>
+            <label className={styles.detailsLabel} htmlFor={`${id}-details`}>
+              {COPY.report.details}
+            </label>
+            <textarea
+              id={`${id}-details`}
+              className={`${field.input} ${styles.details}`}
+              value={details}
+              maxLength={REPORT_DETAILS_MAX_LENGTH}
+              required
+              rows={3}
+              aria-describedby={`${id}-hint`}
+              onChange={(event) => setDetails(event.target.value)}
+            />
+            <p id={`${id}-hint`} className={styles.hint}>
+              {COPY.report.detailsHint(REPORT_DETAILS_MAX_LENGTH)}
+            </p>
+          </>
+        )}
+        <FormErrors messages={problems} testId="report-errors" />
+      </div>
+    </PopUp>
+  );
+}
