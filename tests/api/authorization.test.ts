@@ -124,9 +124,70 @@ async function makeAdmin(t: TestApp, account: Account) {
   await query(t.database, `UPDATE users SET role = 'admin' WHERE id = $1`, [account.uid]);
 }
 
+/** Every block touching the owner, as "blocker>blocked", sorted. */
+async function blocksOf(t: TestApp, uid: string): Promise<string[]> {
+  const rows = await query<{ blocker_id: string; blocked_id: string }>(
+    t.database,
+    'SELECT blocker_id, blocked_id FROM blocks WHERE blocker_id = $1 OR blocked_id = $1',
+    [uid],
+  );
+  return rows.map((row) => `${row.blocker_id}>${row.blocked_id}`).sort();
+}
+
+const blockBy = (s: Scene, blocker: Account) =>
+  s.t.app.inject({ method: 'PUT', url: API.block(s.owner.username), headers: { cookie: blocker.cookie } });
+
 const invitesMadeBy = (count: number) => async (s: Scene) => {
   expect(await query(s.t.database, 'SELECT 1 FROM invites WHERE created_by = $1', [s.owner.uid])).toHaveLength(count);
 };
+
+// Reports and moderation (issue 17).
+async function staff(s: Scene, role: 'moderator' | 'admin') {
+  await query(s.t.database, 'UPDATE users SET role = $1 WHERE id = $2', [role, s.owner.uid]);
+}
+
+async function ownersPost(s: Scene): Promise<PostDetail> {
+  return (await createPost(s.t.app, s.owner.cookie, { bytes: await jpeg(40, 30), description: 'mine' })).json().post;
+}
+
+const reportsBy = (who: 'nobody' | 'other') => async (s: Scene) => {
+  const rows = await query<{ reporter_id: string }>(s.t.database, 'SELECT reporter_id FROM reports WHERE target_user_id = $1', [
+    s.owner.uid,
+  ]);
+  expect(rows.map((row) => row.reporter_id)).toEqual(who === 'other' ? [s.other.uid] : []);
+};
+
+async function reportBystander(s: Scene) {
+  s.bystander = await signUp(s.t.app, newAccount('by'));
+  const reporter = await signUp(s.t.app, newAccount('rep'));
+  const sent = await s.t.app.inject({
+    method: 'POST',
+    url: API.reports,
+    payload: { username: s.bystander.username, reason: 'spam' },
+    headers: { cookie: reporter.cookie },
+  });
+  expect(sent.statusCode, sent.body).toBe(204);
+}
+
+const bystanderReportsOpen = (count: number) => async (s: Scene) => {
+  const rows = await query(s.t.database, `SELECT 1 FROM reports WHERE target_user_id = $1 AND status = 'open'`, [need(s.bystander).uid]);
+  expect(rows).toHaveLength(count);
+};
+
+const bystanderSuspended = (suspended: boolean) => async (s: Scene) => {
+  const rows = await query(s.t.database, 'SELECT 1 FROM users WHERE id = $1 AND suspended_until > now()', [need(s.bystander).uid]);
+  expect(rows).toHaveLength(suspended ? 1 : 0);
+  // A suspension ends the bystander's sessions (a lifted one leaves them ended).
+  if (suspended) expect(await sessionCount(s.t, need(s.bystander).uid)).toBe(0);
+};
+
+const bystanderRole = (role: string) => async (s: Scene) => {
+  const rows = await query<{ role: string }>(s.t.database, 'SELECT role FROM users WHERE id = $1', [need(s.bystander).uid]);
+  expect(rows[0]?.role).toBe(role);
+};
+
+const moderate = (s: Scene, cookie: string | undefined, method: 'POST' | 'PUT', url: string, payload: object) =>
+  s.t.app.inject({ method, url, payload, headers: withCookie(cookie) });
 
 const ROWS: Row[] = [
   {
@@ -511,6 +572,77 @@ const ROWS: Row[] = [
       },
     },
   },
+  // Blocks (issue 17 point 4): "owner" is the user being blocked; blocking yourself is refused.
+  {
+    route: 'PUT /api/users/:username/block',
+    what: "block the owner, who follows the caller: adds only the caller's own block and ends the follows both ways",
+    setup: async (s) => {
+      expect((await follow(s.t.app, s.other.username, s.owner.cookie)).statusCode).toBe(200);
+    },
+    send: (s, cookie) => s.t.app.inject({ method: 'PUT', url: API.block(s.owner.username), headers: withCookie(cookie) }),
+    cells: {
+      'signed out': {
+        status: 401,
+        code: 'NOT_SIGNED_IN',
+        async then(s) {
+          expect(await blocksOf(s.t, s.owner.uid)).toEqual([]);
+          expect(await edgesOf(s.t.database, s.owner.uid)).toEqual([`${s.owner.uid}>${s.other.uid}`]);
+        },
+      },
+      'another user': {
+        status: 200,
+        async then(s, response) {
+          expect(response.json()).toEqual({ blocked: true });
+          expect(await blocksOf(s.t, s.owner.uid)).toEqual([`${s.other.uid}>${s.owner.uid}`]);
+          expect(await edgesOf(s.t.database, s.owner.uid)).toEqual([]);
+        },
+      },
+      owner: {
+        status: 400,
+        code: 'CANNOT_BLOCK_YOURSELF',
+        async then(s) {
+          expect(await blocksOf(s.t, s.owner.uid)).toEqual([]);
+          expect(await edgesOf(s.t.database, s.owner.uid)).toEqual([`${s.owner.uid}>${s.other.uid}`]);
+        },
+      },
+    },
+  },
+  {
+    route: 'DELETE /api/users/:username/block',
+    what: "unblock the owner, blocked by the other user and a bystander: removes only the caller's own block",
+    setup: async (s) => {
+      s.bystander = await signUp(s.t.app, newAccount('by'));
+      for (const blocker of [s.other, s.bystander]) expect((await blockBy(s, blocker)).statusCode).toBe(200);
+    },
+    send: (s, cookie) => s.t.app.inject({ method: 'DELETE', url: API.block(s.owner.username), headers: withCookie(cookie) }),
+    cells: {
+      'signed out': {
+        status: 401,
+        code: 'NOT_SIGNED_IN',
+        async then(s) {
+          expect(await blocksOf(s.t, s.owner.uid)).toEqual(
+            [`${need(s.bystander).uid}>${s.owner.uid}`, `${s.other.uid}>${s.owner.uid}`].sort(),
+          );
+        },
+      },
+      'another user': {
+        status: 200,
+        async then(s, response) {
+          expect(response.json()).toEqual({ blocked: false });
+          expect(await blocksOf(s.t, s.owner.uid)).toEqual([`${need(s.bystander).uid}>${s.owner.uid}`]);
+        },
+      },
+      owner: {
+        status: 400,
+        code: 'CANNOT_BLOCK_YOURSELF',
+        async then(s) {
+          expect(await blocksOf(s.t, s.owner.uid)).toEqual(
+            [`${need(s.bystander).uid}>${s.owner.uid}`, `${s.other.uid}>${s.owner.uid}`].sort(),
+          );
+        },
+      },
+    },
+  },
   // Invite codes (issue 17 point 6): admins only. "owner" is an admin here; to a member (another
   // user) and to the signed-out the routes do not exist. Moderators: tests/api/registration.test.ts.
   {
@@ -543,6 +675,103 @@ const ROWS: Row[] = [
       'signed out': { status: 404, code: 'NOT_FOUND', then: invitesMadeBy(1) },
       'another user': { status: 404, code: 'NOT_FOUND', then: invitesMadeBy(1) },
       owner: { status: 204, then: invitesMadeBy(0) },
+    },
+  },
+  // Reports and moderation (issue 17 points 1-3). For /api/moderation "owner" is staff (the role
+  // each route needs) acting on a bystander; to a member (another user) and to the signed-out the
+  // routes do not exist. Every role (member, moderator, admin, suspended) per route, and who may
+  // act on whom: tests/api/moderation.test.ts.
+  {
+    route: `POST ${API.reports}`,
+    what: "report the owner's post: anyone else signed in may, the owner may not report themselves",
+    setup: async (s) => {
+      s.post = await ownersPost(s);
+    },
+    send: (s, cookie) =>
+      s.t.app.inject({
+        method: 'POST',
+        url: API.reports,
+        payload: { postId: need(s.post).id, reason: 'spam' },
+        headers: withCookie(cookie),
+      }),
+    cells: {
+      'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: reportsBy('nobody') },
+      'another user': { status: 204, then: reportsBy('other') },
+      owner: { status: 400, code: 'CANNOT_REPORT_YOURSELF', then: reportsBy('nobody') },
+    },
+  },
+  {
+    route: `POST ${API.moderationDismiss}`,
+    what: "dismiss the reports of a bystander's profile (the owner is a moderator)",
+    setup: async (s) => {
+      await staff(s, 'moderator');
+      await reportBystander(s);
+    },
+    send: (s, cookie) => moderate(s, cookie, 'POST', API.moderationDismiss, { username: need(s.bystander).username }),
+    cells: {
+      'signed out': { status: 404, code: 'NOT_FOUND', then: bystanderReportsOpen(1) },
+      'another user': { status: 404, code: 'NOT_FOUND', then: bystanderReportsOpen(1) },
+      owner: { status: 204, then: bystanderReportsOpen(0) },
+    },
+  },
+  {
+    route: `POST ${API.moderationRemovePost}`,
+    what: "remove a bystander's post (the owner is a moderator)",
+    setup: async (s) => {
+      await staff(s, 'moderator');
+      s.bystander = await signUp(s.t.app, newAccount('by'));
+      s.post = (await createPost(s.t.app, s.bystander.cookie, { bytes: await jpeg(40, 30), description: 'reported' })).json().post;
+    },
+    send: (s, cookie) => moderate(s, cookie, 'POST', API.moderationRemovePost, { postId: need(s.post).id }),
+    cells: {
+      'signed out': { status: 404, code: 'NOT_FOUND', then: async (s) => expect(await postExists(s.t, need(s.post).id)).toBe(true) },
+      'another user': { status: 404, code: 'NOT_FOUND', then: async (s) => expect(await postExists(s.t, need(s.post).id)).toBe(true) },
+      owner: { status: 204, then: async (s) => expect(await postExists(s.t, need(s.post).id)).toBe(false) },
+    },
+  },
+  {
+    route: `POST ${API.moderationSuspend}`,
+    what: 'suspend a bystander for a day (the owner is a moderator): their sessions end',
+    setup: async (s) => {
+      await staff(s, 'moderator');
+      s.bystander = await signUp(s.t.app, newAccount('by'));
+    },
+    send: (s, cookie) => moderate(s, cookie, 'POST', API.moderationSuspend, { username: need(s.bystander).username, days: 1 }),
+    cells: {
+      'signed out': { status: 404, code: 'NOT_FOUND', then: bystanderSuspended(false) },
+      'another user': { status: 404, code: 'NOT_FOUND', then: bystanderSuspended(false) },
+      owner: { status: 200, then: bystanderSuspended(true) },
+    },
+  },
+  {
+    route: `POST ${API.moderationUnsuspend}`,
+    what: "lift a bystander's suspension early (the owner is an admin)",
+    setup: async (s) => {
+      await staff(s, 'admin');
+      s.bystander = await signUp(s.t.app, newAccount('by'));
+      await query(s.t.database, `UPDATE users SET suspended_until = now() + interval '1 day' WHERE id = $1`, [s.bystander.uid]);
+      // As a suspension would have.
+      await query(s.t.database, 'DELETE FROM sessions WHERE user_id = $1', [s.bystander.uid]);
+    },
+    send: (s, cookie) => moderate(s, cookie, 'POST', API.moderationUnsuspend, { username: need(s.bystander).username }),
+    cells: {
+      'signed out': { status: 404, code: 'NOT_FOUND', then: bystanderSuspended(true) },
+      'another user': { status: 404, code: 'NOT_FOUND', then: bystanderSuspended(true) },
+      owner: { status: 204, then: bystanderSuspended(false) },
+    },
+  },
+  {
+    route: 'PUT /api/moderation/people/:username/role',
+    what: 'make a bystander a moderator (the owner is an admin)',
+    setup: async (s) => {
+      await staff(s, 'admin');
+      s.bystander = await signUp(s.t.app, newAccount('by'));
+    },
+    send: (s, cookie) => moderate(s, cookie, 'PUT', API.moderationRole(need(s.bystander).username), { role: 'moderator' }),
+    cells: {
+      'signed out': { status: 404, code: 'NOT_FOUND', then: bystanderRole('member') },
+      'another user': { status: 404, code: 'NOT_FOUND', then: bystanderRole('member') },
+      owner: { status: 200, then: bystanderRole('moderator') },
     },
   },
 ];

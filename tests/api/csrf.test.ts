@@ -220,6 +220,31 @@ const WRITES: Write[] = [
     },
   },
   {
+    name: 'PUT block',
+    success: 200,
+    async prepare(t) {
+      const [blocker, blocked] = [await signUp(t.app), await signUp(t.app)];
+      const blocks = async () => (await query(t.database, 'SELECT 1 FROM blocks WHERE blocker_id = $1', [blocker.uid])).length;
+      return {
+        send: (headers) => inject(t, 'PUT', API.block(blocked.username), { ...headers, cookie: blocker.cookie }),
+        changed: async () => (await blocks()) > 0,
+      };
+    },
+  },
+  {
+    name: 'DELETE block',
+    success: 200,
+    async prepare(t) {
+      const [blocker, blocked] = [await signUp(t.app), await signUp(t.app)];
+      expect((await inject(t, 'PUT', API.block(blocked.username), { cookie: blocker.cookie })).statusCode).toBe(200);
+      const blocks = async () => (await query(t.database, 'SELECT 1 FROM blocks WHERE blocker_id = $1', [blocker.uid])).length;
+      return {
+        send: (headers) => inject(t, 'DELETE', API.block(blocked.username), { ...headers, cookie: blocker.cookie }),
+        changed: async () => (await blocks()) === 0,
+      };
+    },
+  },
+  {
     name: 'POST invite code (an admin)',
     success: 201,
     async prepare(t) {

@@ -135,6 +135,8 @@ function routeGroup(method: string, url: string): string {
     [/^\/api\/posts\/[^/]*\/related$/, 'related'],
     [/^\/api\/posts\/[^/]*$/, 'post by id'],
     [/^\/api\/users\/[^/]*\/follow$/, 'follow / unfollow'],
+    [/^\/api\/users\/[^/]*\/block$/, 'block / unblock'],
+    [/^\/api\/me\/blocks$/, 'blocked accounts'],
     [/^\/api\/users\/[^/]*\/(followers|following)$/, 'followers / following'],
     [/^\/api\/users\/[^/]*\/posts$/, "user's posts"],
     [/^\/api\/users\/[^/]*$/, 'profile'],
@@ -697,6 +699,9 @@ const peopleRequests = fc.oneof(
   }),
   request({ method: methodFor('PUT', 'DELETE'), url: username.map((u) => `/api/users/${u}/follow`), cookie: signedInCookie }),
   request({ method: methodFor('PUT', 'DELETE'), url: username.map((u) => `/api/users/${u}/follow`) }),
+  request({ method: methodFor('PUT', 'DELETE'), url: username.map((u) => `/api/users/${u}/block`), cookie: signedInCookie }),
+  request({ method: methodFor('PUT', 'DELETE'), url: username.map((u) => `/api/users/${u}/block`) }),
+  request({ method: methodFor('GET'), url: fc.constant('/api/me/blocks'), cookie: signedInCookie }),
 );
 
 const searchQuery = fc.oneof(
@@ -1712,6 +1717,8 @@ describe('fuzzing every route', () => {
       "user's posts",
       'followers / following',
       'follow / unfollow',
+      'block / unblock',
+      'blocked accounts',
       'search',
       'invites',
       'media',

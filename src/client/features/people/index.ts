@@ -1,0 +1,1 @@
+export { useBlockedAccounts, useSetBlocked } from './api/blocks';
