@@ -10,6 +10,7 @@ import { newAccount, signUp } from '../helpers/accounts.js';
 import { jpeg } from '../helpers/images.js';
 import { expectError, mediaFiles, query } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
+import { startLocalS3, type LocalS3 } from '../helpers/s3.js';
 import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../helpers/test-app.js';
 
 /** Reports, the queue and its actions, the log, suspensions and roles (issue 17), on a real database and disk. */
@@ -333,6 +334,125 @@ describe('roles', () => {
   });
 });
 
+describe('every moderation route × member / moderator / admin / suspended', () => {
+  type Caller = 'member' | 'moderator' | 'admin' | 'suspended moderator';
+  interface Route {
+    name: string;
+    /** Prepares a fresh target and returns the request. */
+    prepare(): Promise<(cookie: string) => Promise<LightMyRequestResponse>>;
+    /** The status for a moderator and an admin (members and suspended staff: 404). */
+    moderator: number;
+    admin: number;
+  }
+  const targetWithReports = async () => {
+    const [target, reporter] = [await account(), await account()];
+    const post = await postOf(target);
+    await report(reporter.cookie, { postId: post.id, reason: 'spam' });
+    await report(reporter.cookie, { username: target.username, reason: 'spam' });
+    return { target, post };
+  };
+  const ROUTES: Route[] = [
+    { name: 'GET queue', prepare: async () => (cookie) => send('GET', API.moderationQueue, cookie), moderator: 200, admin: 200 },
+    { name: 'GET log', prepare: async () => (cookie) => send('GET', API.moderationLog, cookie), moderator: 200, admin: 200 },
+    { name: 'GET suspended', prepare: async () => (cookie) => send('GET', API.moderationSuspended, cookie), moderator: 200, admin: 200 },
+    {
+      name: 'GET person',
+      prepare: async () => {
+        const { target } = await targetWithReports();
+        return (cookie) => send('GET', API.moderationPerson(target.username), cookie);
+      },
+      moderator: 200,
+      admin: 200,
+    },
+    {
+      name: 'POST dismiss',
+      prepare: async () => {
+        const { post } = await targetWithReports();
+        return (cookie) => send('POST', API.moderationDismiss, cookie, { postId: post.id });
+      },
+      moderator: 204,
+      admin: 204,
+    },
+    {
+      name: 'POST remove-post',
+      prepare: async () => {
+        const { post } = await targetWithReports();
+        return (cookie) => send('POST', API.moderationRemovePost, cookie, { postId: post.id });
+      },
+      moderator: 204,
+      admin: 204,
+    },
+    {
+      name: 'POST suspend',
+      prepare: async () => {
+        const { post } = await targetWithReports();
+        return (cookie) => send('POST', API.moderationSuspend, cookie, { postId: post.id, days: 30 });
+      },
+      moderator: 200,
+      admin: 200,
+    },
+    {
+      name: 'POST unsuspend',
+      prepare: async () => {
+        const target = await account();
+        await query(t.database, `UPDATE users SET suspended_until = now() + interval '1 day' WHERE id = $1`, [target.uid]);
+        return (cookie) => send('POST', API.moderationUnsuspend, cookie, { username: target.username });
+      },
+      moderator: 403,
+      admin: 204,
+    },
+    {
+      name: 'PUT role',
+      prepare: async () => {
+        const target = await account();
+        return (cookie) => send('PUT', API.moderationRole(target.username), cookie, { role: 'moderator' });
+      },
+      moderator: 403,
+      admin: 200,
+    },
+  ];
+  const CALLERS: Caller[] = ['member', 'moderator', 'admin', 'suspended moderator'];
+
+  async function caller(kind: Caller): Promise<string> {
+    if (kind === 'member') return (await account()).cookie;
+    if (kind !== 'suspended moderator') return (await account(kind)).cookie;
+    const [suspended, admin] = [await account('moderator'), await account('admin')];
+    expect((await send('POST', API.moderationSuspend, admin.cookie, { username: suspended.username, days: 1 })).statusCode).toBe(200);
+    return suspended.cookie;
+  }
+
+  describe.each(ROUTES)('$name', (route) => {
+    it.each(CALLERS)('as %s', async (kind) => {
+      const cookie = await caller(kind);
+      const request = await route.prepare();
+      const logBefore = (await query(t.database, 'SELECT 1 FROM moderation_log')).length;
+      const response = await request(cookie);
+      const expected = kind === 'moderator' ? route.moderator : kind === 'admin' ? route.admin : 404;
+      expect(response.statusCode, response.body).toBe(expected);
+      if (expected === 404) expect(response.json().code).toBe('NOT_FOUND');
+      // Refused calls write nothing to the log; actions write one entry.
+      const written = (await query(t.database, 'SELECT 1 FROM moderation_log')).length - logBefore;
+      expect(written).toBe(route.name.startsWith('GET') || expected >= 400 ? 0 : 1);
+    });
+  });
+});
+
+describe('blocks and reports', () => {
+  it('someone who blocked the reporter is hidden from them (404); someone the reporter blocked can still be reported', async () => {
+    const [reporter, blocker, blocked] = [await account(), await account(), await account()];
+    const blockerPost = await postOf(blocker);
+    const blockedPost = await postOf(blocked);
+    expect((await send('PUT', API.block(reporter.username), blocker.cookie)).statusCode).toBeLessThan(300);
+    expect((await send('PUT', API.block(blocked.username), reporter.cookie)).statusCode).toBeLessThan(300);
+    expectError(await report(reporter.cookie, { postId: blockerPost.id, reason: 'spam' }), 404, 'POST_NOT_FOUND');
+    expectError(await report(reporter.cookie, { username: blocker.username, reason: 'spam' }), 404, 'USER_NOT_FOUND');
+    expect((await report(reporter.cookie, { postId: blockedPost.id, reason: 'harassment' })).statusCode).toBe(204);
+    expect((await report(reporter.cookie, { username: blocked.username, reason: 'harassment' })).statusCode).toBe(204);
+    expect(await openReports(blocker.uid)).toBe(0);
+    expect(await openReports(blocked.uid)).toBe(2);
+  });
+});
+
 describe('the log', () => {
   it('pages newest first', async () => {
     const admin = await account('admin');
@@ -345,4 +465,36 @@ describe('the log', () => {
   });
 });
 
-export type { LightMyRequestResponse };
+describe('Remove Post on S3', () => {
+  let s3: LocalS3;
+  let s3App: TestApp;
+  beforeAll(async () => {
+    s3 = await startLocalS3();
+    s3App = await createTestApp({}, { storage: s3.storage('moderation/') });
+  });
+  afterAll(async () => {
+    await s3App.close();
+    await s3.stop();
+  });
+
+  it('deletes every stored file of the post from the bucket, and only those', async () => {
+    const author = await signUp(s3App.app, newAccount('s3a'));
+    const moderator = await signUp(s3App.app, newAccount('s3m'));
+    await query(s3App.database, `UPDATE users SET role = 'moderator' WHERE id = $1`, [moderator.uid]);
+    const kept = await createPost(s3App.app, author.cookie, { bytes: await jpeg(70, 50), description: 'stays' });
+    const afterFirst = await s3.keys();
+    const removed = await createPost(s3App.app, author.cookie, { bytes: await jpeg(80, 60), description: 'goes' });
+    const filesOfRemoved = (await s3.keys()).filter((key) => !afterFirst.includes(key));
+    expect(filesOfRemoved.length).toBeGreaterThan(1);
+    const response = await s3App.app.inject({
+      method: 'POST',
+      url: API.moderationRemovePost,
+      payload: { postId: removed.json().post.id },
+      headers: { cookie: moderator.cookie },
+    });
+    expect(response.statusCode, response.body).toBe(204);
+    expect(await s3.keys()).toEqual(afterFirst);
+    expect(await query(s3App.database, 'SELECT 1 FROM pending_files')).toHaveLength(0);
+    expect(kept.statusCode).toBe(201);
+  });
+});

@@ -9,6 +9,8 @@ export interface TwoServers {
   s3: LocalS3;
   /** The prefix both servers store under in the bucket. */
   s3Prefix: string;
+  /** The database both use, for a test that sets up rows behind their back (a moderator's role). */
+  databaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export async function startTwoServers(name: string, env: Record<string, string> 
     b,
     s3,
     s3Prefix,
+    databaseUrl: database.url,
     stop: async () => {
       await Promise.all([a.stop(), b.stop()]);
       await s3.stop();

@@ -1,7 +1,8 @@
 import { and, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { ReportReason, ReportStatus, Role } from '../../shared/moderation.js';
 import type { AppDb } from '../db/database.js';
-import { moderationLog, posts, reports, users } from '../db/schema.js';
+import { blocks, moderationLog, posts, reports, users } from '../db/schema.js';
 import { visibleTo } from '../directory/visibility.js';
 import type { PageKey } from '../http/cursor.js';
 import { newId } from '../ids.js';
@@ -25,22 +26,37 @@ const moderatedUser = {
   suspendedUntil: users.suspendedUntil,
 };
 
-/** A user the viewer may see (the one visibility rule): what a report may name. */
-export async function findVisibleUser(db: AppDb, username: string, viewerId: string) {
+/**
+ * Whom a reporter may report: anyone visible to them (the one visibility rule), and also someone
+ * they blocked, whom they still find (visibility.ts): blocking a harasser must not stop the
+ * report. Someone who blocked the reporter, or is suspended, is hidden from them: 404.
+ */
+function reportable(reporterId: string, userId: AnyPgColumn): SQL {
+  return or(
+    visibleTo(reporterId, userId),
+    and(
+      visibleTo(undefined, userId),
+      sql`exists (select 1 from ${blocks} where ${and(eq(blocks.blockerId, reporterId), eq(blocks.blockedId, userId))})`,
+    ),
+  )!;
+}
+
+/** A user the reporter may report (reportable). */
+export async function findReportableUser(db: AppDb, username: string, reporterId: string) {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.username, username), visibleTo(viewerId, users.id)))
+    .where(and(eq(users.username, username), reportable(reporterId, users.id)))
     .limit(1);
   return row;
 }
 
-/** A post the viewer may see, with its author. */
-export async function findVisiblePost(db: AppDb, postId: string, viewerId: string) {
+/** A post the reporter may report (its author reportable), with its author. */
+export async function findReportablePost(db: AppDb, postId: string, reporterId: string) {
   const [row] = await db
     .select({ id: posts.id, userId: posts.userId })
     .from(posts)
-    .where(and(eq(posts.id, postId), visibleTo(viewerId, posts.userId)))
+    .where(and(eq(posts.id, postId), reportable(reporterId, posts.userId)))
     .limit(1);
   return row;
 }

@@ -70,11 +70,11 @@ export class ModerationService {
     if (body.reason === 'other' && details === '') throw new AppError(400, 'REPORT_DETAILS_REQUIRED');
     let target: Target;
     if (body.postId !== undefined) {
-      const post = await queries.findVisiblePost(this.db, body.postId, reporter.id);
+      const post = await queries.findReportablePost(this.db, body.postId, reporter.id);
       if (!post) throw new AppError(404, 'POST_NOT_FOUND');
       target = { userId: post.userId, postId: post.id };
     } else {
-      const user = await queries.findVisibleUser(this.db, body.username!.replace(/^@/, '').toLowerCase(), reporter.id);
+      const user = await queries.findReportableUser(this.db, body.username!.replace(/^@/, '').toLowerCase(), reporter.id);
       if (!user) throw new AppError(404, 'USER_NOT_FOUND');
       target = { userId: user.id, postId: null };
     }

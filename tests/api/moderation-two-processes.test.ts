@@ -1,0 +1,76 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../src/shared/api/paths.js';
+import { newAccount } from '../helpers/accounts.js';
+import type { ServerProcess } from '../helpers/server-process.js';
+import { noPostgres } from '../helpers/services.js';
+import { startTwoServers, type TwoServers } from '../helpers/two-servers.js';
+
+/**
+ * A suspension made on one process ends the user's sessions on the other at once, and the other
+ * process's cached reads stop showing them (the 'suspension' change over LISTEN/NOTIFY), not
+ * after the caches' minute. Lifting it shows them again.
+ */
+describe.skipIf(noPostgres)('suspension across two processes (PostgreSQL, caches on)', { timeout: 120_000 }, () => {
+  let servers: TwoServers;
+  let a: ServerProcess;
+  let b: ServerProcess;
+
+  const call = (server: ServerProcess, method: string, url: string, cookie?: string, body?: unknown) =>
+    fetch(`${server.base}${url}`, {
+      method,
+      headers: { ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  async function register(server: ServerProcess, prefix: string) {
+    const account = newAccount(prefix);
+    const response = await call(server, 'POST', API.register, undefined, account);
+    expect(response.status, await response.clone().text()).toBe(201);
+    const cookie = response.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('session='))!
+      .split(';')[0]!;
+    return { ...account, cookie };
+  }
+
+  async function setRole(username: string, role: string) {
+    const client = new pg.Client({ connectionString: servers.databaseUrl });
+    await client.connect();
+    try {
+      await client.query('UPDATE users SET role = $1 WHERE username = $2', [role, username]);
+    } finally {
+      await client.end();
+    }
+  }
+
+  beforeAll(async () => {
+    servers = await startTwoServers('moderation');
+    ({ a, b } = servers);
+  }, 120_000);
+  afterAll(() => servers?.stop(), 60_000);
+
+  it('suspended on A: their cookie fails on B at once, B stops showing their profile; lifted on A, B shows it again', async () => {
+    const author = await register(b, 'susp');
+    const moderator = await register(a, 'smod');
+    const admin = await register(a, 'sadm');
+    await setRole(moderator.username, 'moderator');
+    await setRole(admin.username, 'admin');
+    // B has answered (and cached) the profile.
+    expect((await call(b, 'GET', API.user(author.username))).status).toBe(200);
+    expect((await call(b, 'GET', API.me, author.cookie)).status).toBe(200);
+
+    const suspended = await call(a, 'POST', API.moderationSuspend, moderator.cookie, { username: author.username, days: 1 });
+    expect(suspended.status, await suspended.clone().text()).toBe(200);
+
+    expect((await call(b, 'GET', API.me, author.cookie)).status).toBe(401);
+    await expect.poll(async () => (await call(b, 'GET', API.user(author.username))).status, { timeout: 2_000 }).toBe(404);
+    const refused = await call(b, 'POST', API.login, undefined, { identifier: author.username, password: author.password });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe('ACCOUNT_SUSPENDED_UNTIL');
+
+    expect((await call(a, 'POST', API.moderationUnsuspend, admin.cookie, { username: author.username })).status).toBe(204);
+    await expect.poll(async () => (await call(b, 'GET', API.user(author.username))).status, { timeout: 2_000 }).toBe(200);
+    expect((await call(b, 'POST', API.login, undefined, { identifier: author.username, password: author.password })).status).toBe(200);
+  });
+});
