@@ -3,11 +3,14 @@ import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 import { localServerEnv } from './scripts/local-server';
 import { smtpPortFor } from './tests/e2e/mail';
+import { invitePortFor } from './tests/e2e/registration';
 
 const PORT = Number(process.env.E2E_PORT) || 3100;
 /** A second server that nobody posts to: what a brand-new install looks like. */
 const FRESH_PORT = PORT + 1;
 const FRESH_URL = `http://127.0.0.1:${FRESH_PORT}`;
+/** A third with REGISTRATION=invite (issue 17): see tests/e2e/registration.ts. */
+const INVITE_PORT = invitePortFor(PORT);
 
 const PHONE = { ...devices['Pixel 7'], viewport: { width: 390, height: 844 } };
 const DESKTOP = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } };
@@ -18,7 +21,7 @@ const DESKTOP = { ...devices['Desktop Chrome'], viewport: { width: 1280, height:
  */
 const DIST = path.resolve(process.env.E2E_DIST || 'dist');
 
-function server(port: number, { mail = false } = {}) {
+function server(port: number, { mail = false, env = {} as Record<string, string> } = {}) {
   // A fresh embedded database for every run, so tests never depend on leftovers.
   const dataDir = path.resolve('.e2e-data', String(port));
   return {
@@ -27,7 +30,7 @@ function server(port: number, { mail = false } = {}) {
     url: `http://127.0.0.1:${port}/api/openapi.json`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: localServerEnv(port, dataDir, DIST, mail ? { smtpPort: smtpPortFor(port) } : undefined),
+    env: { ...localServerEnv(port, dataDir, DIST, mail ? { smtpPort: smtpPortFor(port) } : undefined), ...env },
   };
 }
 
@@ -54,5 +57,5 @@ export default defineConfig({
   ],
   // The main server mails ("Forgot password?") to the SMTP server global-setup.ts starts.
   globalSetup: './tests/e2e/global-setup.ts',
-  webServer: [server(PORT, { mail: true }), server(FRESH_PORT)],
+  webServer: [server(PORT, { mail: true }), server(FRESH_PORT), server(INVITE_PORT, { env: { REGISTRATION: 'invite' } })],
 });

@@ -6,6 +6,7 @@ import { ERRORS } from '../../src/shared/errors';
 import { adminResetLink } from './admin';
 import { newAccount, signUpViaApi } from './helpers';
 import { photo } from './images';
+import { invitePortFor, runAdmin } from './registration';
 
 /**
  * Accessibility on every screen, at both sizes: axe-core finds no serious or critical violation
@@ -254,6 +255,50 @@ test('signed out: password recovery (a reset link, a dead one, Forgot password?,
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByRole('button', { name: COPY.forgot.submit })).toBeFocused();
+
+  expect(found).toEqual([]);
+});
+
+test('who may sign up: the invite-mode create-account form, and an admin’s Invites (a new code, the revoke dialog)', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const port = Number(new URL(baseURL!).port);
+  const found: string[] = [];
+
+  await page.goto(`http://127.0.0.1:${invitePortFor(port)}/login`);
+  await page.getByRole('button', { name: COPY.login.newAccount }).click();
+  await audit(page, found, 'login (create account, invite mode)', (p) => p.getByPlaceholder(COPY.login.inviteCodePlaceholder));
+  await page.getByRole('button', { name: COPY.login.create }).click();
+  await audit(page, found, 'login (create account, invite mode, errors)', (p) => p.getByTestId('login-errors').filter({ hasText: /./ }));
+
+  const admin = await signUpViaApi(page.request, newAccount(WORD));
+  await runAdmin(port, ['role', admin.username, 'admin']);
+  await audit(page, found, 'invites', (p) => p.getByRole('button', { name: COPY.invites.create }), '/moderation/invites');
+  await page.getByRole('button', { name: COPY.invites.create }).click();
+  await audit(page, found, 'invites (a new code)', (p) => p.getByTestId('new-invite-code'));
+  await page.getByRole('list', { name: COPY.invites.live }).getByRole('button').first().click();
+  await audit(page, found, 'invites (revoke dialog)', (p) => p.getByRole('dialog'));
+  // The dialog focuses Cancel, not Revoke.
+  await expect(page.getByRole('dialog').getByRole('button', { name: COPY.cancel })).toBeFocused();
+
+  expect(found).toEqual([]);
+});
+
+test('blocks: the Block dialog, a profile you blocked, Blocked Accounts (a row, and empty)', async ({ page, request }) => {
+  const other = await signUpViaApi(request, newAccount(WORD));
+  await signUpViaApi(page.request, newAccount(WORD));
+  const found: string[] = [];
+
+  await audit(page, found, 'blocked accounts (empty)', (p) => p.getByText(COPY.block.none), '/settings/blocked');
+  await page.goto(`/@${other.username}`);
+  await page.getByRole('button', { name: COPY.block.action, exact: true }).click();
+  await audit(page, found, 'block dialog', (p) => p.getByRole('dialog'));
+  await expect(page.getByRole('dialog').getByRole('button', { name: COPY.cancel })).toBeFocused();
+  await page.getByRole('dialog').getByRole('button', { name: COPY.block.confirm, exact: true }).click();
+  await audit(page, found, 'profile you blocked', (p) => p.getByRole('button', { name: COPY.block.unblock }));
+  await audit(page, found, 'blocked accounts', (p) => p.getByRole('list', { name: COPY.block.listTitle }), '/settings/blocked');
 
   expect(found).toEqual([]);
 });

@@ -52,6 +52,8 @@ export function LoginPage() {
   const [inviteCode, setInviteCode] = useState('');
   const [errors, setErrors] = useState<string[]>([]);
   const busy = signIn.isPending || signUp.isPending;
+  // Who may sign up, said once: not again above the error that repeats it.
+  const showNote = mode === 'create' && REGISTRATION_NOTE !== undefined && !errors.includes(REGISTRATION_NOTE);
 
   // Already signed in (e.g. the back button): nothing to do here.
   if (user && !busy) return <Navigate to={paths.home} replace />;
@@ -115,6 +117,7 @@ export function LoginPage() {
               type="email"
               label={COPY.login.emailPlaceholder}
               autoComplete="email"
+              aria-describedby={showNote ? 'registration-note' : undefined}
               value={email}
               onChange={(e) => setEmail(e.target.value)}
             />
@@ -139,7 +142,7 @@ export function LoginPage() {
             onChange={(e) => setInviteCode(e.target.value)}
           />
         )}
-        {mode === 'create' && REGISTRATION_NOTE && (
+        {showNote && (
           <p className={styles.note} id="registration-note">
             {REGISTRATION_NOTE}
           </p>
