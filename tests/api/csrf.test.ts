@@ -56,6 +56,13 @@ async function signUpAdmin(t: TestApp) {
   return admin;
 }
 
+/** A new account made a moderator or an admin (issue 17: moderation is theirs). */
+async function signUpStaff(t: TestApp, role: 'moderator' | 'admin') {
+  const made = await signUp(t.app);
+  await query(t.database, 'UPDATE users SET role = $1 WHERE id = $2', [role, made.uid]);
+  return made;
+}
+
 const WRITES: Write[] = [
   {
     name: 'POST register',
@@ -266,6 +273,82 @@ const WRITES: Write[] = [
       return {
         send: (headers) => inject(t, 'DELETE', API.invite(id), { ...headers, cookie: admin.cookie }),
         changed: async () => (await query(t.database, 'SELECT 1 FROM invites WHERE code_hash = $1', [id])).length === 0,
+      };
+    },
+  }, // Reports and moderation (issue 17): staff act on a fresh member.
+  {
+    name: 'POST report',
+    success: 204,
+    async prepare(t) {
+      const [reporter, target] = [await signUp(t.app), await signUp(t.app)];
+      return {
+        send: (headers) =>
+          inject(t, 'POST', API.reports, { ...headers, cookie: reporter.cookie }, { username: target.username, reason: 'spam' }),
+        changed: async () => (await query(t.database, 'SELECT 1 FROM reports WHERE reporter_id = $1', [reporter.uid])).length > 0,
+      };
+    },
+  },
+  {
+    name: 'POST dismiss (a moderator)',
+    success: 204,
+    async prepare(t) {
+      const [moderator, target, reporter] = [await signUpStaff(t, 'moderator'), await signUp(t.app), await signUp(t.app)];
+      await inject(t, 'POST', API.reports, { cookie: reporter.cookie }, { username: target.username, reason: 'spam' });
+      return {
+        send: (headers) =>
+          inject(t, 'POST', API.moderationDismiss, { ...headers, cookie: moderator.cookie }, { username: target.username }),
+        changed: async () =>
+          (await query(t.database, `SELECT 1 FROM reports WHERE target_user_id = $1 AND status = 'dismissed'`, [target.uid])).length > 0,
+      };
+    },
+  },
+  {
+    name: 'POST remove-post (a moderator)',
+    success: 204,
+    async prepare(t) {
+      const [moderator, author] = [await signUpStaff(t, 'moderator'), await signUp(t.app)];
+      const post = (await createPost(t.app, author.cookie, { bytes: await jpeg(40, 30) })).json().post as { id: string };
+      return {
+        send: (headers) => inject(t, 'POST', API.moderationRemovePost, { ...headers, cookie: moderator.cookie }, { postId: post.id }),
+        changed: async () => (await query(t.database, 'SELECT 1 FROM posts WHERE id = $1', [post.id])).length === 0,
+      };
+    },
+  },
+  {
+    name: 'POST suspend (a moderator)',
+    success: 200,
+    async prepare(t) {
+      const [moderator, target] = [await signUpStaff(t, 'moderator'), await signUp(t.app)];
+      return {
+        send: (headers) =>
+          inject(t, 'POST', API.moderationSuspend, { ...headers, cookie: moderator.cookie }, { username: target.username, days: 1 }),
+        changed: async () =>
+          (await query(t.database, 'SELECT 1 FROM users WHERE id = $1 AND suspended_until IS NOT NULL', [target.uid])).length > 0,
+      };
+    },
+  },
+  {
+    name: 'POST unsuspend (an admin)',
+    success: 204,
+    async prepare(t) {
+      const [admin, target] = [await signUpStaff(t, 'admin'), await signUp(t.app)];
+      await query(t.database, `UPDATE users SET suspended_until = now() + interval '1 day' WHERE id = $1`, [target.uid]);
+      return {
+        send: (headers) => inject(t, 'POST', API.moderationUnsuspend, { ...headers, cookie: admin.cookie }, { username: target.username }),
+        changed: async () =>
+          (await query(t.database, 'SELECT 1 FROM users WHERE id = $1 AND suspended_until IS NULL', [target.uid])).length > 0,
+      };
+    },
+  },
+  {
+    name: 'PUT role (an admin)',
+    success: 200,
+    async prepare(t) {
+      const [admin, target] = [await signUpStaff(t, 'admin'), await signUp(t.app)];
+      return {
+        send: (headers) =>
+          inject(t, 'PUT', API.moderationRole(target.username), { ...headers, cookie: admin.cookie }, { role: 'moderator' }),
+        changed: async () => (await query(t.database, `SELECT 1 FROM users WHERE id = $1 AND role = 'moderator'`, [target.uid])).length > 0,
       };
     },
   },
