@@ -21,7 +21,7 @@ const DESKTOP = { ...devices['Desktop Chrome'], viewport: { width: 1280, height:
  */
 const DIST = path.resolve(process.env.E2E_DIST || 'dist');
 
-function server(port: number, { mail = false, env = {} as Record<string, string> } = {}) {
+function server(port: number, { mail = false, env = {} }: { mail?: boolean; env?: Record<string, string> } = {}) {
   // A fresh embedded database for every run, so tests never depend on leftovers.
   const dataDir = path.resolve('.e2e-data', String(port));
   return {
