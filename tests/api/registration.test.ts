@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
@@ -286,5 +289,23 @@ describe('the settings', () => {
       mode: 'invite',
       emailDomains: [],
     });
+  });
+
+  it('the page tells the client the mode and the domains (escaped), so the form can say so before anything is sent', async () => {
+    const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-registration-client-'));
+    fs.copyFileSync(path.resolve('src/client/index.html'), path.join(clientDir, 'index.html'));
+    const served = await buildApp({
+      config: { ...t.config, clientDir, registration: { mode: 'domains', emailDomains: ['uni.example.edu', '*.uni.example.edu'] } },
+      database: t.database,
+    });
+    try {
+      const page = (await served.inject({ method: 'GET', url: '/login' })).body;
+      expect(page).toContain('<meta name="registration" content="domains" />');
+      expect(page).toContain('<meta name="registration-email-domains" content="uni.example.edu,*.uni.example.edu" />');
+      expect(page).not.toContain('__REGISTRATION');
+    } finally {
+      await served.close();
+      fs.rmSync(clientDir, { recursive: true, force: true });
+    }
   });
 });
