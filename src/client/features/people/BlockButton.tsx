@@ -51,7 +51,7 @@ export function BlockedNotice({ username }: { username: string }) {
   const setBlocked = useSetBlocked(username);
   return (
     <div className={styles.blocked}>
-      <p role="status">{COPY.block.blocked(username)}</p>
+      <p>{COPY.block.blocked(username)}</p>
       <button type="button" className={button.secondary} disabled={setBlocked.isPending} onClick={() => setBlocked.mutate(false)}>
         {COPY.block.unblock}
       </button>
