@@ -13,6 +13,7 @@ import { Outbox } from '../../src/server/mail/outbox.js';
 import { imageFileKeys } from '../../src/server/posts/post-images.js';
 import { API } from '../../src/shared/api/paths.js';
 import { ERRORS, isErrorCode } from '../../src/shared/errors.js';
+import { REPORT_REASONS } from '../../src/shared/moderation.js';
 import { deriveHashtags } from '../../src/shared/hashtags.js';
 import { DESCRIPTION_MAX_LENGTH, LINK_MAX_LENGTH, POST_IMAGE_MAX_BYTES } from '../../src/shared/limits.js';
 import { isHttpLink, validatePostText } from '../../src/shared/validation/post.js';
@@ -51,6 +52,7 @@ const FULL_RUNS = {
   people: 2_800,
   search: 1_200,
   invites: 1_000,
+  moderation: 1_000,
   mediaAndPages: 1_600,
   methodsAndHeaders: 1_800,
   cookies: 1_000,
@@ -60,6 +62,7 @@ const FULL_RUNS = {
   huge: 24,
 } as const;
 const SCALE = slowRun ? 1 : 0.1;
+const REPORT_REASON_KEYS = Object.keys(REPORT_REASONS);
 const RUNS = Object.fromEntries(Object.entries(FULL_RUNS).map(([name, runs]) => [name, Math.ceil(runs * SCALE)])) as Record<
   keyof typeof FULL_RUNS,
   number
@@ -86,8 +89,10 @@ interface Person {
 let actors: Person[] = [];
 /** Signs out (everywhere) in place of the actors. */
 let leaver: Person;
-/** An admin: makes and revokes invite codes. */
+/** An admin: makes and revokes invite codes, and moderates (issue 17). */
 let admin: Person;
+/** Whom the admin removes posts of, suspends, and gives roles: nobody else's posts or sessions. */
+let moderated: Person;
 
 /** Real values the generators draw from, so requests also hit rows that exist. */
 const pools = {
@@ -97,6 +102,7 @@ const pools = {
   media: [] as string[],
   cursors: [] as string[],
   inviteIds: [] as string[],
+  moderatedPostIds: [] as string[],
 };
 const POOL_CAP = 300;
 
@@ -142,6 +148,8 @@ function routeGroup(method: string, url: string): string {
     [/^\/api\/users\/[^/]*$/, 'profile'],
     [/^\/api\/search\//, 'search'],
     [/^\/api\/moderation\/invites(\/|$)/, 'invites'],
+    [/^\/api\/reports$/, 'reports'],
+    [/^\/api\/moderation(\/|$)/, 'moderation'],
     [/^\/api\/openapi\.json$/, 'openapi'],
     [/^\/api(\/|$)/, 'unknown api path'],
     [/^\/media(\/|$)/, 'media'],
@@ -1096,7 +1104,7 @@ const inviteCount = fc.oneof(
   { weight: 2, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.double() },
   { weight: 1, arbitrary: nastyText },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>(null, true, [], {}, '1', 1e309) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(null, true, [], {}, '1', '1e309', -0) },
 );
 const inviteBody = fc.oneof(
   { weight: 8, arbitrary: fc.record({ uses: inviteCount, days: inviteCount }, { requiredKeys: [] }).map((body) => JSON.stringify(body)) },
@@ -1115,6 +1123,106 @@ const inviteRequests = fc.oneof(
       .map((id) => `${API.invites}/${id}`),
     cookie: adminCookie,
   }),
+);
+
+/** Reports and moderation (issue 17): reports by the actors; the rest by the admin, on `moderated` mostly. */
+const someText = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ maxLength: 40 }) },
+  { weight: 2, arbitrary: nastyText },
+  { weight: 1, arbitrary: fc.integer({ min: 495, max: 505 }).map((n) => 'n'.repeat(n)) },
+  { weight: 1, arbitrary: wrongType },
+);
+const reportBody = fc.oneof(
+  // Well formed, so some get through: another person's profile or post, a reason that needs no words.
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(
+        fc.boolean(),
+        fromPool(() => pools.usernames),
+        fromPool(() => pools.postIds),
+        fc.constantFrom('spam', 'harassment', 'nudity'),
+      )
+      .map(([byName, name, id, reason]) => JSON.stringify(byName ? { username: name, reason } : { postId: id, reason })),
+  },
+  {
+    weight: 8,
+    arbitrary: fc
+      .oneof(
+        fc.record(
+          {
+            postId: fc.oneof(
+              fromPool(() => pools.postIds),
+              nastyText,
+            ),
+            reason: fc.oneof(fc.constantFrom(...REPORT_REASON_KEYS), nastyText),
+            details: someText,
+          },
+          { requiredKeys: ['postId', 'reason'] },
+        ),
+        fc.record(
+          {
+            username: fc.oneof(
+              fromPool(() => pools.usernames),
+              nastyText,
+            ),
+            reason: fc.oneof(fc.constantFrom(...REPORT_REASON_KEYS), nastyText),
+            details: someText,
+          },
+          { requiredKeys: ['username', 'reason'] },
+        ),
+        fc.dictionary(fc.constantFrom('postId', 'username', 'reason', 'details', 'extra'), wrongType, { maxKeys: 4 }),
+      )
+      .map((body) => JSON.stringify(body)),
+  },
+  { weight: 1, arbitrary: nastyText },
+);
+const moderatedName = fc.oneof({ weight: 4, arbitrary: fc.constant(0).map(() => moderated.username) }, { weight: 1, arbitrary: nastyText });
+const moderatedPost = fc.oneof({ weight: 4, arbitrary: fromPool(() => pools.moderatedPostIds) }, { weight: 1, arbitrary: nastyText });
+const days = fc.oneof({ weight: 4, arbitrary: fc.constantFrom<unknown>(1, 7, 30, null) }, { weight: 1, arbitrary: wrongType });
+const moderationBody = (fields: Record<string, fc.Arbitrary<unknown>>, required: string[]) =>
+  fc.oneof(
+    { weight: 8, arbitrary: fc.record(fields, { requiredKeys: required }).map((body) => JSON.stringify(body)) },
+    { weight: 1, arbitrary: nastyText },
+  );
+const moderationRequests = fc.oneof(
+  // As many as every moderation route together: a route group of its own.
+  {
+    weight: 7,
+    arbitrary: withBody(request({ method: methodFor('POST'), url: fc.constant(API.reports), cookie: signedInCookie }), reportBody),
+  },
+  request({
+    method: methodFor('GET'),
+    url: fc
+      .tuple(fc.constantFrom(API.moderationQueue, API.moderationLog, API.moderationSuspended), pageQuery)
+      .map(([url, q]) => `${url}${q}`),
+    cookie: adminCookie,
+  }),
+  request({
+    method: methodFor('GET'),
+    url: fc.oneof(moderatedName, username).map((u) => `/api/moderation/people/${encodeURIComponent(u)}`),
+    cookie: adminCookie,
+  }),
+  withBody(
+    request({ method: methodFor('POST'), url: fc.constant(API.moderationDismiss), cookie: adminCookie }),
+    moderationBody({ username: moderatedName, note: someText }, ['username']),
+  ),
+  withBody(
+    request({ method: methodFor('POST'), url: fc.constant(API.moderationRemovePost), cookie: adminCookie }),
+    moderationBody({ postId: moderatedPost, note: someText }, ['postId']),
+  ),
+  withBody(
+    request({ method: methodFor('POST'), url: fc.constant(API.moderationSuspend), cookie: adminCookie }),
+    moderationBody({ username: moderatedName, days, note: someText }, ['username', 'days']),
+  ),
+  withBody(
+    request({ method: methodFor('POST'), url: fc.constant(API.moderationUnsuspend), cookie: adminCookie }),
+    moderationBody({ username: moderatedName, note: someText }, ['username']),
+  ),
+  withBody(
+    request({ method: methodFor('PUT'), url: moderatedName.map((u) => API.moderationRole(u)), cookie: adminCookie }),
+    moderationBody({ role: fc.oneof(fc.constantFrom<unknown>('member', 'moderator', 'admin'), wrongType, nastyText) }, ['role']),
+  ),
 );
 
 const headerRequests = fc
@@ -1518,6 +1626,7 @@ describe('fuzzing every route', () => {
     leaver = await signUp(t.app, newAccount('fzleaver'));
     admin = await signUp(t.app, newAccount('fzadmin'));
     await query(t.database, `UPDATE users SET role = 'admin' WHERE id = $1`, [admin.uid]);
+    moderated = await signUp(t.app, newAccount('fzmodded'));
     for (const person of [author, ...actors]) {
       remember(pools.usernames, person.username);
       remember(pools.emails, person.email);
@@ -1606,6 +1715,14 @@ describe('fuzzing every route', () => {
       if (req.method === 'POST' && response.statusCode === 201) remember(pools.inviteIds, response.json<{ id: string }>().id);
     });
   });
+
+  it('reports and moderation: report, the queue and log, remove, suspend, lift, dismiss, roles', async () => {
+    for (let i = 0; i < 3; i += 1) {
+      const created = await createPost(t.app, moderated.cookie, { bytes: FILES.jpeg, description: `moderated ${i}` });
+      remember(pools.moderatedPostIds, created.json<{ post: { id: string } }>().post.id);
+    }
+    await check(moderationRequests, RUNS.moderation, async (req) => void (await send(req)));
+  }, 90_000);
 
   it('any route with odd methods and headers', async () => {
     await check(headerRequests, RUNS.methodsAndHeaders, async (req) => void (await send(req)));
@@ -1721,6 +1838,8 @@ describe('fuzzing every route', () => {
       'blocked accounts',
       'search',
       'invites',
+      'reports',
+      'moderation',
       'media',
       'openapi',
       'client pages',
