@@ -12,7 +12,7 @@ import { Page } from '../../ui/Page';
 import { PopUp } from '../../ui/PopUp';
 import { SkeletonRows } from '../../ui/Skeleton';
 import { useDocumentTitle } from '../../ui/use-document-title';
-import { NotFoundPage } from '../errors/NotFoundPage';
+import { NotFoundPage } from '../errors';
 import { useCreateInvite, useInvites, useRevokeInvite } from './api/invites';
 import styles from './InvitesPage.module.css';
 
