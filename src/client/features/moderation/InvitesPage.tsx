@@ -25,6 +25,24 @@ function count(text: string, max: number): number | undefined {
   return /^\d+$/.test(text.trim()) && value >= 1 && value <= max ? value : undefined;
 }
 
+/** A whole number from 1 to max, with its label shown (a placeholder would vanish under the number). */
+function CountField({ label, max, value, onChange }: { label: string; max: number; value: string; onChange: (value: string) => void }) {
+  return (
+    <label className={styles.field}>
+      <span className={styles.label}>{label}</span>
+      <input
+        className={field.input}
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={max}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </label>
+  );
+}
+
 /**
  * Not in the spec (issue 17): /moderation/invites, admins only (everyone else sees the not-found
  * page, as the API answers them 404). Make a code with its uses and days, see the live ones, and
@@ -74,30 +92,8 @@ export function InvitesPage() {
         {REGISTRATION.mode !== 'invite' && <p className={styles.intro}>{COPY.invites.notInviteMode}</p>}
 
         <form className={styles.form} onSubmit={submit} noValidate aria-label={COPY.invites.create}>
-          <label className={styles.field}>
-            <span className={styles.label}>{COPY.invites.uses}</span>
-            <input
-              className={field.input}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={INVITE_MAX_USES}
-              value={uses}
-              onChange={(e) => setUses(e.target.value)}
-            />
-          </label>
-          <label className={styles.field}>
-            <span className={styles.label}>{COPY.invites.days}</span>
-            <input
-              className={field.input}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={INVITE_MAX_DAYS}
-              value={days}
-              onChange={(e) => setDays(e.target.value)}
-            />
-          </label>
+          <CountField label={COPY.invites.uses} max={INVITE_MAX_USES} value={uses} onChange={setUses} />
+          <CountField label={COPY.invites.days} max={INVITE_MAX_DAYS} value={days} onChange={setDays} />
           <button type="submit" className={`${button.primary} ${styles.create}`} disabled={create.isPending}>
             {COPY.invites.create}
           </button>
