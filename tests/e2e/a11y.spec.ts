@@ -3,7 +3,7 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import { API } from '../../src/shared/api/paths';
 import { COPY } from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
-import { adminResetLink } from './admin';
+import { adminResetLink, adminRole } from './admin';
 import { newAccount, signUpViaApi } from './helpers';
 import { photo } from './images';
 import { invitePortFor, runAdmin } from './registration';
@@ -300,5 +300,58 @@ test('blocks: the Block dialog, a profile you blocked, Blocked Accounts (a row, 
   await audit(page, found, 'profile you blocked', (p) => p.getByRole('button', { name: COPY.block.unblock }));
   await audit(page, found, 'blocked accounts', (p) => p.getByRole('list', { name: COPY.block.listTitle }), '/settings/blocked');
 
+  expect(found).toEqual([]);
+});
+
+test('moderation: the Report dialog (and its error), the queue, the Suspend dialog, the log and People', async ({
+  page,
+  request,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const author = await signUpViaApi(request, newAccount(WORD));
+  const postId = await post(request, `${WORD} reported post #campus`);
+  const found: string[] = [];
+
+  await signUpViaApi(page.request, newAccount(WORD));
+  await page.goto(`/post/${postId}`);
+  await page.getByRole('button', { name: COPY.report.action }).click();
+  const dialog = page.getByRole('dialog', { name: COPY.report.postTitle });
+  await audit(page, found, 'report dialog', () => dialog);
+  await dialog.getByLabel('Something else').check();
+  await dialog.getByRole('button', { name: COPY.report.send }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(ERRORS.REPORT_DETAILS_REQUIRED);
+  await audit(page, found, 'report dialog (details required)', () => dialog);
+  await dialog.getByLabel(COPY.report.details).fill('Not a photo of campus');
+  await dialog.getByRole('button', { name: COPY.report.send }).click();
+  await audit(page, found, 'report thanks', (p) => p.getByRole('dialog', { name: COPY.report.thanksTitle }));
+
+  const staff = await browser.newContext({ viewport: page.viewportSize() ?? undefined });
+  const mod = await staff.newPage();
+  const moderator = await signUpViaApi(mod.request, newAccount(WORD));
+  await mod.goto('/');
+  await adminRole(mod, moderator.username, 'moderator');
+  // The e2e server is shared: other specs' reports may be in the queue too.
+  const suspendAuthor = mod
+    .getByRole('listitem')
+    .filter({ hasText: `@${author.username}` })
+    .getByRole('button', { name: COPY.moderation.suspend });
+  await audit(mod, found, 'moderation queue', () => suspendAuthor, '/moderation');
+  await suspendAuthor.click();
+  await audit(mod, found, 'suspend dialog', (p) => p.getByRole('dialog', { name: COPY.moderation.suspendTitle(author.username) }));
+  await mod.keyboard.press('Escape');
+  await expect(suspendAuthor).toBeFocused();
+  await audit(
+    mod,
+    found,
+    'moderation log',
+    (p) => p.getByText(COPY.moderation.logEmpty).or(p.getByRole('list', { name: COPY.moderation.log })),
+    '/moderation/log',
+  );
+  await mod.goto('/moderation/people');
+  await mod.getByLabel(COPY.moderation.findPerson).fill(author.username);
+  await mod.getByRole('button', { name: COPY.moderation.find }).click();
+  await audit(mod, found, 'moderation people', (p) => p.getByRole('link', { name: `@${author.username}` }));
+  await staff.close();
   expect(found).toEqual([]);
 });

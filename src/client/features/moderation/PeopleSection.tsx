@@ -91,7 +91,8 @@ function Person({ user, isAdmin, ask }: { user: ModeratedUser; isAdmin: boolean;
           )}
         </div>
       )}
-      <p className={styles.muted} role="status">
+      {/* A live region from the start, so the saved message is announced when it appears. */}
+      <p className={styles.muted} aria-live="polite">
         {saved ? COPY.moderation.roleSaved : ''}
       </p>
       <FormErrors messages={problems} />
