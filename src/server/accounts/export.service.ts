@@ -173,8 +173,8 @@ export class DataExport {
     for (;;) {
       signal.throwIfAborted();
       // followList reads one row more than asked, to tell whether another page follows.
-      // As the user sees the lists themself (the one visibility rule: not those suspended now).
-      const rows = await followList(this.deps.db, { userId, viewerId: userId, side, after, limit: PAGE_ROWS });
+      // The user's own record, as stored (a block already removed the follows it hides).
+      const rows = await followList(this.deps.db, { userId, seen: undefined, side, after, limit: PAGE_ROWS });
       const page = rows.slice(0, PAGE_ROWS);
       for (const row of page) yield row.username;
       if (rows.length <= PAGE_ROWS) return;

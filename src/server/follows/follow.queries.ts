@@ -1,7 +1,7 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { follows, users } from '../db/schema.js';
-import { visibleTo } from '../directory/visibility.js';
+import { amongVisible, type SeenBy } from '../directory/visibility.js';
 import { blockBetween } from './block.queries.js';
 import type { PageKey } from '../http/cursor.js';
 
@@ -35,11 +35,12 @@ export type FollowListRow = { id: string; username: string; iconKey: string | nu
 /**
  * The users on one side of someone's edges (their followers, or whom they follow), newest
  * edge first, each with their own follower count: one query for the whole page. Users hidden
- * from the viewer are not listed (the counts stay as stored: they still count).
+ * from the viewer (`seen`; everyone listed without it) are not listed (the counts stay as
+ * stored: they still count).
  */
 export async function followList(
   db: AppDb,
-  options: { userId: string; viewerId: string | undefined; side: 'followers' | 'following'; after?: PageKey; limit: number },
+  options: { userId: string; seen: SeenBy | undefined; side: 'followers' | 'following'; after?: PageKey; limit: number },
 ): Promise<FollowListRow[]> {
   const [anchor, other] = options.side === 'followers' ? [follows.targetId, follows.followerId] : [follows.followerId, follows.targetId];
   const after: SQL | undefined = options.after
@@ -55,7 +56,7 @@ export async function followList(
     })
     .from(follows)
     .innerJoin(users, eq(users.id, other))
-    .where(and(eq(anchor, options.userId), visibleTo(options.viewerId, users.id), after))
+    .where(and(eq(anchor, options.userId), options.seen && amongVisible(options.seen, users.id), after))
     .orderBy(desc(follows.createdAt), desc(other))
     .limit(options.limit + 1);
 }

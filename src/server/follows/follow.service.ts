@@ -54,7 +54,7 @@ export class FollowService {
     const userId = await this.directory.idOf(username, viewer?.id);
     const rows = await queries.followList(this.db, {
       userId,
-      viewerId: viewer?.id,
+      seen: await this.directory.visibility.seenBy(viewer?.id),
       side,
       after: decodeCursor(cursor),
       limit: FOLLOW_LIST_PAGE_SIZE,

@@ -1,7 +1,7 @@
 import { and, arrayOverlaps, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { followedBy, publicUserColumns } from '../directory/directory.queries.js';
-import { visibleTo } from '../directory/visibility.js';
+import { amongVisible, type SeenBy } from '../directory/visibility.js';
 import { posts, users } from '../db/schema.js';
 import type { PageKey } from '../http/cursor.js';
 
@@ -47,12 +47,15 @@ export async function insertPost(db: AppDb, post: typeof posts.$inferInsert): Pr
  * Newest first, as the viewer (nobody when signed out) may see them, without their own. Fetches
  * one extra row to know if there is more.
  */
-export async function feedPage(db: AppDb, options: { viewerId?: string; after?: PageKey; limit: number }): Promise<CardRow[]> {
+export async function feedPage(
+  db: AppDb,
+  options: { viewerId?: string; seen: SeenBy; after?: PageKey; limit: number },
+): Promise<CardRow[]> {
   const { viewerId } = options;
   return db
     .select(cardColumns)
     .from(posts)
-    .where(and(viewerId ? ne(posts.userId, viewerId) : undefined, visibleTo(viewerId, posts.userId), after(options.after)))
+    .where(and(viewerId ? ne(posts.userId, viewerId) : undefined, amongVisible(options.seen, posts.userId), after(options.after)))
     .orderBy(desc(posts.createdAt), desc(posts.id))
     .limit(options.limit + 1);
 }

@@ -222,6 +222,7 @@ export class PostService {
   async feed(viewer: UserRow | null, cursor: string | undefined): Promise<PostPage> {
     const rows = await queries.feedPage(this.db, {
       viewerId: viewer?.id,
+      seen: await this.visibility.seenBy(viewer?.id),
       after: decodeCursor(cursor),
       limit: HOME_FEED_PAGE_SIZE,
     });

@@ -3,7 +3,7 @@ import { unionAll } from 'drizzle-orm/pg-core';
 import { gramsDecide, queryGrams } from '../../shared/keywords.js';
 import type { AppDb } from '../db/database.js';
 import { posts, users } from '../db/schema.js';
-import { visibleTo } from '../directory/visibility.js';
+import { amongVisible, type SeenBy } from '../directory/visibility.js';
 import { boundedMatchesNewestFirst, cardColumns, fewMatchesNewestFirst, type CardRow } from '../posts/post.queries.js';
 
 /** LIKE treats '_' and '%' as wildcards, and usernames may contain '_'. */
@@ -12,7 +12,7 @@ function escapeLike(value: string): string {
 }
 
 /** Usernames starting with the prefix (B-tree, text_pattern_ops), never the viewer nor anyone hidden from them. */
-export async function usersByPrefix(db: AppDb, prefix: string, excludeUserId: string | undefined, limit: number) {
+export async function usersByPrefix(db: AppDb, prefix: string, excludeUserId: string | undefined, limit: number, seen?: SeenBy) {
   return (
     db
       .select({ id: users.id, username: users.username, iconKey: users.iconKey })
@@ -21,7 +21,7 @@ export async function usersByPrefix(db: AppDb, prefix: string, excludeUserId: st
         and(
           sql`${users.username} LIKE ${`${escapeLike(prefix)}%`}`,
           excludeUserId ? ne(users.id, excludeUserId) : undefined,
-          visibleTo(excludeUserId, users.id),
+          seen && amongVisible(seen, users.id),
         ),
       )
       // Byte order, which no index on username provides: otherwise, under a database collation
