@@ -18,7 +18,7 @@ import type { AppDb } from '../db/database.js';
 import { iconUrl } from '../directory/icon-images.js';
 import type { PublicUserRow } from '../directory/directory.queries.js';
 import type { UserDirectory } from '../directory/user-directory.js';
-import { visibleItems, withRoomForHidden, type Visibility } from '../directory/visibility.js';
+import { visibleItems, withRoomForHidden, type SeenBy, type Visibility } from '../directory/visibility.js';
 import { normalizeUsername } from '../directory/username.js';
 import { AppError } from '../http/app-error.js';
 import { decodeCursor, toPage } from '../http/cursor.js';
@@ -43,6 +43,20 @@ export function toCard(row: queries.CardRow): PostCard {
   return { id: row.id, description: row.description, image: imageSet(row) };
 }
 
+/** A card's JSON with its author: what answers shared by every viewer hold, to filter per viewer. */
+export interface SharedCard {
+  userId: string;
+  json: string;
+}
+
+export const toSharedCard = (row: queries.CardRow): SharedCard => ({ userId: row.userId, json: JSON.stringify(toCard(row)) });
+
+/** `{ posts }` JSON of the first `limit` shared cards whose authors the viewer sees. */
+export function visibleCardsJson(cards: readonly SharedCard[], seen: SeenBy, limit: number): string {
+  const shown = visibleItems(cards, (card) => card.userId, seen, limit);
+  return `{"posts":[${shown.map((card) => card.json).join(',')}]}`;
+}
+
 const REJECTION: Record<ImageRejected['reason'], AppError> = {
   'not-an-image': new AppError(415, 'INVALID_FILETYPE'),
   'too-large': new AppError(413, 'IMAGE_TOO_LARGE'),
@@ -58,10 +72,10 @@ export interface PostCaches {
 
 type PostDetailRow = NonNullable<Awaited<ReturnType<typeof queries.findPostDetail>>>['post'];
 
-/** Related posts shared by every viewer: each card's JSON with its author, filtered per viewer. */
+/** Related posts shared by every viewer, filtered per viewer (and the post's own author). */
 interface RelatedAnswer {
   authorId: string;
-  cards: Array<{ userId: string; json: string }>;
+  cards: SharedCard[];
 }
 
 export class PostService {
@@ -247,12 +261,11 @@ export class PostService {
         },
         withRoomForHidden(RELATED_MAX_POSTS),
       );
-      return { authorId: post.userId, cards: rows.map((row) => ({ userId: row.userId, json: JSON.stringify(toCard(row)) })) };
+      return { authorId: post.userId, cards: rows.map(toSharedCard) };
     });
     const seen = await this.visibility.seenBy(viewer?.id);
     if (!seen.sees(answer.authorId)) throw new AppError(404, 'POST_NOT_FOUND');
-    const cards = visibleItems(answer.cards, (card) => card.userId, seen, RELATED_MAX_POSTS);
-    return `{"posts":[${cards.map((card) => card.json).join(',')}]}`;
+    return visibleCardsJson(answer.cards, seen, RELATED_MAX_POSTS);
   }
 
   /**

@@ -8,9 +8,9 @@ import type { AppDb, Database } from '../db/database.js';
 import { hasSqlState } from '../db/sql-state.js';
 import { AppError } from '../http/app-error.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
-import { toCard } from '../posts/post.service.js';
+import { toSharedCard, visibleCardsJson, type SharedCard } from '../posts/post.service.js';
 import { iconUrl } from '../directory/icon-images.js';
-import { visibleItems, withRoomForHidden, type Visibility } from '../directory/visibility.js';
+import { withRoomForHidden, type Visibility } from '../directory/visibility.js';
 import { PostSearch, type PostSearchOptions } from './post-search.js';
 import { SearchGate, searchBusy } from './search-gate.js';
 import * as queries from './search.queries.js';
@@ -40,7 +40,7 @@ export interface SearchServiceOptions {
 }
 
 /** A post search's answer, shared by every viewer: each card's JSON with its author. */
-type SearchAnswer = Array<{ userId: string; json: string }>;
+type SearchAnswer = SharedCard[];
 
 export class SearchService {
   private readonly db: AppDb;
@@ -91,11 +91,9 @@ export class SearchService {
     const answer = await this.cache.get(words.join(' '), async () => {
       const limit = withRoomForHidden(SEARCH_MAX_POSTS);
       const rows = words.length > 0 ? await this.bounded((db) => this.postSearch.cards(words, limit, db)) : [];
-      return rows.map((row) => ({ userId: row.userId, json: JSON.stringify(toCard(row)) }));
+      return rows.map(toSharedCard);
     });
-    const seen = await this.options.visibility.seenBy(searcher.viewer?.id);
-    const cards = visibleItems(answer, (card) => card.userId, seen, SEARCH_MAX_POSTS);
-    return `{"posts":[${cards.map((card) => card.json).join(',')}]}`;
+    return visibleCardsJson(answer, await this.options.visibility.seenBy(searcher.viewer?.id), SEARCH_MAX_POSTS);
   }
 
   /**
