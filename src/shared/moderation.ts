@@ -17,6 +17,8 @@ export const REPORT_REASONS = {
 } as const;
 export type ReportReason = keyof typeof REPORT_REASONS;
 export const REPORT_DETAILS_MAX_LENGTH = 500;
+/** A moderator's note on an action (moderation_log.note). */
+export const MODERATION_NOTE_MAX_LENGTH = 500;
 
 export type ReportStatus = 'open' | 'actioned' | 'dismissed';
 

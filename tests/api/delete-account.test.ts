@@ -17,7 +17,7 @@ import { emptyBucket, startLocalS3, type LocalS3 } from '../helpers/s3.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { noPostgres } from '../helpers/services.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { startTwoServers, type TwoServers } from '../helpers/two-servers.js';
+import { callServer, registerOn, startTwoServers, type TwoServers } from '../helpers/two-servers.js';
 
 /**
  * Delete Account (issue 16 point 5): every row and every stored file of the account goes, other
@@ -496,26 +496,8 @@ describe.skipIf(noPostgres)('DELETE /api/me across two processes (PostgreSQL, S3
   let a: ServerProcess;
   let b: ServerProcess;
 
-  const call = (server: ServerProcess, method: string, url: string, cookie?: string, body?: unknown) =>
-    fetch(`${server.base}${url}`, {
-      method,
-      headers: {
-        ...(cookie ? { cookie } : {}),
-        ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
-    });
-
-  async function register(server: ServerProcess) {
-    const account = newAccount('twoproc');
-    const response = await call(server, 'POST', API.register, undefined, account);
-    expect(response.status, await response.clone().text()).toBe(201);
-    const cookie = response.headers
-      .getSetCookie()
-      .find((c) => c.startsWith('session='))!
-      .split(';')[0]!;
-    return { ...account, cookie, uid: ((await response.json()) as { user: { uid: string } }).user.uid };
-  }
+  const call = callServer;
+  const register = (server: ServerProcess) => registerOn(server, 'twoproc');
 
   async function upload(server: ServerProcess, cookie: string, description: string) {
     const form = new FormData();

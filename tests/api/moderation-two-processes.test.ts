@@ -1,10 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../src/shared/api/paths.js';
-import { newAccount } from '../helpers/accounts.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { noPostgres } from '../helpers/services.js';
-import { startTwoServers, type TwoServers } from '../helpers/two-servers.js';
+import { callServer, registerOn, startTwoServers, type TwoServers } from '../helpers/two-servers.js';
 
 /**
  * A suspension made on one process ends the user's sessions on the other at once, and the other
@@ -16,23 +15,8 @@ describe.skipIf(noPostgres)('suspension across two processes (PostgreSQL, caches
   let a: ServerProcess;
   let b: ServerProcess;
 
-  const call = (server: ServerProcess, method: string, url: string, cookie?: string, body?: unknown) =>
-    fetch(`${server.base}${url}`, {
-      method,
-      headers: { ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-
-  async function register(server: ServerProcess, prefix: string) {
-    const account = newAccount(prefix);
-    const response = await call(server, 'POST', API.register, undefined, account);
-    expect(response.status, await response.clone().text()).toBe(201);
-    const cookie = response.headers
-      .getSetCookie()
-      .find((c) => c.startsWith('session='))!
-      .split(';')[0]!;
-    return { ...account, cookie };
-  }
+  const call = callServer;
+  const register = registerOn;
 
   async function setRole(username: string, role: string) {
     const client = new pg.Client({ connectionString: servers.databaseUrl });

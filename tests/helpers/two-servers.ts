@@ -1,3 +1,5 @@
+import { API } from '../../src/shared/api/paths.js';
+import { newAccount } from './accounts.js';
 import { startLocalS3, type LocalS3 } from './s3.js';
 import { tempDir } from './processes.js';
 import { buildServer, startServer, type ServerProcess } from './server-process.js';
@@ -47,4 +49,28 @@ export async function startTwoServers(name: string, env: Record<string, string> 
       await database.drop();
     },
   };
+}
+
+/** A request to one of the servers, as a browser would send it: JSON, or a FormData upload. */
+export function callServer(server: ServerProcess, method: string, url: string, cookie?: string, body?: unknown) {
+  return fetch(`${server.base}${url}`, {
+    method,
+    headers: {
+      ...(cookie ? { cookie } : {}),
+      ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+  });
+}
+
+/** A new account signed up on `server`, with its session cookie and id. */
+export async function registerOn(server: ServerProcess, prefix: string) {
+  const account = newAccount(prefix);
+  const response = await callServer(server, 'POST', API.register, undefined, account);
+  if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  const cookie = response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('session='))!
+    .split(';')[0]!;
+  return { ...account, cookie, uid: ((await response.json()) as { user: { uid: string } }).user.uid };
 }

@@ -6,6 +6,7 @@ import { blocks, moderationLog, posts, reports, users } from '../db/schema.js';
 import { visibleTo } from '../directory/visibility.js';
 import type { PageKey } from '../http/cursor.js';
 import { newId } from '../ids.js';
+import { cardColumns } from '../posts/post.queries.js';
 
 /** A user as moderation reads them. */
 export interface ModeratedUserRow {
@@ -148,18 +149,8 @@ export async function findModeratedUser(db: AppDb, username: string): Promise<Mo
 
 export async function postsForQueue(db: AppDb, ids: string[]) {
   if (ids.length === 0) return [];
-  return db
-    .select({
-      id: posts.id,
-      userId: posts.userId,
-      description: posts.description,
-      imageKey: posts.imageKey,
-      width: posts.width,
-      height: posts.height,
-      placeholder: posts.placeholder,
-    })
-    .from(posts)
-    .where(inArray(posts.id, ids));
+  // A grid card's columns: what the queue shows of a post is what a card shows.
+  return db.select(cardColumns).from(posts).where(inArray(posts.id, ids));
 }
 
 /** The user row locked for the rest of the transaction: two moderators acting at once take turns. */

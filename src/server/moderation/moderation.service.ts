@@ -1,5 +1,5 @@
 import type { LogEntry, ModeratedUser, QueueItem, ReportBody } from '../../shared/api/moderation.js';
-import { PERMANENT_SUSPENSION, REPORT_DETAILS_MAX_LENGTH } from '../../shared/moderation.js';
+import { MODERATION_NOTE_MAX_LENGTH, PERMANENT_SUSPENSION, REPORT_DETAILS_MAX_LENGTH } from '../../shared/moderation.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import { deleteUserSessions } from '../auth/auth.queries.js';
 import type { SessionCache } from '../auth/session-cache.js';
@@ -23,12 +23,11 @@ export const REPORTERS_SHOWN = 10;
 export const LOG_PAGE = 50;
 export const SUSPENDED_PAGE = 50;
 
-const NOTE_MAX_LENGTH = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function checkNote(note: string | undefined): string {
   const trimmed = (note ?? '').trim();
-  if (Array.from(trimmed).length > NOTE_MAX_LENGTH) throw new AppError(400, 'MODERATION_NOTE_TOO_LONG');
+  if (Array.from(trimmed).length > MODERATION_NOTE_MAX_LENGTH) throw new AppError(400, 'MODERATION_NOTE_TOO_LONG');
   return trimmed;
 }
 

@@ -1,15 +1,14 @@
 import { useId, useState } from 'react';
 import { COPY } from '../../../shared/copy';
-import { SUSPENSION_DAYS } from '../../../shared/moderation';
+import { MODERATION_NOTE_MAX_LENGTH, SUSPENSION_DAYS } from '../../../shared/moderation';
 import { errorMessages } from '../../lib/rejected';
-import field from '../../ui/field.module.css';
 import { FormErrors } from '../../ui/FormErrors';
 import { PopUp } from '../../ui/PopUp';
 import { useModerationAction, type ModerationAction } from './api/moderation';
+import { Choices, TextArea } from './dialog-fields';
 import styles from './ReportDialog.module.css';
 
 type Days = (typeof SUSPENSION_DAYS)[number];
-const NOTE_MAX_LENGTH = 500;
 
 /** What a moderator is about to do from the queue or People, asked first. */
 export type Asked =
@@ -59,30 +58,23 @@ export function ActionDialog({ asked, onClose }: { asked: Asked; onClose: () => 
     >
       <div className={styles.form}>
         {asked.kind === 'suspend' && (
-          <fieldset className={styles.reasons}>
-            <legend className={styles.legend}>{COPY.moderation.suspendFor}</legend>
-            {SUSPENSION_DAYS.map((length) => (
-              <label key={String(length)} className={styles.reason}>
-                <input type="radio" name={`${id}-days`} checked={days === length} onChange={() => setDays(length)} />
-                {COPY.moderation.days(length)}
-              </label>
-            ))}
-          </fieldset>
+          <Choices
+            legend={COPY.moderation.suspendFor}
+            name={`${id}-days`}
+            options={SUSPENSION_DAYS.map((length) => ({ value: length, label: COPY.moderation.days(length) }))}
+            value={days}
+            onChange={setDays}
+          />
         )}
         {asked.kind !== 'dismiss' && (
-          <>
-            <label className={styles.detailsLabel} htmlFor={`${id}-note`}>
-              {COPY.moderation.note}
-            </label>
-            <textarea
-              id={`${id}-note`}
-              className={`${field.input} ${styles.details}`}
-              value={note}
-              maxLength={NOTE_MAX_LENGTH}
-              rows={2}
-              onChange={(event) => setNote(event.target.value)}
-            />
-          </>
+          <TextArea
+            id={`${id}-note`}
+            label={COPY.moderation.note}
+            value={note}
+            onChange={setNote}
+            maxLength={MODERATION_NOTE_MAX_LENGTH}
+            rows={2}
+          />
         )}
         <FormErrors messages={problems} testId="moderation-errors" />
       </div>

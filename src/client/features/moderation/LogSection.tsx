@@ -5,7 +5,7 @@ import { paths } from '../../paths';
 import { FormErrors } from '../../ui/FormErrors';
 import { SkeletonRows } from '../../ui/Skeleton';
 import { useModerationLog } from './api/moderation';
-import { LoadMore } from './ModerationPage';
+import { LoadMore } from './list-parts';
 import styles from './ModerationPage.module.css';
 
 /** Every moderation action, newest first: who, what, whom, when, and their note. */

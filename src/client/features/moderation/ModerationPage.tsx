@@ -1,15 +1,13 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { ModeratedUser } from '../../../shared/api/moderation';
 import { COPY } from '../../../shared/copy';
-import { isPermanent, isStaff } from '../../../shared/moderation';
+import { isStaff } from '../../../shared/moderation';
 import { useCurrentUser } from '../../api/current-user';
 import { paths } from '../../paths';
-import button from '../../ui/button.module.css';
 import { Page } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/use-document-title';
-import { NotFoundPage } from '../errors/NotFoundPage';
+import { NotFoundPage } from '../errors';
 import { LogSection } from './LogSection';
 import styles from './ModerationPage.module.css';
 import { PeopleSection } from './PeopleSection';
@@ -26,31 +24,6 @@ const SECTIONS: Array<{ id: ModerationSection; to: string; label: string; adminO
   { id: 'log', to: paths.moderationLog, label: COPY.moderation.log },
   { id: 'people', to: paths.moderationPeople, label: COPY.moderation.people },
 ];
-
-/** When a suspension ends, in words ('December 1, 2026 at 9:30 AM UTC'), or 'permanently'. */
-export function suspensionText(user: Pick<ModeratedUser, 'suspendedUntil'>): string {
-  if (!user.suspendedUntil) return COPY.moderation.notSuspended;
-  const until = new Date(user.suspendedUntil);
-  return isPermanent(until) ? COPY.moderation.suspendedForGood : COPY.moderation.suspendedUntil(formatEnd(until));
-}
-
-const END_FORMAT = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
-const formatEnd = (until: Date) => `${END_FORMAT.format(until)} UTC`;
-
-/** A list's "Load more" (every list here is paged: bounded cost however long it grows). */
-export function LoadMore({ query }: { query: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown } }) {
-  if (!query.hasNextPage) return null;
-  return (
-    <button
-      type="button"
-      className={`${button.secondary} ${styles.more}`}
-      disabled={query.isFetchingNextPage}
-      onClick={() => void query.fetchNextPage()}
-    >
-      {COPY.moderation.loadMore}
-    </button>
-  );
-}
 
 /**
  * /moderation (issue 17): the queue of open reports, the log of every action, and People
@@ -86,9 +59,4 @@ export function ModerationPage({ section }: { section: ModerationSection }) {
       </div>
     </Page>
   );
-}
-
-/** A small piece of state for a confirmation dialog: what is being asked about, or nothing. */
-export function useAsking<T>() {
-  return useState<T | null>(null);
 }

@@ -13,7 +13,7 @@ import { SkeletonRows } from '../../ui/Skeleton';
 import { TextField } from '../../ui/TextField';
 import { ActionDialog, type Asked } from './ActionDialog';
 import { useModerationAction, usePerson, useSuspended } from './api/moderation';
-import { LoadMore, suspensionText } from './ModerationPage';
+import { LoadMore, suspensionText } from './list-parts';
 import styles from './ModerationPage.module.css';
 
 /** One person: who they are, their role and suspension, and what the caller may do. */

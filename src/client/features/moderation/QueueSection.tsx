@@ -11,7 +11,7 @@ import { FormErrors } from '../../ui/FormErrors';
 import { SkeletonRows } from '../../ui/Skeleton';
 import { ActionDialog, type Asked } from './ActionDialog';
 import { useQueue } from './api/moderation';
-import { LoadMore } from './ModerationPage';
+import { LoadMore } from './list-parts';
 import styles from './ModerationPage.module.css';
 
 function Item({ item, ask }: { item: QueueItem; ask: (asked: Asked) => void }) {

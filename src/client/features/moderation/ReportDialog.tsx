@@ -6,10 +6,10 @@ import { REPORT_DETAILS_MAX_LENGTH, REPORT_REASONS, type ReportReason } from '..
 import { useCurrentUser } from '../../api/current-user';
 import { errorMessages } from '../../lib/rejected';
 import button from '../../ui/button.module.css';
-import field from '../../ui/field.module.css';
 import { FormErrors } from '../../ui/FormErrors';
 import { PopUp } from '../../ui/PopUp';
 import { useReport } from './api/moderation';
+import { Choices, TextArea } from './dialog-fields';
 import styles from './ReportDialog.module.css';
 
 type Target = { postId: string } | { username: string };
@@ -73,34 +73,24 @@ function ReportDialog({ target, onClose }: { target: Target; onClose: () => void
       ]}
     >
       <div className={styles.form}>
-        <fieldset className={styles.reasons}>
-          <legend className={styles.legend}>{COPY.report.why}</legend>
-          {(Object.entries(REPORT_REASONS) as Array<[ReportReason, string]>).map(([key, label]) => (
-            <label key={key} className={styles.reason}>
-              <input type="radio" name={`${id}-reason`} value={key} checked={reason === key} onChange={() => setReason(key)} />
-              {label}
-            </label>
-          ))}
-        </fieldset>
+        <Choices
+          legend={COPY.report.why}
+          name={`${id}-reason`}
+          options={(Object.entries(REPORT_REASONS) as Array<[ReportReason, string]>).map(([value, label]) => ({ value, label }))}
+          value={reason}
+          onChange={setReason}
+        />
         {reason === 'other' && (
-          <>
-            <label className={styles.detailsLabel} htmlFor={`${id}-details`}>
-              {COPY.report.details}
-            </label>
-            <textarea
-              id={`${id}-details`}
-              className={`${field.input} ${styles.details}`}
-              value={details}
-              maxLength={REPORT_DETAILS_MAX_LENGTH}
-              required
-              rows={3}
-              aria-describedby={`${id}-hint`}
-              onChange={(event) => setDetails(event.target.value)}
-            />
-            <p id={`${id}-hint`} className={styles.hint}>
-              {COPY.report.detailsHint(REPORT_DETAILS_MAX_LENGTH)}
-            </p>
-          </>
+          <TextArea
+            id={`${id}-details`}
+            label={COPY.report.details}
+            value={details}
+            onChange={setDetails}
+            maxLength={REPORT_DETAILS_MAX_LENGTH}
+            rows={3}
+            required
+            hint={COPY.report.detailsHint(REPORT_DETAILS_MAX_LENGTH)}
+          />
         )}
         <FormErrors messages={problems} testId="report-errors" />
       </div>
