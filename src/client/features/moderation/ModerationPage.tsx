@@ -19,10 +19,12 @@ export type ModerationSection = 'queue' | 'log' | 'people';
  * The sections of /moderation, in the order of its nav. One more (Invites, for admins) is one
  * more entry here and a route in App.tsx; `adminOnly` sections are left out for moderators.
  */
-const SECTIONS: Array<{ id: ModerationSection; to: string; label: string; adminOnly?: boolean }> = [
+const SECTIONS: Array<{ id: ModerationSection | 'invites'; to: string; label: string; adminOnly?: boolean }> = [
   { id: 'queue', to: paths.moderation, label: COPY.moderation.queue },
   { id: 'log', to: paths.moderationLog, label: COPY.moderation.log },
   { id: 'people', to: paths.moderationPeople, label: COPY.moderation.people },
+  // A page of its own (InvitesPage), for admins only.
+  { id: 'invites', to: paths.invites, label: COPY.invites.title, adminOnly: true },
 ];
 
 /**
