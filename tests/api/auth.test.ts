@@ -117,6 +117,7 @@ describe('POST /api/auth/register', () => {
       email: account.email.toLowerCase(),
       bio: '',
       icon: null,
+      role: 'member',
     });
     // Nothing else leaks (no hash, no internal columns).
     expect(response.body).not.toContain('argon2');
@@ -551,7 +552,7 @@ describe('POST /api/auth/login', () => {
     const response = await login(identifier(alice), alice.password);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({
-      user: { uid: alice.uid, username: alice.username, email: alice.email, bio: '', icon: null },
+      user: { uid: alice.uid, username: alice.username, email: alice.email, bio: '', icon: null, role: 'member' },
     });
     const header = sessionSetCookie(response);
     expect(header).toMatch(/;\s*HttpOnly/i);
@@ -776,7 +777,7 @@ describe('POST /api/auth/logout and GET /api/me', () => {
     const response = await me(t.app, account.cookie);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
-      user: { uid: account.uid, username: account.username, email: account.email, bio: '', icon: null },
+      user: { uid: account.uid, username: account.username, email: account.email, bio: '', icon: null, role: 'member' },
     });
   });
 });
