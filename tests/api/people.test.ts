@@ -231,6 +231,7 @@ describe('PATCH /api/me', () => {
       email: alice!.email,
       bio: 'Sharing my #studentliving',
       icon: first.icon,
+      role: 'member',
     });
     expect(await me(alice!.cookie)).toEqual(user);
     expect(await profile(alice!.username)).toMatchObject({ bio: 'Sharing my #studentliving', icon: first.icon });
