@@ -87,14 +87,32 @@ describe('GET /api/users/:username', () => {
     const response = await get(t.app, API.user(alice!.username));
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({
-      user: { uid: alice!.uid, username: alice!.username, icon: null, bio: '', followers: 0, following: 0, followedByMe: false, blockedByMe: false },
+      user: {
+        uid: alice!.uid,
+        username: alice!.username,
+        icon: null,
+        bio: '',
+        followers: 0,
+        following: 0,
+        followedByMe: false,
+        blockedByMe: false,
+      },
     });
     expect(response.body).not.toContain(alice!.email);
     expect(response.body).not.toMatch(/email|password|hash/i);
     // Not even to the user herself.
     const own = await get(t.app, API.user(alice!.username), alice!.cookie);
     expect(own.body).not.toContain(alice!.email);
-    expect(Object.keys(own.json().user).sort()).toEqual(['bio', 'blockedByMe', 'followedByMe', 'followers', 'following', 'icon', 'uid', 'username']);
+    expect(Object.keys(own.json().user).sort()).toEqual([
+      'bio',
+      'blockedByMe',
+      'followedByMe',
+      'followers',
+      'following',
+      'icon',
+      'uid',
+      'username',
+    ]);
   });
 
   it("'@alice', 'ALICE' and '@Alice' are alice", async () => {
