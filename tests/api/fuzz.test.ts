@@ -1200,7 +1200,13 @@ const moderationRequests = fc.oneof(
   }),
   request({
     method: methodFor('GET'),
-    url: fc.oneof(moderatedName, username).map((u) => `/api/moderation/people/${encodeURIComponent(u)}`),
+    // \`username\` is route-ready already; a moderated name may be any text (lone surrogates too).
+    url: fc
+      .oneof(
+        moderatedName.map((u) => encodeURIComponent(wellFormed(u))),
+        username,
+      )
+      .map((u) => `/api/moderation/people/${u}`),
     cookie: adminCookie,
   }),
   withBody(
@@ -1220,7 +1226,7 @@ const moderationRequests = fc.oneof(
     moderationBody({ username: moderatedName, note: someText }, ['username']),
   ),
   withBody(
-    request({ method: methodFor('PUT'), url: moderatedName.map((u) => API.moderationRole(u)), cookie: adminCookie }),
+    request({ method: methodFor('PUT'), url: moderatedName.map((u) => API.moderationRole(wellFormed(u))), cookie: adminCookie }),
     moderationBody({ role: fc.oneof(fc.constantFrom<unknown>('member', 'moderator', 'admin'), wrongType, nastyText) }, ['role']),
   ),
 );
