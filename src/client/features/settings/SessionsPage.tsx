@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import type { SessionInfo } from '../../../shared/api/sessions';
 import { COPY } from '../../../shared/copy';
 import { timeAgo } from '../../lib/relative-time';
@@ -29,12 +28,10 @@ export function SessionsPage() {
   const sessions = useSessions();
   const endSession = useEndSession();
   const signOut = useSignOutDialog();
-  const [failed, setFailed] = useState(false);
 
   const end = (session: SessionInfo) => {
     if (session.current) return signOut.ask('sign-out');
-    setFailed(false);
-    endSession.mutate(session.id, { onError: () => setFailed(true) });
+    endSession.mutate(session.id);
   };
 
   return (
@@ -79,7 +76,7 @@ export function SessionsPage() {
             })}
           </ul>
         )}
-        {failed && <FormErrors messages={[COPY.security.signOutSessionFailed]} />}
+        {endSession.isError && <FormErrors messages={[COPY.security.signOutSessionFailed]} />}
         <button type="button" className={`${button.secondary} ${styles.everywhere}`} onClick={() => signOut.ask('everywhere')}>
           {COPY.settings.signOutEverywhere}
         </button>
