@@ -72,6 +72,28 @@ export const ERRORS = {
   UNBLOCK_TO_FOLLOW: 'Unblock this user to follow them.',
   /** Blocks and unblocks per account per hour (RATE_LIMIT_BLOCKS_PER_USER). */
   BLOCKING_TOO_FAST: 'You have blocked or unblocked a lot of accounts. Try again later.',
+  // Boards (not in the spec; issue 18)
+  BOARD_NAME_REQUIRED: 'Give your board a name.',
+  BOARD_NAME_TOO_LONG: 'Board name must be at most 50 characters.',
+  BOARD_DESCRIPTION_TOO_LONG: 'Board description must be at most 200 characters.',
+  BOARD_NAME_TAKEN: 'You already have a board with that name.',
+  /** BOARDS_PER_USER_MAX (limits.ts). */
+  TOO_MANY_BOARDS: 'You can have at most 500 boards. Delete one to make another.',
+  /** BOARD_POSTS_MAX (limits.ts). */
+  BOARD_FULL: 'This board is full: a board holds at most 10,000 posts.',
+  /** A board that does not exist, or that the viewer may not see (secret, blocked, suspended). */
+  BOARD_NOT_FOUND: 'Board not found.',
+  /** A chosen cover must be one of the board's posts. */
+  COVER_NOT_ON_BOARD: 'Choose a cover from the posts on this board.',
+  CANNOT_INVITE_YOURSELF: 'You cannot invite yourself to your own board.',
+  /** BOARD_MEMBERS_MAX (limits.ts): invited and joined together. */
+  TOO_MANY_COLLABORATORS: 'A board can have at most 50 collaborators.',
+  /** Joining a board without an invitation. */
+  NOT_INVITED: 'You need an invitation to join this board.',
+  /** The owner cannot leave their own board (they delete it). */
+  OWNER_CANNOT_LEAVE: 'You own this board. Delete it instead.',
+  /** Saves and board edits per account per hour (RATE_LIMIT_BOARD_WRITES_PER_USER). */
+  SAVING_TOO_FAST: 'You have saved a lot of posts. Try again later.',
   // Not shown in the spec: our own wording.
   GENERIC: 'Something went wrong. Please try again.',
   NOT_SIGNED_IN: 'You need to sign in first.',

@@ -51,3 +51,15 @@ export const FOLLOW_LIST_PAGE_SIZE = 100;
 
 export const NAV_ACTIVE_COLOR = '#FF0048';
 export const NAV_INACTIVE_COLOR = '#F9F9F9';
+
+/** Boards (not in the spec; issue 18). The 10,000 is also a CHECK in migration 12. */
+export const BOARD_NAME_MAX_LENGTH = 50;
+export const BOARD_DESCRIPTION_MAX_LENGTH = 200;
+export const BOARDS_PER_USER_MAX = 500;
+export const BOARD_POSTS_MAX = 10_000;
+/** Collaborators of one board, invited and joined together. */
+export const BOARD_MEMBERS_MAX = 50;
+/** A board page loads this many posts at a time (like a profile). */
+export const BOARD_POSTS_PAGE_SIZE = 50;
+/** The Boards tab loads this many boards at a time. */
+export const BOARDS_PAGE_SIZE = 24;

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import type { ReportReason, ReportStatus, Role } from '../../shared/moderation.js';
 
 /** Table definitions for typed queries. The DDL itself lives in ./migrations. */
@@ -154,6 +154,62 @@ export const invites = pgTable('invites', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/** A user's board of saved posts (migration 12, issue 18). */
+export const boards = pgTable('boards', {
+  id: text('id').primaryKey(),
+  ownerId: text('owner_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  /** The board's address under its owner: /@{username}/boards/{slug}. */
+  slug: text('slug').notNull(),
+  description: text('description').notNull().default(''),
+  /** Seen by nobody but the owner and the board's members (directory/visibility.ts). */
+  secret: boolean('secret').notNull().default(false),
+  /** Chosen by the owner; a post on the board (cleared when it leaves). Null: the newest saved. */
+  coverPostId: text('cover_post_id'),
+  /** Kept by triggers on board_posts: never written by the app. */
+  postCount: integer('post_count').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Kept by triggers: when a post was last saved to it (the Boards tab's order). */
+  lastSavedAt: timestamp('last_saved_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A post saved to a board, by whom (the owner or a collaborator) and when (migration 12). */
+export const boardPosts = pgTable(
+  'board_posts',
+  {
+    boardId: text('board_id')
+      .notNull()
+      .references(() => boards.id, { onDelete: 'cascade' }),
+    postId: text('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    savedBy: text('saved_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    savedAt: timestamp('saved_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.boardId, table.postId] })],
+);
+
+/** Who the owner invited to a board, and whether they joined (migration 12). */
+export const boardMembers = pgTable(
+  'board_members',
+  {
+    boardId: text('board_id')
+      .notNull()
+      .references(() => boards.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    invitedAt: timestamp('invited_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Null while only invited. */
+    joinedAt: timestamp('joined_at', { withTimezone: true }),
+  },
+  (table) => [primaryKey({ columns: [table.boardId, table.userId] })],
+);
+
 export const schema = {
   users,
   sessions,
@@ -166,4 +222,7 @@ export const schema = {
   reports,
   moderationLog,
   invites,
+  boards,
+  boardPosts,
+  boardMembers,
 };

@@ -43,6 +43,22 @@ export const API = {
   /** PUT blocks, DELETE unblocks (issue 17); GET API.blocks lists whom you blocked. */
   block: (username: string) => `/api/users/${encodeURIComponent(username)}/block`,
   blocks: '/api/me/blocks',
+  /**
+   * Boards (issue 18). Read by owner and slug (the page's address); written by id. GET
+   * API.saveTargets is the Save picker: your own and joined boards, most recently used first.
+   */
+  boards: '/api/boards',
+  board: (id: string) => `/api/boards/${encodeURIComponent(id)}`,
+  /** PUT saves the post to the board, DELETE removes it. */
+  boardPost: (id: string, postId: string) => `/api/boards/${encodeURIComponent(id)}/posts/${encodeURIComponent(postId)}`,
+  /** PUT (owner) invites; DELETE removes a member (owner) or leaves / declines (the member). */
+  boardMember: (id: string, username: string) => `/api/boards/${encodeURIComponent(id)}/members/${encodeURIComponent(username)}`,
+  /** POST: an invitee joins. */
+  boardJoin: (id: string) => `/api/boards/${encodeURIComponent(id)}/join`,
+  saveTargets: (postId?: string) => (postId ? `/api/me/boards?post=${encodeURIComponent(postId)}` : '/api/me/boards'),
+  userBoards: (username: string) => `/api/users/${encodeURIComponent(username)}/boards`,
+  userBoard: (username: string, slug: string) => `/api/users/${encodeURIComponent(username)}/boards/${encodeURIComponent(slug)}`,
+  userBoardPosts: (username: string, slug: string) => `/api/users/${encodeURIComponent(username)}/boards/${encodeURIComponent(slug)}/posts`,
   searchUsers: (query: string) => `/api/search/users?q=${encodeURIComponent(query)}`,
   searchPosts: (query: string) => `/api/search/posts?q=${encodeURIComponent(query)}`,
 } as const;

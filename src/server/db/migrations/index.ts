@@ -9,6 +9,7 @@ import boundedSearchIndex from './0008-bounded-search-index.js';
 import lastChange from './0009-last-change.js';
 import accountManagement from './0010-account-management.js';
 import communitySafety from './0011-community-safety.js';
+import boards from './0012-boards.js';
 
 /**
  * Every schema change, in order. Append only: a released migration is never edited, because
@@ -26,4 +27,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 9, name: 'last-change', sql: lastChange },
   { version: 10, name: 'account-management', sql: accountManagement },
   { version: 11, name: 'community-safety', sql: communitySafety },
+  { version: 12, name: 'boards', sql: boards },
 ];
