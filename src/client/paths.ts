@@ -6,6 +6,9 @@ export const paths = {
   profile: (username: string) => `/@${username}`,
   followers: (username: string) => `/@${username}/followers`,
   following: (username: string) => `/@${username}/following`,
+  /** Not in the spec (issue 18): a profile's Boards tab, and one board's page. */
+  boards: (username: string) => `/@${username}/boards`,
+  board: (username: string, slug: string) => `/@${username}/boards/${encodeURIComponent(slug)}`,
   post: (id: string) => `/post/${id}`,
   upload: '/upload',
   settings: '/settings',
