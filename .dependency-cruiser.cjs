@@ -29,6 +29,8 @@ const SERVER_LAYERS = [
   'follows',
   'users',
   'search',
+  // Boards of saved posts (issue 18): read posts and users through the visibility rule.
+  'boards',
   // What a user does with their whole account: export it, delete it (issue 16).
   'accounts',
   // Reports, the moderation queue and log, roles, suspensions (issue 17): acts on posts and users.

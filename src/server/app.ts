@@ -54,6 +54,9 @@ import { PostgresChangeFeed, registerReadYourWrites } from './db/change-feed.js'
 import { UserDirectory } from './directory/user-directory.js';
 import { Visibility } from './directory/visibility.js';
 import { blockRoutes } from './follows/block.routes.js';
+import { BoardMemberService } from './boards/board-member.service.js';
+import { boardRoutes } from './boards/board.routes.js';
+import { BoardService } from './boards/board.service.js';
 import { BlockService } from './follows/block.service.js';
 import { FollowService } from './follows/follow.service.js';
 import { postRoutes } from './posts/post.routes.js';
@@ -262,6 +265,8 @@ export async function buildApp({
   });
   const follows = new FollowService(database.orm, directory, changes);
   const blocks = new BlockService(database.orm, directory, changes, limiter, config.rateLimits);
+  const boards = new BoardService(database.orm, directory, limiter, config.rateLimits);
+  const boardMembers = new BoardMemberService(database.orm, directory, limiter, config.rateLimits);
   const outbox = givenOutbox ?? (config.mail && new Outbox(new Mailer(config.mail)));
   const resets = new PasswordResetService({
     db: database.orm,
@@ -298,6 +303,7 @@ export async function buildApp({
   await app.register(followRoutes(follows));
   await app.register(blockRoutes(blocks));
   await app.register(searchRoutes(search));
+  await app.register(boardRoutes(boards, boardMembers));
   await app.register(mediaRoutes(files));
   if (adminToken && database.dump && !config.s3) {
     await app.register(backupRoutes({ database, storage: files, dataDir: config.dataDir, token: adminToken }));

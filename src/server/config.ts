@@ -40,6 +40,12 @@ export interface RateLimitConfig {
   /** Blocks and unblocks one account may make per block window (issue 17; each rereads two users' follows). */
   blocksPerUser: number;
   blockWindowMs: number;
+  /**
+   * Saves, removals and board writes one account may make per window (issue 18): each adds a
+   * row or two, so this bounds what one account can store per hour.
+   */
+  boardWritesPerUser: number;
+  boardWriteWindowMs: number;
 }
 
 /** What one process spends on searches that no cache answers (search/search-gate.ts, post-search.ts). */
@@ -302,6 +308,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   reportWindowMs: 60 * 60 * 1000,
   blocksPerUser: 60,
   blockWindowMs: 60 * 60 * 1000,
+  boardWritesPerUser: 600,
+  boardWriteWindowMs: 60 * 60 * 1000,
 };
 
 /**
@@ -422,6 +430,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       reportWindowMs: DEFAULT_RATE_LIMITS.reportWindowMs,
       blocksPerUser: integer(env.RATE_LIMIT_BLOCKS_PER_USER, DEFAULT_RATE_LIMITS.blocksPerUser, 'RATE_LIMIT_BLOCKS_PER_USER'),
       blockWindowMs: DEFAULT_RATE_LIMITS.blockWindowMs,
+      boardWritesPerUser: integer(
+        env.RATE_LIMIT_BOARD_WRITES_PER_USER,
+        DEFAULT_RATE_LIMITS.boardWritesPerUser,
+        'RATE_LIMIT_BOARD_WRITES_PER_USER',
+      ),
+      boardWriteWindowMs: DEFAULT_RATE_LIMITS.boardWriteWindowMs,
     },
     timeouts: {
       requestMs: integer(env.REQUEST_TIMEOUT_MS, DEFAULT_TIMEOUTS.requestMs, 'REQUEST_TIMEOUT_MS'),

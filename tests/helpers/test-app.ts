@@ -98,6 +98,7 @@ export const TEST_RATE_LIMITS: RateLimitConfig = {
   iconChangesPerUser: 10_000,
   searchPerIp: 10_000,
   searchPerUser: 10_000,
+  boardWritesPerUser: 10_000,
 };
 
 export interface TestApp {

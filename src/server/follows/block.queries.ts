@@ -1,11 +1,12 @@
-import { and, desc, eq, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
-import { blocks, follows, users } from '../db/schema.js';
+import { boardMembers, boards, blocks, follows, users } from '../db/schema.js';
 
 /**
  * The block and the end of the follows between the two, both ways, in one transaction: nobody
  * ever sees the block with a follow still standing. The follow-count triggers move both users'
- * counts. Blocking twice changes nothing (the primary key decides).
+ * counts. Blocking twice changes nothing (the primary key decides). Memberships of each other's
+ * boards (issue 18) end too; what either saved to the other's boards stays.
  */
 export async function insertBlock(db: AppDb, blockerId: string, blockedId: string): Promise<void> {
   await db.transaction(async (tx) => {
@@ -16,6 +17,15 @@ export async function insertBlock(db: AppDb, blockerId: string, blockedId: strin
         or(
           and(eq(follows.followerId, blockerId), eq(follows.targetId, blockedId)),
           and(eq(follows.followerId, blockedId), eq(follows.targetId, blockerId)),
+        ),
+      );
+    const ownedBy = (ownerId: string) => tx.select({ id: boards.id }).from(boards).where(eq(boards.ownerId, ownerId));
+    await tx
+      .delete(boardMembers)
+      .where(
+        or(
+          and(eq(boardMembers.userId, blockedId), inArray(boardMembers.boardId, ownedBy(blockerId))),
+          and(eq(boardMembers.userId, blockerId), inArray(boardMembers.boardId, ownedBy(blockedId))),
         ),
       );
   });

@@ -1,0 +1,340 @@
+import { and, count, desc, eq, inArray, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
+import type { AppDb } from '../db/database.js';
+import { boardMembers, boardPosts, boards, posts, users } from '../db/schema.js';
+import { amongVisible, amongVisibleBoards, type SeenBy } from '../directory/visibility.js';
+import type { PageKey } from '../http/cursor.js';
+
+type Tx = Parameters<Parameters<AppDb['transaction']>[0]>[0];
+type Db = AppDb | Tx;
+
+/** A board with its owner, as every read and write starts from it. */
+const boardColumns = {
+  id: boards.id,
+  ownerId: boards.ownerId,
+  name: boards.name,
+  slug: boards.slug,
+  description: boards.description,
+  secret: boards.secret,
+  coverPostId: boards.coverPostId,
+  postCount: boards.postCount,
+  ownerUsername: users.username,
+  ownerIconKey: users.iconKey,
+  // Text keeps PostgreSQL's microseconds for the Boards tab's cursor.
+  sortTime: sql<string>`${boards.lastSavedAt}::text`,
+};
+
+export interface BoardRow {
+  id: string;
+  ownerId: string;
+  name: string;
+  slug: string;
+  description: string;
+  secret: boolean;
+  coverPostId: string | null;
+  postCount: number;
+  ownerUsername: string;
+  ownerIconKey: string | null;
+  sortTime: string;
+}
+
+/** The viewer's membership of the board in the same statement: null, 'invited' or 'joined'. */
+function membershipOf(viewerId: string | undefined): SQL<'invited' | 'joined' | null> {
+  if (!viewerId) return sql`null`;
+  return sql`(select case when ${boardMembers.joinedAt} is null then 'invited' else 'joined' end from ${boardMembers} where ${boardMembers.boardId} = ${boards.id} and ${boardMembers.userId} = ${viewerId})`;
+}
+
+export type Membership = 'invited' | 'joined' | null;
+
+/** A board by its owner's username and its slug, with the viewer's membership. */
+export async function findBoardBySlug(db: AppDb, ownerUsername: string, slug: string, viewerId: string | undefined) {
+  const [row] = await db
+    .select({ board: boardColumns, membership: membershipOf(viewerId) })
+    .from(boards)
+    .innerJoin(users, eq(users.id, boards.ownerId))
+    .where(and(eq(users.username, ownerUsername), eq(boards.slug, slug)));
+  return row;
+}
+
+/** A board by id, with the viewer's membership. */
+export async function findBoard(db: Db, id: string, viewerId: string | undefined) {
+  const [row] = await db
+    .select({ board: boardColumns, membership: membershipOf(viewerId) })
+    .from(boards)
+    .innerJoin(users, eq(users.id, boards.ownerId))
+    .where(eq(boards.id, id));
+  return row;
+}
+
+/**
+ * The boards a user owns or joined that the viewer may see, most recently saved to first. A
+ * user owns at most 500 and joins few, so sorting them all is cheap; the cursor continues after
+ * the last board's (last_saved_at, id).
+ */
+export async function boardsOfUser(
+  db: AppDb,
+  options: { userId: string; viewerId: string | undefined; seen: SeenBy; after?: PageKey; limit: number },
+): Promise<BoardRow[]> {
+  const joined = db
+    .select({ id: boardMembers.boardId })
+    .from(boardMembers)
+    .where(and(eq(boardMembers.userId, options.userId), isNotNull(boardMembers.joinedAt)));
+  return db
+    .select(boardColumns)
+    .from(boards)
+    .innerJoin(users, eq(users.id, boards.ownerId))
+    .where(
+      and(
+        or(eq(boards.ownerId, options.userId), inArray(boards.id, joined)),
+        amongVisibleBoards(options.seen, options.viewerId),
+        options.after
+          ? sql`(${boards.lastSavedAt}, ${boards.id}) < (${options.after.sortTime}::timestamptz, ${options.after.id})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(boards.lastSavedAt), desc(boards.id))
+    .limit(options.limit + 1);
+}
+
+/**
+ * The Save picker: the boards the viewer owns or joined (whose owner they still see), the ones
+ * they saved to most recently first, then the newest; and whether `postId` is on each.
+ */
+export async function saveTargets(db: AppDb, viewerId: string, seen: SeenBy, postId: string | undefined, limit: number) {
+  const lastUsed = sql<
+    string | null
+  >`(select max(${boardPosts.savedAt}) from ${boardPosts} where ${boardPosts.savedBy} = ${viewerId} and ${boardPosts.boardId} = ${boards.id})`;
+  const hasPost = postId
+    ? sql<boolean>`exists (select 1 from ${boardPosts} where ${boardPosts.boardId} = ${boards.id} and ${boardPosts.postId} = ${postId})`
+    : sql<boolean>`false`;
+  const joined = db
+    .select({ id: boardMembers.boardId })
+    .from(boardMembers)
+    .where(and(eq(boardMembers.userId, viewerId), isNotNull(boardMembers.joinedAt)));
+  return db
+    .select({ board: boardColumns, hasPost })
+    .from(boards)
+    .innerJoin(users, eq(users.id, boards.ownerId))
+    .where(and(or(eq(boards.ownerId, viewerId), inArray(boards.id, joined)), amongVisible(seen, boards.ownerId)))
+    .orderBy(sql`greatest(${lastUsed}, ${boards.createdAt}) desc`, desc(boards.id))
+    .limit(limit);
+}
+
+/** What a cover needs: the picture and the description (alt text). */
+export type CoverRow = {
+  boardId: string;
+  description: string;
+  imageKey: string;
+  width: number;
+  height: number;
+  placeholder: string;
+};
+
+/**
+ * Each board's cover as the viewer may see it: the chosen post, else the newest saved post
+ * (both only when their author is visible to the viewer). Two index probes per board.
+ */
+export async function coversOf(db: AppDb, boardIds: string[], seen: SeenBy): Promise<Map<string, CoverRow>> {
+  if (boardIds.length === 0) return new Map();
+  const visibleAuthor = amongVisible(seen, posts.userId);
+  const chosen = await db
+    .select({
+      boardId: boards.id,
+      description: posts.description,
+      imageKey: posts.imageKey,
+      width: posts.width,
+      height: posts.height,
+      placeholder: posts.placeholder,
+    })
+    .from(boards)
+    .innerJoin(posts, eq(posts.id, boards.coverPostId))
+    .where(and(inArray(boards.id, boardIds), visibleAuthor));
+  const covers = new Map(chosen.map((row) => [row.boardId, row]));
+  const rest = boardIds.filter((id) => !covers.has(id));
+  if (rest.length === 0) return covers;
+  const hidden = seen.hiddenIds();
+  const notHidden = hidden.length > 0 ? sql`and p.user_id <> all(${toTextArray(hidden)})` : sql``;
+  // A lateral probe per board walks board_posts_board_recent_idx from the newest save.
+  const newest =
+    await db.execute<CoverRow>(sql`select b.id as "boardId", c.description, c.image_key as "imageKey", c.width, c.height, c.placeholder
+    from unnest(${toTextArray(rest)}) as b(id)
+    cross join lateral (
+      select p.description, p.image_key, p.width, p.height, p.placeholder
+      from board_posts bp join posts p on p.id = bp.post_id
+      where bp.board_id = b.id ${notHidden}
+      order by bp.saved_at desc, bp.post_id desc
+      limit 1
+    ) as c`);
+  for (const row of (newest as { rows: CoverRow[] }).rows) covers.set(row.boardId, row);
+  return covers;
+}
+
+/** A text[] of parameters (drizzle would turn a bare JS array into a parenthesised list). */
+function toTextArray(values: string[]): SQL {
+  return sql`array[${sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  )}]::text[]`;
+}
+
+/** A page of a board's posts whose authors the viewer sees, newest saved first. */
+export async function boardPostsPage(
+  db: AppDb,
+  options: { boardId: string; viewerId: string | undefined; seen: SeenBy; after?: PageKey; limit: number },
+) {
+  return db
+    .select({
+      id: posts.id,
+      userId: posts.userId,
+      description: posts.description,
+      imageKey: posts.imageKey,
+      width: posts.width,
+      height: posts.height,
+      placeholder: posts.placeholder,
+      sortTime: sql<string>`${boardPosts.savedAt}::text`,
+      savedByMe: options.viewerId ? sql<boolean>`${boardPosts.savedBy} = ${options.viewerId}` : sql<boolean>`false`,
+    })
+    .from(boardPosts)
+    .innerJoin(posts, eq(posts.id, boardPosts.postId))
+    .where(
+      and(
+        eq(boardPosts.boardId, options.boardId),
+        amongVisible(options.seen, posts.userId),
+        options.after
+          ? sql`(${boardPosts.savedAt}, ${boardPosts.postId}) < (${options.after.sortTime}::timestamptz, ${options.after.id})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(boardPosts.savedAt), desc(boardPosts.postId))
+    .limit(options.limit + 1);
+}
+
+/** A board's members with who they are (the board's owner sees the invited ones too). */
+export async function membersOf(db: Db, boardId: string) {
+  return db
+    .select({ userId: users.id, username: users.username, iconKey: users.iconKey, joinedAt: boardMembers.joinedAt })
+    .from(boardMembers)
+    .innerJoin(users, eq(users.id, boardMembers.userId))
+    .where(eq(boardMembers.boardId, boardId))
+    .orderBy(boardMembers.invitedAt, users.username);
+}
+
+/**
+ * Locks the owner's row for the rest of the transaction: making and renaming boards count the
+ * owner's boards and pick a free slug, which two requests at once must not both do.
+ */
+export async function lockOwner(tx: Tx, ownerId: string) {
+  await tx.execute(sql`select 1 from ${users} where ${users.id} = ${ownerId} for no key update`);
+}
+
+export async function boardCount(tx: Tx, ownerId: string): Promise<number> {
+  const [row] = await tx.select({ n: count() }).from(boards).where(eq(boards.ownerId, ownerId));
+  return row?.n ?? 0;
+}
+
+/** The owner's slugs that `base` or `base-N` would collide with. */
+export async function slugsLike(tx: Tx, ownerId: string, base: string, exceptBoardId?: string): Promise<Set<string>> {
+  const rows = await tx
+    .select({ slug: boards.slug })
+    .from(boards)
+    .where(
+      and(
+        eq(boards.ownerId, ownerId),
+        or(eq(boards.slug, base), like(boards.slug, `${base}-%`)),
+        exceptBoardId ? sql`${boards.id} <> ${exceptBoardId}` : undefined,
+      ),
+    );
+  return new Set(rows.map((row) => row.slug));
+}
+
+export async function insertBoard(tx: Tx, values: typeof boards.$inferInsert) {
+  await tx.insert(boards).values(values);
+}
+
+export async function updateBoard(
+  tx: Tx,
+  id: string,
+  values: Partial<Pick<typeof boards.$inferInsert, 'name' | 'slug' | 'description' | 'secret' | 'coverPostId'>>,
+) {
+  const changed = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+  if (Object.keys(changed).length > 0) await tx.update(boards).set(changed).where(eq(boards.id, id));
+}
+
+export async function deleteBoard(db: AppDb, id: string) {
+  await db.delete(boards).where(eq(boards.id, id));
+}
+
+/** The author of a post, or undefined when there is no such post. */
+export async function authorOfPost(db: AppDb, postId: string): Promise<string | undefined> {
+  const [row] = await db.select({ userId: posts.userId }).from(posts).where(eq(posts.id, postId));
+  return row?.userId;
+}
+
+export async function isOnBoard(db: Db, boardId: string, postId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(boardPosts)
+    .where(and(eq(boardPosts.boardId, boardId), eq(boardPosts.postId, postId)));
+  return row !== undefined;
+}
+
+/** Saves the post (nothing when it is there already); the triggers move the board's count. */
+export async function insertSave(db: AppDb, boardId: string, postId: string, savedBy: string) {
+  await db.insert(boardPosts).values({ boardId, postId, savedBy }).onConflictDoNothing();
+}
+
+/** Removes the post from the board, only if `savedBy` saved it when given. Whether a row went. */
+export async function deleteSave(db: AppDb, boardId: string, postId: string, savedBy?: string): Promise<boolean> {
+  const rows = await db
+    .delete(boardPosts)
+    .where(and(eq(boardPosts.boardId, boardId), eq(boardPosts.postId, postId), savedBy ? eq(boardPosts.savedBy, savedBy) : undefined))
+    .returning({ postId: boardPosts.postId });
+  return rows.length > 0;
+}
+
+/** Who saved the post to the board, or undefined when it is not there. */
+export async function saverOf(db: AppDb, boardId: string, postId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ savedBy: boardPosts.savedBy })
+    .from(boardPosts)
+    .where(and(eq(boardPosts.boardId, boardId), eq(boardPosts.postId, postId)));
+  return row?.savedBy;
+}
+
+export async function postCountOf(db: AppDb, boardId: string): Promise<number> {
+  const [row] = await db.select({ n: boards.postCount }).from(boards).where(eq(boards.id, boardId));
+  return row?.n ?? 0;
+}
+
+/** Locks the board's row: invitations count its members first. */
+export async function lockBoard(tx: Tx, boardId: string) {
+  await tx.execute(sql`select 1 from ${boards} where ${boards.id} = ${boardId} for no key update`);
+}
+
+export async function memberCount(tx: Tx, boardId: string): Promise<number> {
+  const [row] = await tx.select({ n: count() }).from(boardMembers).where(eq(boardMembers.boardId, boardId));
+  return row?.n ?? 0;
+}
+
+export async function insertMember(tx: Tx, boardId: string, userId: string) {
+  await tx.insert(boardMembers).values({ boardId, userId }).onConflictDoNothing();
+}
+
+export async function isMember(tx: Tx, boardId: string, userId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ one: sql<number>`1` })
+    .from(boardMembers)
+    .where(and(eq(boardMembers.boardId, boardId), eq(boardMembers.userId, userId)));
+  return row !== undefined;
+}
+
+export async function deleteMember(db: AppDb, boardId: string, username: string): Promise<void> {
+  const member = db.select({ id: users.id }).from(users).where(eq(users.username, username));
+  await db.delete(boardMembers).where(and(eq(boardMembers.boardId, boardId), eq(boardMembers.userId, member)));
+}
+
+export async function joinBoard(db: AppDb, boardId: string, userId: string) {
+  await db
+    .update(boardMembers)
+    .set({ joinedAt: sql`coalesce(${boardMembers.joinedAt}, now())` })
+    .where(and(eq(boardMembers.boardId, boardId), eq(boardMembers.userId, userId)));
+}

@@ -1,0 +1,234 @@
+import type {
+  BoardList,
+  BoardPostPage,
+  BoardResponse,
+  CreateBoardBody,
+  SaveState,
+  SaveTargets,
+  UpdateBoardBody,
+} from '../../shared/api/boards.js';
+import type { ErrorCode } from '../../shared/errors.js';
+import { BOARD_POSTS_MAX, BOARD_POSTS_PAGE_SIZE, BOARDS_PAGE_SIZE, BOARDS_PER_USER_MAX } from '../../shared/limits.js';
+import { boardSlug, normalizeBoardName, validateBoardDescription, validateBoardName } from '../../shared/validation/board.js';
+import type { UserRow } from '../auth/auth.queries.js';
+import type { RateLimitConfig } from '../config.js';
+import type { AppDb } from '../db/database.js';
+import { hasSqlState } from '../db/sql-state.js';
+import type { UserDirectory } from '../directory/user-directory.js';
+import type { SeenBy } from '../directory/visibility.js';
+import { AppError } from '../http/app-error.js';
+import { decodeCursor, toPage } from '../http/cursor.js';
+import type { RateLimiter } from '../http/rate-limiter.js';
+import { newId } from '../ids.js';
+import { imageSet } from '../posts/post-images.js';
+import { BoardAccess } from './board-access.js';
+import { toDetail, toSummary, visibleMembers } from './board-json.js';
+import { countBoardWrite } from './board-writes.js';
+import * as queries from './board.queries.js';
+
+const UNIQUE_VIOLATION = '23505';
+const CHECK_VIOLATION = '23514';
+const FOREIGN_KEY_VIOLATION = '23503';
+/** The Save picker lists at most this many boards: 500 of one's own and the boards one joined. */
+const SAVE_TARGETS_MAX = 1_000;
+
+/**
+ * Boards (issue 18; docs/boards.md): reading them through the one visibility rule, making and
+ * editing them, saving posts to them. Members (invite, join, leave) are BoardMemberService's.
+ */
+export class BoardService {
+  private readonly access: BoardAccess;
+
+  constructor(
+    private readonly db: AppDb,
+    private readonly directory: UserDirectory,
+    private readonly limiter: RateLimiter,
+    private readonly limits: RateLimitConfig,
+  ) {
+    this.access = new BoardAccess(db, directory.visibility);
+  }
+
+  /** The Boards tab: the boards the user owns or joined that the viewer sees, 24 at a time. */
+  async boardsOf(rawUsername: string, viewer: UserRow | null, cursor: string | undefined): Promise<BoardList> {
+    const user = await this.directory.publicUser(rawUsername, viewer?.id);
+    const seen = await this.directory.visibility.seenBy(viewer?.id);
+    const rows = await queries.boardsOfUser(this.db, {
+      userId: user.id,
+      viewerId: viewer?.id,
+      seen,
+      after: decodeCursor(cursor),
+      limit: BOARDS_PAGE_SIZE,
+    });
+    const page = toPage(rows, BOARDS_PAGE_SIZE);
+    const covers = await queries.coversOf(
+      this.db,
+      page.rows.map((board) => board.id),
+      seen,
+    );
+    return { boards: page.rows.map((board) => toSummary(board, covers.get(board.id))), nextCursor: page.nextCursor };
+  }
+
+  async board(rawUsername: string, slug: string, viewer: UserRow | null): Promise<BoardResponse> {
+    return this.detail(await this.access.bySlug(rawUsername, slug, viewer?.id));
+  }
+
+  /** A board's posts whose authors the viewer sees, newest saved first, 50 at a time. */
+  async posts(rawUsername: string, slug: string, viewer: UserRow | null, cursor: string | undefined): Promise<BoardPostPage> {
+    const after = decodeCursor(cursor);
+    const { board, seen } = await this.access.bySlug(rawUsername, slug, viewer?.id);
+    const rows = await queries.boardPostsPage(this.db, {
+      boardId: board.id,
+      viewerId: viewer?.id,
+      seen,
+      after,
+      limit: BOARD_POSTS_PAGE_SIZE,
+    });
+    const page = toPage(rows, BOARD_POSTS_PAGE_SIZE);
+    return {
+      posts: page.rows.map((row) => ({ id: row.id, description: row.description, image: imageSet(row), savedByMe: row.savedByMe })),
+      nextCursor: page.nextCursor,
+    };
+  }
+
+  /** The Save picker: the viewer's own and joined boards, and whether the post is on each. */
+  async saveTargets(viewer: UserRow, postId: string | undefined): Promise<SaveTargets> {
+    const seen = await this.directory.visibility.seenBy(viewer.id);
+    const rows = await queries.saveTargets(this.db, viewer.id, seen, postId, SAVE_TARGETS_MAX);
+    const covers = await queries.coversOf(
+      this.db,
+      rows.map((row) => row.board.id),
+      seen,
+    );
+    return { boards: rows.map((row) => ({ ...toSummary(row.board, covers.get(row.board.id)), hasPost: row.hasPost })) };
+  }
+
+  async create(viewer: UserRow, body: CreateBoardBody): Promise<BoardResponse> {
+    const name = normalizeBoardName(body.name);
+    const description = body.description ?? '';
+    refuse(validateBoardName(name) ?? validateBoardDescription(description));
+    await this.count(viewer);
+    const id = newId();
+    await this.db.transaction(async (tx) => {
+      await queries.lockOwner(tx, viewer.id);
+      if ((await queries.boardCount(tx, viewer.id)) >= BOARDS_PER_USER_MAX) throw new AppError(409, 'TOO_MANY_BOARDS');
+      const slug = freeSlug(name, await queries.slugsLike(tx, viewer.id, boardSlug(name)));
+      await nameTaken(queries.insertBoard(tx, { id, ownerId: viewer.id, name, slug, description, secret: body.secret ?? false }));
+    });
+    return this.detail(await this.access.byId(id, viewer.id));
+  }
+
+  /** Owner only. A new name gives a new slug (the client follows it to the new address). */
+  async update(viewer: UserRow, id: string, body: UpdateBoardBody): Promise<BoardResponse> {
+    const { board } = await this.access.forAction(id, viewer.id, ['owner']);
+    const name = body.name === undefined ? undefined : normalizeBoardName(body.name);
+    refuse(
+      (name === undefined ? null : validateBoardName(name)) ??
+        (body.description === undefined ? null : validateBoardDescription(body.description)),
+    );
+    if (body.coverPostId && !(await queries.isOnBoard(this.db, id, body.coverPostId))) throw new AppError(400, 'COVER_NOT_ON_BOARD');
+    await this.count(viewer);
+    await this.db.transaction(async (tx) => {
+      let slug: string | undefined;
+      if (name !== undefined && name !== board.name) {
+        await queries.lockOwner(tx, viewer.id);
+        const base = boardSlug(name);
+        // A new name that makes the same slug (a change of case, say) keeps the address.
+        slug = sameBase(board.slug, base) ? undefined : freeSlug(name, await queries.slugsLike(tx, viewer.id, base, id));
+      }
+      const update = queries.updateBoard(tx, id, {
+        name,
+        slug,
+        description: body.description,
+        secret: body.secret,
+        coverPostId: body.coverPostId,
+      });
+      // The cover left the board between the check and now: the foreign key refuses it.
+      await nameTaken(update).catch((error: unknown) => {
+        throw hasSqlState(error, FOREIGN_KEY_VIOLATION) ? new AppError(400, 'COVER_NOT_ON_BOARD') : error;
+      });
+    });
+    return this.detail(await this.access.byId(id, viewer.id));
+  }
+
+  /** Owner only: the board, its saves and memberships go; the posts stay where they are. */
+  async delete(viewer: UserRow, id: string): Promise<void> {
+    await this.access.forAction(id, viewer.id, ['owner']);
+    await this.count(viewer);
+    await queries.deleteBoard(this.db, id);
+  }
+
+  /**
+   * Owner and collaborators; idempotent. The saver must see the post (its author is not hidden
+   * from them); a post already on the board answers the same, even on a full board.
+   */
+  async save(viewer: UserRow, id: string, postId: string): Promise<SaveState> {
+    const { board, seen } = await this.access.forAction(id, viewer.id, ['owner', 'collaborator']);
+    await this.visiblePost(postId, seen);
+    if (await queries.isOnBoard(this.db, id, postId)) return { saved: true, count: await queries.postCountOf(this.db, id) };
+    if (board.postCount >= BOARD_POSTS_MAX) throw new AppError(409, 'BOARD_FULL');
+    await this.count(viewer);
+    try {
+      await queries.insertSave(this.db, id, postId, viewer.id);
+    } catch (error) {
+      // Two saves raced for the last place: the CHECK on post_count let one win.
+      if (hasSqlState(error, CHECK_VIOLATION)) throw new AppError(409, 'BOARD_FULL');
+      // The post was deleted a moment ago.
+      if (hasSqlState(error, FOREIGN_KEY_VIOLATION)) throw new AppError(404, 'POST_NOT_FOUND');
+      throw error;
+    }
+    return { saved: true, count: await queries.postCountOf(this.db, id) };
+  }
+
+  /** The owner removes anything; a collaborator only what they saved. Idempotent. */
+  async unsave(viewer: UserRow, id: string, postId: string): Promise<SaveState> {
+    const { role } = await this.access.forAction(id, viewer.id, ['owner', 'collaborator']);
+    if (role === 'collaborator') {
+      const saver = await queries.saverOf(this.db, id, postId);
+      if (saver !== undefined && saver !== viewer.id) throw new AppError(403, 'FORBIDDEN');
+    }
+    await this.count(viewer);
+    await queries.deleteSave(this.db, id, postId, role === 'owner' ? undefined : viewer.id);
+    return { saved: false, count: await queries.postCountOf(this.db, id) };
+  }
+
+  private async detail({ board, role, seen }: Awaited<ReturnType<BoardAccess['byId']>>): Promise<BoardResponse> {
+    const [covers, members] = await Promise.all([queries.coversOf(this.db, [board.id], seen), queries.membersOf(this.db, board.id)]);
+    return { board: toDetail(board, covers.get(board.id), role, visibleMembers(members, role, seen)) };
+  }
+
+  /** A post that exists and whose author the viewer sees; else the post's 404. */
+  private async visiblePost(postId: string, seen: SeenBy) {
+    const authorId = await queries.authorOfPost(this.db, postId);
+    if (authorId === undefined || !seen.sees(authorId)) throw new AppError(404, 'POST_NOT_FOUND');
+  }
+
+  private count(viewer: UserRow) {
+    return countBoardWrite(this.limiter, this.limits, viewer.id);
+  }
+}
+
+function refuse(problem: ErrorCode | null) {
+  if (problem) throw new AppError(400, problem);
+}
+
+/** The same name, ignoring case, as another of the owner's boards: the unique index decides. */
+async function nameTaken(write: Promise<void>): Promise<void> {
+  try {
+    await write;
+  } catch (error) {
+    if (hasSqlState(error, UNIQUE_VIOLATION)) throw new AppError(409, 'BOARD_NAME_TAKEN');
+    throw error;
+  }
+}
+
+/** `base`, or the first of `base-2`, `base-3`… the owner does not have. */
+function freeSlug(name: string, taken: Set<string>): string {
+  const base = boardSlug(name);
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+/** Whether `slug` is `base` or `base-N` (what freeSlug would have made from it). */
+function sameBase(slug: string, base: string): boolean {
+  return slug === base || new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+$`, 'u').test(slug);
+}
