@@ -42,6 +42,10 @@ async function embeddedSetup() {
   expect((await b.call('PUT', '/api/users/alice/follow')).status).toBe(200);
   const kept = await (await a.call('POST', '/api/posts', await photoForm('kept #backup'))).json();
   const doomed = await (await a.call('POST', '/api/posts', await photoForm('doomed #backup'))).json();
+  // A secret board of Bob's with Alice's post on it, chosen as its cover (issue 18).
+  const board = (await (await b.call('POST', '/api/boards', { name: 'Backups', secret: true })).json()).board;
+  expect((await b.call('PUT', `/api/boards/${board.id}/posts/${kept.post.id}`)).status).toBe(200);
+  expect((await b.call('PATCH', `/api/boards/${board.id}`, { coverPostId: kept.post.id })).status).toBe(200);
   return { dataDir, server, a, kept: kept.post, doomed: doomed.post };
 }
 
@@ -120,7 +124,23 @@ describe.skipIf(noPostgres)('npm run migrate-data', () => {
     try {
       const run = await runTool('migrate-data', ['--to', target.url, '--media-to-dir', mediaDir], { DATA_DIR: dataDir });
       expect(run.code, run.stderr).toBe(0);
-      expect(JSON.parse(run.stdout)).toEqual({ rows: { users: 2, sessions: 2, posts: 2, follows: 1, pending_files: 0 }, mediaFiles: 6 });
+      expect(JSON.parse(run.stdout)).toEqual({
+        rows: {
+          users: 2,
+          sessions: 2,
+          posts: 2,
+          follows: 1,
+          blocks: 0,
+          reports: 0,
+          moderation_log: 0,
+          invites: 0,
+          boards: 1,
+          board_posts: 1,
+          board_members: 0,
+          pending_files: 0,
+        },
+        mediaFiles: 6,
+      });
       // A second run refuses: the target is no longer empty.
       expect((await runTool('migrate-data', ['--to', target.url], { DATA_DIR: dataDir })).code).not.toBe(0);
 
@@ -136,6 +156,13 @@ describe.skipIf(noPostgres)('npm run migrate-data', () => {
         expect(me.json().user.username).toBe('alice');
         const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: 'bob', password: bob.password } });
         expect(login.statusCode).toBe(200);
+        // Bob's secret board arrived whole: its count (kept by the triggers) and its chosen cover.
+        const board = await app.inject({
+          method: 'GET',
+          url: '/api/users/bob/boards/backups',
+          headers: { cookie: login.headers['set-cookie']!.toString().split(';')[0]! },
+        });
+        expect(board.json().board).toMatchObject({ secret: true, count: 1, coverPostId: kept.id });
         for (const post of [kept, doomed]) {
           const detail = await app.inject({ method: 'GET', url: `/api/posts/${post.id}` });
           expect(detail.json().post.author.followers).toBe(1);

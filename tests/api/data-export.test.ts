@@ -141,7 +141,7 @@ async function checkAliceExport(t: TestApp, storage: Storage, alice: Account, bo
   const want = await expected(t, storage, alice);
 
   expect([...zip.keys()].sort()).toEqual(
-    ['README.txt', 'account.json', 'followers.json', 'following.json', 'posts.json', ...want.files.keys()].sort(),
+    ['README.txt', 'account.json', 'boards.json', 'followers.json', 'following.json', 'posts.json', ...want.files.keys()].sort(),
   );
   expect(zipJson(zip, 'account.json')).toEqual({
     username: alice.username,
@@ -172,7 +172,7 @@ async function checkAliceExport(t: TestApp, storage: Storage, alice: Account, bo
     expect(entry.data.equals(bytes), name).toBe(true);
     expect(entry.compressionMethod, name).toBe(0);
   }
-  for (const name of ['account.json', 'posts.json', 'followers.json', 'following.json', 'README.txt']) {
+  for (const name of ['account.json', 'posts.json', 'followers.json', 'following.json', 'boards.json', 'README.txt']) {
     expect(zip.get(name)!.compressionMethod, name).toBe(8);
   }
   const readme = zip.get('README.txt')!.data.toString('utf8');
@@ -216,9 +216,9 @@ describe('GET /api/me/export', () => {
     const response = await download(t, newcomer.cookie);
     expectZipResponse(response, newcomer.username);
     const zip = await readZip(response.rawPayload);
-    expect([...zip.keys()].sort()).toEqual(['README.txt', 'account.json', 'followers.json', 'following.json', 'posts.json']);
+    expect([...zip.keys()].sort()).toEqual(['README.txt', 'account.json', 'boards.json', 'followers.json', 'following.json', 'posts.json']);
     expect(zipJson(zip, 'account.json')).toMatchObject({ username: newcomer.username, email: newcomer.email, profileIcon: null });
-    for (const name of ['posts.json', 'followers.json', 'following.json']) expect(zipJson(zip, name)).toEqual([]);
+    for (const name of ['posts.json', 'followers.json', 'following.json', 'boards.json']) expect(zipJson(zip, name)).toEqual([]);
   });
 
   it('skips a photo missing from storage and says so, instead of failing', async () => {

@@ -1,6 +1,6 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
-import { posts } from '../db/schema.js';
+import { boardMembers, boardPosts, boards, posts, users } from '../db/schema.js';
 import type { PageKey } from '../http/cursor.js';
 
 /** What Download My Data tells of one post, with its keyset position (the newest-first sort key). */
@@ -44,5 +44,59 @@ export async function ownPostsPage(
       ),
     )
     .orderBy(desc(posts.createdAt), desc(posts.id))
+    .limit(options.limit);
+}
+
+/**
+ * The boards the user owns or joined (issue 18), oldest first: at most 500 of their own and the
+ * few they joined. Nobody else's secret board is here unless the user is a member of it.
+ */
+export async function exportBoards(db: AppDb, userId: string) {
+  const joined = sql`exists (select 1 from ${boardMembers} where ${boardMembers.boardId} = ${boards.id} and ${boardMembers.userId} = ${userId} and ${isNotNull(boardMembers.joinedAt)})`;
+  return db
+    .select({
+      id: boards.id,
+      ownerId: boards.ownerId,
+      owner: users.username,
+      name: boards.name,
+      slug: boards.slug,
+      description: boards.description,
+      secret: boards.secret,
+      createdAt: boards.createdAt,
+    })
+    .from(boards)
+    .innerJoin(users, eq(users.id, boards.ownerId))
+    .where(or(eq(boards.ownerId, userId), joined))
+    .orderBy(asc(boards.createdAt), asc(boards.id));
+}
+
+/** A board's members by username (the owner's record of whom they invited). */
+export async function exportBoardMembers(db: AppDb, boardId: string) {
+  return db
+    .select({ username: users.username, joinedAt: boardMembers.joinedAt })
+    .from(boardMembers)
+    .innerJoin(users, eq(users.id, boardMembers.userId))
+    .where(eq(boardMembers.boardId, boardId))
+    .orderBy(asc(boardMembers.invitedAt), asc(users.username));
+}
+
+/** One page of a board's saves, newest first; only `savedBy`'s when given (a joined board). */
+export async function exportBoardSaves(db: AppDb, options: { boardId: string; savedBy?: string; after?: PageKey; limit: number }) {
+  const key = sql`(${boardPosts.savedAt}, ${boardPosts.postId})`;
+  return db
+    .select({
+      postId: boardPosts.postId,
+      savedAt: boardPosts.savedAt,
+      sortTime: sql<string>`${boardPosts.savedAt}::text`,
+    })
+    .from(boardPosts)
+    .where(
+      and(
+        eq(boardPosts.boardId, options.boardId),
+        options.savedBy ? eq(boardPosts.savedBy, options.savedBy) : undefined,
+        options.after ? sql`${key} < (${options.after.sortTime}::timestamptz, ${options.after.id})` : undefined,
+      ),
+    )
+    .orderBy(desc(boardPosts.savedAt), desc(boardPosts.postId))
     .limit(options.limit);
 }

@@ -14,7 +14,7 @@ import type { RateLimiter } from '../http/rate-limiter.js';
 import { fullImageKey } from '../posts/post-images.js';
 import type { Storage } from '../storage/storage.js';
 import { addStored, exportFileName, ICON_NAME, JsonArrayEntry, photoName, readmeText } from './export-archive.js';
-import { ownPostsPage, type ExportPostRow } from './export.queries.js';
+import { exportBoardMembers, exportBoards, exportBoardSaves, ownPostsPage, type ExportPostRow } from './export.queries.js';
 
 /** Rows read at a time: a page of posts is ~100 KB of JSON at most. */
 const PAGE_ROWS = 200;
@@ -143,6 +143,10 @@ export class DataExport {
       entry.end();
     }
 
+    const boardsJson = new JsonArrayEntry(zip, 'boards.json', signal);
+    for (const board of await exportBoards(this.deps.db, user.id)) await boardsJson.push(await this.boardEntry(board, user.id, signal));
+    boardsJson.end();
+
     zip.addBuffer(Buffer.from(readmeText({ appName: this.deps.appName, username: user.username, now, missing })), 'README.txt', {
       mtime: now,
     });
@@ -165,6 +169,41 @@ export class DataExport {
       const last = page.at(-1)!;
       after = { sortTime: last.sortTime, id: last.id };
     }
+  }
+
+  /**
+   * One board of boards.json: the user's own with everything on it and whom they invited; a
+   * joined one with only what the user saved there. One board's saves (at most 10,000) at a time.
+   */
+  private async boardEntry(board: Awaited<ReturnType<typeof exportBoards>>[number], userId: string, signal: AbortSignal) {
+    const own = board.ownerId === userId;
+    const saves: Array<{ post: string; address: string; saved: string }> = [];
+    let after: PageKey | undefined;
+    for (;;) {
+      signal.throwIfAborted();
+      const page = await exportBoardSaves(this.deps.db, { boardId: board.id, savedBy: own ? undefined : userId, after, limit: PAGE_ROWS });
+      for (const save of page) saves.push({ post: save.postId, address: `/post/${save.postId}`, saved: save.savedAt.toISOString() });
+      if (page.length < PAGE_ROWS) break;
+      const last = page.at(-1)!;
+      after = { sortTime: last.sortTime, id: last.postId };
+    }
+    const members = own
+      ? (await exportBoardMembers(this.deps.db, board.id)).map((member) => ({
+          username: member.username,
+          joined: member.joinedAt !== null,
+        }))
+      : undefined;
+    return {
+      name: board.name,
+      owner: board.owner,
+      role: own ? 'owner' : 'collaborator',
+      address: `/@${board.owner}/boards/${board.slug}`,
+      description: board.description,
+      secret: board.secret,
+      created: board.createdAt.toISOString(),
+      ...(members ? { members } : {}),
+      posts: saves,
+    };
   }
 
   /** Usernames on one side of the user's follows, newest first, a page at a time (public already). */

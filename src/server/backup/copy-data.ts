@@ -1,18 +1,32 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { asc, count, type AnyColumn } from 'drizzle-orm';
+import { asc, count, eq, isNotNull, type AnyColumn } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
-import { follows, pendingFiles, posts, sessions, users } from '../db/schema.js';
+import {
+  blocks,
+  boardMembers,
+  boardPosts,
+  boards,
+  follows,
+  invites,
+  moderationLog,
+  pendingFiles,
+  posts,
+  reports,
+  sessions,
+  users,
+} from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 
 const BATCH = 1000;
 
 /**
  * Parents before children, so foreign keys hold at every step. `copy` adjusts a row on its way:
- * the follow counters start at zero because the triggers on follows count each edge as it
- * arrives.
+ * the follow and board counters start at zero because the triggers count each row as it
+ * arrives, and a board's chosen cover (a key into board_posts) is set once its saves are there.
+ * Sessions' reset links (password_resets, an hour's life) and held usernames are not copied.
  */
 const TABLES: Array<{
   name: string;
@@ -24,6 +38,13 @@ const TABLES: Array<{
   { name: 'sessions', table: sessions, order: [sessions.tokenHash] },
   { name: 'posts', table: posts, order: [posts.id] },
   { name: 'follows', table: follows, order: [follows.followerId, follows.targetId] },
+  { name: 'blocks', table: blocks, order: [blocks.blockerId, blocks.blockedId] },
+  { name: 'reports', table: reports, order: [reports.id] },
+  { name: 'moderation_log', table: moderationLog, order: [moderationLog.id] },
+  { name: 'invites', table: invites, order: [invites.codeHash] },
+  { name: 'boards', table: boards, order: [boards.id], copy: (row) => ({ ...row, coverPostId: null, postCount: 0 }) },
+  { name: 'board_posts', table: boardPosts, order: [boardPosts.boardId, boardPosts.postId] },
+  { name: 'board_members', table: boardMembers, order: [boardMembers.boardId, boardMembers.userId] },
   // Every media file is copied, so the files no row owns must stay marked for the sweep.
   { name: 'pending_files', table: pendingFiles, order: [pendingFiles.key] },
 ];
@@ -66,6 +87,11 @@ export async function copyData(options: {
         rows[name] += batch.length;
       }
     }
+    const covers = await options.source.orm
+      .select({ id: boards.id, coverPostId: boards.coverPostId })
+      .from(boards)
+      .where(isNotNull(boards.coverPostId));
+    for (const { id, coverPostId } of covers) await tx.update(boards).set({ coverPostId }).where(eq(boards.id, id));
   });
 
   let mediaFiles = 0;
