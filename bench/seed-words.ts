@@ -588,3 +588,58 @@ export function link(random: Random): string {
   ];
   return pick(random, makers)();
 }
+
+const BOARD_TOPICS = [
+  'dorm room ideas',
+  'study spots',
+  'recipes',
+  'cheap eats',
+  'room decor',
+  'desk setups',
+  'trip ideas',
+  'outfits',
+  'plants',
+  'coffee',
+  'books to read',
+  'gym',
+  'art',
+  'photography',
+  'bikes',
+  'thrift finds',
+  'campus',
+  'weekend plans',
+  'gift ideas',
+  'posters',
+  'lighting',
+  'storage hacks',
+  'meal prep',
+  'baking',
+  'hiking',
+  'concerts',
+  'vinyl',
+  'sneakers',
+  'exam survival',
+  'balcony garden',
+];
+const BOARD_PREFIXES = ['', '', '', 'my ', 'cozy ', 'cheap ', 'next semester ', 'shared ', 'summer ', 'winter ', 'favourite ', 'future '];
+const BOARD_DESCRIPTIONS = [
+  'Things I want to try before graduation.',
+  'Saving these for the move in September.',
+  'Ideas for our flat, add yours!',
+  'Budget friendly only.',
+  'Everything that made finals week bearable.',
+  'For the next road trip with the floor.',
+  'Stuff to show my roommate.',
+  'Inspiration for the tiny room on the 4th floor.',
+];
+
+/** A board name such as "Cozy study spots" or "Recipes 2026": 1–50 characters; the caller makes it unique per owner. */
+export function boardName(random: Random): string {
+  const name = `${pick(random, BOARD_PREFIXES)}${pick(random, BOARD_TOPICS)}${random() < 0.15 ? ` ${int(random, 2024, 2027)}` : ''}`;
+  return `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+}
+
+/** An optional board description (empty for about half): at most 200 characters. */
+export function boardDescription(random: Random): string {
+  return random() < 0.5 ? '' : pick(random, BOARD_DESCRIPTIONS);
+}

@@ -1,12 +1,14 @@
 /**
- * npm run seed -- --users 10000 --posts 100000 --follows 200000 [--photos 300] [--seed 1]
- *                 [--password benchmark-password] [--append] [--photo-width N]
- *                 [--rebuild-indexes true|false]
+ * npm run seed -- --users 10000 --posts 100000 --follows 200000 [--boards 2000 --saves 200000]
+ *                 [--photos 300] [--seed 1] [--password benchmark-password] [--append]
+ *                 [--photo-width N] [--rebuild-indexes true|false]
  *
  * Fills the configured database (DATABASE_URL → PostgreSQL, else the embedded PGlite under
  * DATA_DIR) and storage (S3_* → S3, else DATA_DIR/media) with benchmark data: realistic users
  * who can all sign in with --password, posts with hashtags and real photos made by the real
- * image pipeline, and a follow graph with a few very popular accounts. Prints a JSON summary.
+ * image pipeline, a follow graph with a few very popular accounts, and with --boards boards of
+ * saved posts (bench/seed-boards.ts: one at the 10,000-post limit, one user with many, secret and
+ * shared ones). Prints a JSON summary.
  *
  * Everything drawn at random comes from a seeded PRNG, so a run is reproducible (ids, image
  * keys and timestamps relative to "now" are the exceptions). Refuses a database that already
@@ -38,6 +40,7 @@ import type { Storage } from '../src/server/storage/storage.js';
 import { deriveHashtags } from '../src/shared/hashtags.js';
 import { searchGrams, searchText } from '../src/shared/keywords.js';
 import { DESCRIPTION_MAX_LENGTH } from '../src/shared/limits.js';
+import { checkBoardCounts, COLLABORATOR_SAVES, planBoards, saveTime } from './seed-boards.js';
 import { generatePhoto } from './seed-photos.js';
 import { int, shuffle, stream, zipf, type Random } from './seed-random.js';
 import * as words from './seed-words.js';
@@ -48,6 +51,9 @@ export interface SeedOptions {
   users: number;
   posts: number;
   follows: number;
+  /** Boards (issue 18; default 0), and the posts saved to them in all (default 0). */
+  boards?: number;
+  saves?: number;
   /** Distinct photos made and stored; posts share them round-robin. */
   photos: number;
   /** PRNG seed (default 1). */
@@ -84,10 +90,10 @@ export interface SeedReport {
    * 'already complete': the same parameters were seeded before, nothing was written.
    */
   status: 'seeded' | 'resumed' | 'already complete';
-  counts: { users: number; posts: number; follows: number; photos: number };
+  counts: { users: number; posts: number; follows: number; photos: number; boards: number; saves: number };
   /**
    * Wall time of each phase in milliseconds: migrate, photos, passwordHash, users, posts,
-   * follows, counters, analyze and total. posts and follows include re-creating their indexes,
+   * follows, boards (when asked for), counters, analyze and total. posts and follows include re-creating their indexes,
    * also shown alone as postsIndexes and followsIndexes when they were rebuilt. A resumed run
    * times only what it did (skipped phases take ~0).
    */
@@ -100,6 +106,13 @@ export interface SeedReport {
   prolific: Array<{ username: string; posts: number }>;
   /** A few seeded usernames, for signing in (password: the one given). */
   sampleUsernames: string[];
+  /** With boards: the biggest board and the user with the most boards, in the whole database. */
+  boards?: {
+    big: { owner: string; slug: string; posts: number };
+    manyBoards: { username: string; boards: number };
+    secret: number;
+    shared: number;
+  };
 }
 
 /** Thrown (before anything is written) when the target is not empty and append is off. */
@@ -140,6 +153,9 @@ interface RunParams {
   users: number;
   posts: number;
   follows: number;
+  /** Absent in runs recorded before boards existed: 0. */
+  boards: number;
+  saves: number;
   photos: number;
   seed: number;
 }
@@ -156,6 +172,8 @@ interface Run {
   user_ids: string[] | null;
   posts_done: number;
   follows_done: number;
+  /** Set once the boards, their members and saves are in (one transaction). */
+  boards_done: boolean;
   /** Secondary indexes dropped for the load and not yet re-created. */
   dropped: Array<{ table: string; name: string; definition: string }>;
   complete: boolean;
@@ -163,9 +181,18 @@ interface Run {
 
 export async function seed(options: SeedOptions): Promise<SeedReport> {
   const { database, storage, users: userCount, posts: postCount, follows: followCount } = options;
+  const boardCount = options.boards ?? 0;
+  const saveCount = options.saves ?? 0;
   const seedValue = options.random ?? 1;
   const log = options.log ?? (() => undefined);
-  for (const [name, value] of Object.entries({ users: userCount, posts: postCount, follows: followCount, photos: options.photos })) {
+  for (const [name, value] of Object.entries({
+    users: userCount,
+    posts: postCount,
+    follows: followCount,
+    boards: boardCount,
+    saves: saveCount,
+    photos: options.photos,
+  })) {
     if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`);
   }
   if (postCount > 0 && userCount === 0) throw new RangeError('posts need users');
@@ -173,6 +200,7 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
   if (followCount > userCount * (userCount - 1)) {
     throw new RangeError(`${userCount} users can have at most ${userCount * (userCount - 1)} follows`);
   }
+  checkBoardCounts({ users: userCount, posts: postCount, boards: boardCount, saves: saveCount });
   const chunkRows = options.chunkRows ?? CHUNK_ROWS;
 
   const timings: Record<string, number> = {};
@@ -188,7 +216,15 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
 
   await phase('migrate', () => migrate(database));
   const photoCount = Math.min(options.photos, postCount);
-  const params: RunParams = { users: userCount, posts: postCount, follows: followCount, photos: photoCount, seed: seedValue };
+  const params: RunParams = {
+    users: userCount,
+    posts: postCount,
+    follows: followCount,
+    boards: boardCount,
+    saves: saveCount,
+    photos: photoCount,
+    seed: seedValue,
+  };
   const { run, status } = await startRun(database, params, options.append ?? false);
   if (status === 'resumed') {
     log(`resuming run ${run.id}: posts ${run.posts_done}/${postCount}, follows ${run.follows_done}/${followCount} done`);
@@ -335,6 +371,18 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
     }),
   );
 
+  // ---- boards, their members and saves: one transaction (200,000 saves take seconds), marked
+  // done in it. Migration 12's statement-level triggers keep each board's post_count as the
+  // saves go in, as they do for the app.
+  if (boardCount > 0 && !run.boards_done) {
+    await phase('boards', () =>
+      database.rawTransaction(async (tx) => {
+        await loadBoards(tx, { seed: seedValue, userIds: ids, boards: boardCount, saves: saveCount, now: run.now_ms });
+        await tx.query(`UPDATE ${RUNS} SET boards_done = true WHERE id = $1`, [run.id]);
+      }),
+    );
+  }
+
   if (!run.complete) {
     // Every user's counters from the edges (right for rows added earlier too), rewriting only
     // the rows that change; then the triggers keep them, as they do for the app.
@@ -352,7 +400,9 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
         await tx.exec(COUNTER_TRIGGERS('ENABLE'));
       }),
     );
-    await phase('analyze', () => database.rawTransaction((tx) => tx.exec('ANALYZE users, posts, follows')));
+    await phase('analyze', () =>
+      database.rawTransaction((tx) => tx.exec('ANALYZE users, posts, follows, boards, board_posts, board_members')),
+    );
     await update('complete = true', []);
   }
   timings.total = Math.round(performance.now() - started);
@@ -376,13 +426,130 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
   return {
     database: database.kind,
     status,
-    counts: { users: ids.length, posts: postCount, follows: graph.edges.length, photos: photos.length },
+    counts: {
+      users: ids.length,
+      posts: postCount,
+      follows: graph.edges.length,
+      photos: photos.length,
+      boards: boardCount,
+      saves: saveCount,
+    },
     timingsMs: timings,
     photoBytes: { input: stats(photos.map((photo) => photo.inputBytes)), full: stats(photos.map((photo) => photo.fullBytes)) },
     indexesRebuilt: rebuildIndexes,
     popular: popular.map(({ index, count }) => ({ username: username(ids[index]!), followers: count })),
     prolific: prolific.map(({ index, count }) => ({ username: username(ids[index]!), posts: count })),
     sampleUsernames: sample.map(username),
+    ...(boardCount > 0 && { boards: await boardSummary(database) }),
+  };
+}
+
+/**
+ * Draws the boards (bench/seed-boards.ts) over the database's posts, oldest first, and inserts
+ * them, their members and saves, then the chosen covers (a cover must be on its board) and each
+ * board's last_saved_at: the trigger gives every board of one multi-board INSERT that
+ * statement's newest save, right for the app's one-save statements but not for a bulk load.
+ */
+async function loadBoards(
+  tx: RawTransaction,
+  options: { seed: number; userIds: string[]; boards: number; saves: number; now: number },
+): Promise<void> {
+  const posts = await tx.query<{ id: string; time: number }>(
+    'SELECT id, (extract(epoch FROM created_at) * 1000)::float8 AS time FROM posts ORDER BY created_at, id',
+  );
+  const plan = planBoards({
+    random: stream(options.seed, 'boards'),
+    userCount: options.userIds.length,
+    postTimes: posts.map((post) => post.time),
+    boards: options.boards,
+    saves: options.saves,
+    now: options.now,
+  });
+  if (!plan) return;
+  const user = (index: number) => options.userIds[index]!;
+  const iso = (time: number) => new Date(time).toISOString();
+  const loader = new Loader(tx);
+  for (let start = 0; start < plan.boards.length; start += BATCH) {
+    await loader.insert(
+      'boards',
+      ['id', 'owner_id', 'name', 'slug', 'description', 'secret', 'created_at', 'last_saved_at'],
+      plan.boards
+        .slice(start, start + BATCH)
+        .map((board) => [
+          board.id,
+          user(board.owner),
+          board.name,
+          board.slug,
+          board.description,
+          String(board.secret),
+          iso(board.createdAt),
+          iso(board.createdAt),
+        ]),
+    );
+  }
+  await loader.insert(
+    'board_members',
+    ['board_id', 'user_id', 'invited_at', 'joined_at'],
+    plan.boards.flatMap((board) =>
+      board.members.map((member) => [
+        board.id,
+        user(member.user),
+        iso(member.invitedAt),
+        member.joinedAt === null ? null : iso(member.joinedAt),
+      ]),
+    ),
+  );
+  // Who saved what when: the owner, or on a shared board sometimes a collaborator (after joining).
+  const random = stream(options.seed, 'saves');
+  let rows: Array<Array<string | number | null>> = [];
+  for (const board of plan.boards) {
+    const joined = board.members.filter((member) => member.joinedAt !== null);
+    for (const post of board.posts) {
+      const member = joined.length > 0 && random() < COLLABORATOR_SAVES ? joined[Math.floor(random() * joined.length)]! : undefined;
+      const earliest = Math.max(posts[post]!.time, member ? member.joinedAt! : board.createdAt);
+      rows.push([board.id, posts[post]!.id, user(member ? member.user : board.owner), iso(saveTime(random, earliest, options.now))]);
+      if (rows.length === BATCH * 5) {
+        await loader.insert('board_posts', ['board_id', 'post_id', 'saved_by', 'saved_at'], rows);
+        rows = [];
+      }
+    }
+  }
+  await loader.insert('board_posts', ['board_id', 'post_id', 'saved_by', 'saved_at'], rows);
+  await loader.flush();
+  const covers = plan.boards.filter((board) => board.cover !== null);
+  if (covers.length > 0) {
+    await tx.exec(
+      `UPDATE boards SET cover_post_id = v.post_id
+         FROM (VALUES ${covers.map((board) => `(${sqlLiteral(board.id)}, ${sqlLiteral(posts[board.posts[board.cover!]!]!.id)})`).join(',')}) AS v (id, post_id)
+        WHERE boards.id = v.id`,
+    );
+  }
+  await tx.query(
+    `UPDATE boards SET last_saved_at = m.newest
+       FROM (SELECT board_id, max(saved_at) AS newest FROM board_posts WHERE board_id = ANY ($1::text[]) GROUP BY board_id) AS m
+      WHERE boards.id = m.board_id`,
+    [plan.boards.map((board) => board.id)],
+  );
+}
+
+/** The biggest board and the user with the most boards (the bench's fixtures), and how many are secret or shared. */
+async function boardSummary(database: Database): Promise<NonNullable<SeedReport['boards']>> {
+  const [row] = await database.rawTransaction((tx) =>
+    tx.query<{ owner: string; slug: string; posts: number; many: string; many_boards: number; secret: number; shared: number }>(
+      `SELECT big.owner, big.slug, big.posts, many.username AS many, many.boards AS many_boards,
+              (SELECT count(*)::int FROM boards WHERE secret) AS secret,
+              (SELECT count(DISTINCT board_id)::int FROM board_members) AS shared
+         FROM (SELECT u.username AS owner, b.slug, b.post_count AS posts FROM boards b JOIN users u ON u.id = b.owner_id
+                ORDER BY b.post_count DESC, b.id LIMIT 1) AS big,
+              (SELECT u.username, count(*)::int AS boards FROM boards b JOIN users u ON u.id = b.owner_id
+                GROUP BY u.username ORDER BY boards DESC, u.username LIMIT 1) AS many`,
+    ),
+  );
+  return {
+    big: { owner: row!.owner, slug: row!.slug, posts: row!.posts },
+    manyBoards: { username: row!.many, boards: row!.many_boards },
+    secret: row!.secret,
+    shared: row!.shared,
   };
 }
 
@@ -425,8 +592,10 @@ async function startRun(database: Database, params: RunParams, append: boolean):
         dropped      jsonb NOT NULL DEFAULT '[]',
         complete     boolean NOT NULL DEFAULT false
       )`);
+    // Databases seeded before boards existed have the table without this column.
+    await tx.exec(`ALTER TABLE ${RUNS} ADD COLUMN IF NOT EXISTS boards_done boolean NOT NULL DEFAULT false`);
     const runs = await tx.query<Run>(`SELECT * FROM ${RUNS} ORDER BY id`);
-    const same = (run: Run) => (Object.keys(params) as Array<keyof RunParams>).every((key) => run.params[key] === params[key]);
+    const same = (run: Run) => (Object.keys(params) as Array<keyof RunParams>).every((key) => (run.params[key] ?? 0) === params[key]);
     const unfinished = runs.find((run) => !run.complete);
     if (unfinished) {
       if (same(unfinished)) return { run: unfinished, status: 'resumed' };
@@ -580,7 +749,7 @@ function makeFollowGraph(random: Random, n: number, count: number): { edges: num
  * Every value here is generated by the seeder itself, and sqlLiteral quotes it fully anyway.
  * Multi-row VALUES in an INSERT take the target columns' types, so '{"a","b"}' becomes text[].
  */
-function insertSql(table: string, columns: string[], rows: Array<Array<string | number>>): string {
+function insertSql(table: string, columns: string[], rows: Array<Array<string | number | null>>): string {
   const values = rows.map((row) => `(${row.map(sqlLiteral).join(',')})`).join(',\n');
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${values}`;
 }
@@ -594,7 +763,7 @@ class Loader {
   private pending: Promise<void> = Promise.resolve();
   constructor(private readonly tx: RawTransaction) {}
 
-  async insert(table: string, columns: string[], rows: Array<Array<string | number>>): Promise<void> {
+  async insert(table: string, columns: string[], rows: Array<Array<string | number | null>>): Promise<void> {
     if (rows.length === 0) return;
     const sql = insertSql(table, columns, rows);
     await this.pending;
@@ -608,7 +777,8 @@ class Loader {
   }
 }
 
-function sqlLiteral(value: string | number): string {
+function sqlLiteral(value: string | number | null): string {
+  if (value === null) return 'NULL';
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
     return String(value);
@@ -699,6 +869,8 @@ async function main(): Promise<number> {
       users: { type: 'string' },
       posts: { type: 'string' },
       follows: { type: 'string' },
+      boards: { type: 'string', default: '0' },
+      saves: { type: 'string', default: '0' },
       photos: { type: 'string', default: String(DEFAULT_PHOTOS) },
       seed: { type: 'string', default: '1' },
       password: { type: 'string', default: DEFAULT_PASSWORD },
@@ -707,7 +879,8 @@ async function main(): Promise<number> {
       'rebuild-indexes': { type: 'string' },
     },
   });
-  const usage = 'usage: npm run seed -- --users N --posts N --follows N [--photos 300] [--seed 1] [--password P] [--append]';
+  const usage =
+    'usage: npm run seed -- --users N --posts N --follows N [--boards N --saves N] [--photos 300] [--seed 1] [--password P] [--append]';
   const count = (name: string, raw: string | undefined): number => {
     const value = Number(raw);
     if (raw === undefined || raw === '' || !Number.isInteger(value) || value < 0) {
@@ -722,6 +895,8 @@ async function main(): Promise<number> {
       users: count('users', values.users),
       posts: count('posts', values.posts),
       follows: count('follows', values.follows),
+      boards: count('boards', values.boards),
+      saves: count('saves', values.saves),
       photos: count('photos', values.photos),
       random: count('seed', values.seed),
       password: values.password,

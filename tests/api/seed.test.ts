@@ -13,6 +13,8 @@ import { DiskStorage } from '../../src/server/storage/disk-storage.js';
 import { API } from '../../src/shared/api/paths.js';
 import { deriveHashtags } from '../../src/shared/hashtags.js';
 import { searchGrams, searchText } from '../../src/shared/keywords.js';
+import { BOARD_NAME_MAX_LENGTH } from '../../src/shared/limits.js';
+import { boardSlug } from '../../src/shared/validation/board.js';
 import { isHttpLink } from '../../src/shared/validation/post.js';
 import { spawnGroup } from '../helpers/processes.js';
 import { childEnv } from '../helpers/server-process.js';
@@ -24,7 +26,8 @@ import { createTestDatabase } from '../helpers/test-app.js';
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const SMALL = { users: 50, posts: 300, follows: 400, photos: 3, photoWidth: 240 } as const;
+// 30 boards: one of 30 posts (5% of the saves: the big one), 3 of one user (10% of them).
+const SMALL = { users: 50, posts: 300, follows: 400, boards: 30, saves: 600, photos: 3, photoWidth: 240 } as const;
 
 async function rows<Row>(database: Database, sql: string, params?: unknown[]): Promise<Row[]> {
   return database.rawTransaction((tx) => tx.query<Row>(sql, params));
@@ -71,10 +74,17 @@ describe('seeder (bench/seed.ts)', () => {
 
   it('inserts exactly what was asked for and says so', async () => {
     expect(await counts(database)).toEqual({ users: SMALL.users, posts: SMALL.posts, follows: SMALL.follows });
-    expect(report.counts).toEqual({ users: SMALL.users, posts: SMALL.posts, follows: SMALL.follows, photos: SMALL.photos });
+    expect(report.counts).toEqual({
+      users: SMALL.users,
+      posts: SMALL.posts,
+      follows: SMALL.follows,
+      photos: SMALL.photos,
+      boards: SMALL.boards,
+      saves: SMALL.saves,
+    });
     expect(report.database).toBe(database.kind);
     expect(report.indexesRebuilt).toBe(true);
-    for (const phase of ['users', 'photos', 'posts', 'follows', 'analyze', 'total']) {
+    for (const phase of ['users', 'photos', 'posts', 'follows', 'boards', 'analyze', 'total']) {
       expect(report.timingsMs[phase], phase).toBeGreaterThanOrEqual(0);
     }
   });
@@ -166,6 +176,79 @@ describe('seeder (bench/seed.ts)', () => {
     expect(report.popular[0]!.followers).toBe(top!.followers);
   });
 
+  it('makes boards: one big, one user with many, secret and shared ones, counts kept by the triggers', async () => {
+    const boards = await rows<{
+      id: string;
+      owner_id: string;
+      name: string;
+      slug: string;
+      secret: boolean;
+      post_count: number;
+      saved: number;
+      newest: Date | null;
+      created_at: Date;
+      last_saved_at: Date;
+      cover_post_id: string | null;
+    }>(
+      database,
+      `SELECT b.*, (SELECT count(*)::int FROM board_posts bp WHERE bp.board_id = b.id) AS saved,
+              (SELECT max(saved_at) FROM board_posts bp WHERE bp.board_id = b.id) AS newest
+         FROM boards b ORDER BY b.post_count DESC, b.id`,
+    );
+    expect(boards).toHaveLength(SMALL.boards);
+    expect(boards.reduce((total, board) => total + board.saved, 0)).toBe(SMALL.saves);
+    for (const board of boards) {
+      expect(board.post_count, board.name).toBe(board.saved);
+      // The tab's order: when a post was last saved there (the board's creation when none was).
+      expect(board.last_saved_at).toEqual(board.newest ?? board.created_at);
+      expect(board.slug === boardSlug(board.name) || board.slug.startsWith(`${boardSlug(board.name)}-`), board.slug).toBe(true);
+      expect(board.name.length).toBeLessThanOrEqual(BOARD_NAME_MAX_LENGTH);
+    }
+    // The big board: 5% of the saves, the biggest, not secret, shared; the report names it.
+    const big = boards[0]!;
+    expect(big.post_count).toBe(SMALL.saves * 0.05);
+    expect(boards[1]!.post_count).toBeLessThanOrEqual(big.post_count);
+    expect(big.secret).toBe(false);
+    const [owner] = await rows<{ username: string }>(database, 'SELECT username FROM users WHERE id = $1', [big.owner_id]);
+    expect(report.boards!.big).toEqual({ owner: owner!.username, slug: big.slug, posts: big.post_count });
+    // One user owns 10% of the boards, everyone else fewer.
+    const perOwner = await rows<{ boards: number }>(
+      database,
+      'SELECT count(*)::int AS boards FROM boards GROUP BY owner_id ORDER BY boards DESC',
+    );
+    expect(perOwner[0]!.boards).toBe(SMALL.boards * 0.1);
+    expect(perOwner[1]!.boards).toBeLessThan(perOwner[0]!.boards);
+    expect(report.boards!.manyBoards.boards).toBe(SMALL.boards * 0.1);
+    expect(report.boards!.secret).toBe(boards.filter((board) => board.secret).length);
+    expect(report.boards!.secret).toBeGreaterThan(0);
+    expect(boards.some((board) => board.saved === 0)).toBe(true);
+    expect(boards.some((board) => board.cover_post_id !== null)).toBe(true);
+
+    // Members: never the owner; most joined. Saves: by the owner or a joined member, after the
+    // post, the board and the joining, and not in the future.
+    const [members] = await rows<{ shared: number; joined: number; invited: number; owners: number }>(
+      database,
+      `SELECT count(DISTINCT m.board_id)::int AS shared, count(*) FILTER (WHERE m.joined_at IS NOT NULL)::int AS joined,
+              count(*) FILTER (WHERE m.joined_at IS NULL)::int AS invited, count(*) FILTER (WHERE m.user_id = b.owner_id)::int AS owners
+         FROM board_members m JOIN boards b ON b.id = m.board_id`,
+    );
+    expect(members!.shared).toBe(report.boards!.shared);
+    expect(members!.shared).toBeGreaterThan(0);
+    expect(members!.joined).toBeGreaterThan(0);
+    expect(members!.owners).toBe(0);
+    const [saves] = await rows<{ by_member: number; wrong_saver: number; too_early: number; future: number }>(
+      database,
+      `SELECT count(*) FILTER (WHERE bp.saved_by <> b.owner_id)::int AS by_member,
+              count(*) FILTER (WHERE bp.saved_by <> b.owner_id AND NOT EXISTS (
+                SELECT 1 FROM board_members m WHERE m.board_id = b.id AND m.user_id = bp.saved_by AND m.joined_at <= bp.saved_at))::int AS wrong_saver,
+              count(*) FILTER (WHERE bp.saved_at < p.created_at OR bp.saved_at < b.created_at)::int AS too_early,
+              count(*) FILTER (WHERE bp.saved_at > now())::int AS future
+         FROM board_posts bp JOIN boards b ON b.id = bp.board_id JOIN posts p ON p.id = bp.post_id`,
+    );
+    expect(saves).toEqual({ by_member: saves!.by_member, wrong_saver: 0, too_early: 0, future: 0 });
+    expect(saves!.by_member).toBeGreaterThan(0);
+  });
+
   it('lets a seeded user sign in through the API with the seed password', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-seed-app-'));
     const app = await buildApp({
@@ -201,7 +284,7 @@ describe('seeder (bench/seed.ts)', () => {
 
     // Same PRNG seed as the first run: the names it would pick are taken and must be avoided.
     const more = await seed({ database, storage, users: 10, posts: 5, follows: 8, photos: 1, photoWidth: 200, append: true });
-    expect(more.counts).toEqual({ users: 10, posts: 5, follows: 8, photos: 1 });
+    expect(more.counts).toEqual({ users: 10, posts: 5, follows: 8, photos: 1, boards: 0, saves: 0 });
     expect(await counts(database)).toEqual({ users: SMALL.users + 10, posts: SMALL.posts + 5, follows: SMALL.follows + 8 });
     const [unique] = await rows<{ n: number }>(database, 'SELECT count(DISTINCT username)::int AS n FROM users');
     expect(unique!.n).toBe(SMALL.users + 10);
@@ -213,6 +296,11 @@ describe('seeder (bench/seed.ts)', () => {
     await expect(seed({ ...base, users: 3, posts: 0, follows: 7 })).rejects.toThrow(/at most 6 follows/);
     await expect(seed({ ...base, users: 3, posts: 2, follows: 0 })).rejects.toThrow(/photo/);
     await expect(seed({ ...base, users: -1, posts: 0, follows: 0 })).rejects.toThrow(/non-negative/);
+    await expect(seed({ ...base, users: 3, posts: 0, follows: 0, saves: 5 })).rejects.toThrow(/saves need boards/);
+    // The big board holds 5% of the saves (here 10), and no board more.
+    await expect(seed({ ...base, users: 3, posts: 200, follows: 0, photos: 1, boards: 2, saves: 200 })).rejects.toThrow(
+      /2 boards of at most 10 posts cannot hold 200 saves/,
+    );
     expect((await counts(database)).users).toBe(SMALL.users + 10);
   });
 });
@@ -298,7 +386,7 @@ describe('seeder resume', () => {
       expect(again.popular).toEqual(resumed.popular);
       expect(await counts(database)).toEqual({ users: SMALL.users, posts: SMALL.posts, follows: after!.follows });
       // Other parameters on a seeded database are refused as before.
-      await expect(seed({ ...options, posts: 10 })).rejects.toBeInstanceOf(SeedRefused);
+      await expect(seed({ ...options, follows: 10 })).rejects.toBeInstanceOf(SeedRefused);
     } finally {
       await database.close();
       await drop();
