@@ -2,11 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../src/shared/api/paths.js';
 import { PERMANENT_SUSPENSION } from '../../src/shared/moderation.js';
 import { encodeCursor } from '../../src/server/http/cursor.js';
+import type { BoardDetail, BoardList, BoardPostPage, SaveTargets } from '../../src/shared/api/boards.js';
 import { signUp } from '../helpers/accounts.js';
+import { boardRoutes, boardSteps } from '../helpers/boards.js';
 import { jpeg } from '../helpers/images.js';
 import { get, query } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { readZip } from '../helpers/zip.js';
 
 /**
  * The one visibility rule (design.md; src/server/directory/visibility.ts), table-driven: every
@@ -221,5 +224,317 @@ describe('the one visibility rule: every read path × every case', () => {
     expect(await PATHS[0]!.read(s)).toBe(true);
     expect(await PATHS[1]!.read(s)).toBe(true);
     expect(await ok(API.user(s.author.username), s.viewer!.cookie)).toBeDefined();
+  });
+});
+
+// ---------------------------------------------------------------- boards (issue 18)
+
+/**
+ * Boards under the same rule: V sees board B when V sees B's owner and B is not secret, or V owns
+ * B or is a member of it; the posts on B are filtered by their authors like any other list.
+ *
+ * Per case: the owner O of a board B (not secret before the change), a collaborator C (joined),
+ * an author A whose post P is the newest on B (so P is the cover), O's own older post Q on B too,
+ * and the viewer V: someone else, nobody, O, C, or someone O invited.
+ */
+interface BoardScene {
+  owner: Account;
+  collaborator: Account;
+  author: Account;
+  viewer: Account | undefined;
+  board: BoardDetail;
+  /** A's post, the newest saved: the cover while the viewer sees it. */
+  post: string;
+  postImage: string;
+  /** O's own post, saved first: the cover when P is hidden. */
+  ownPost: string;
+}
+
+type BoardViewer = 'other' | 'signed out' | 'owner' | 'collaborator' | 'invited';
+
+async function boardScene(viewerKind: BoardViewer): Promise<BoardScene> {
+  const steps = boardSteps(t.app);
+  const [owner, collaborator, author, other] = await Promise.all([signUp(t.app), signUp(t.app), signUp(t.app), signUp(t.app)]);
+  const posted = async (who: Account) => {
+    const response = await createPost(t.app, who.cookie, { description: 'saved to a board', bytes: photo, type: 'image/jpeg' });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<{ post: { id: string; image: { full: string } } }>().post;
+  };
+  const ownPost = await posted(owner);
+  const post = await posted(author);
+  const board = await steps.create(owner, { name: 'Room ideas' });
+  await steps.addMember(owner, board.id, collaborator);
+  if (viewerKind === 'invited') await steps.invite(owner, board.id, other.username);
+  await steps.save(owner, board.id, ownPost.id);
+  await steps.save(collaborator, board.id, post.id);
+  const viewer = { other, invited: other, 'signed out': undefined, owner, collaborator }[viewerKind];
+  return { owner, collaborator, author, viewer, board, post: post.id, postImage: post.image.full, ownPost: ownPost.id };
+}
+
+async function boardJson<T>(url: string, cookie: string | undefined): Promise<T | undefined> {
+  const response = await get(t.app, url, cookie);
+  if (response.statusCode === 404) return undefined;
+  expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+  return response.json<T>();
+}
+
+const tabOf = (s: BoardScene, username: string) => boardJson<BoardList>(API.userBoards(username), s.viewer?.cookie);
+const inTab = (tab: BoardList | undefined, s: BoardScene) => tab?.boards.find((board) => board.id === s.board.id);
+const pickerEntry = async (s: BoardScene) =>
+  (await boardJson<SaveTargets>(API.saveTargets(s.post), s.viewer?.cookie))?.boards.find((board) => board.id === s.board.id);
+
+interface BoardPath {
+  name: string;
+  /** Whether the path shows the viewer the board (level 'board') or the post P on it (level 'post'). */
+  level: 'board' | 'post';
+  read: (s: BoardScene) => Promise<boolean>;
+  /** Only for these viewers (the Save picker is one's own; writes need a session). */
+  only?: BoardViewer[];
+}
+
+const BOARD_PATHS: BoardPath[] = [
+  { name: "Boards tab (the owner's)", level: 'board', read: async (s) => !!inTab(await tabOf(s, s.owner.username), s) },
+  { name: "Boards tab (a collaborator's)", level: 'board', read: async (s) => !!inTab(await tabOf(s, s.collaborator.username), s) },
+  {
+    name: 'board page',
+    level: 'board',
+    read: async (s) => (await boardJson(API.userBoard(s.owner.username, s.board.slug), s.viewer?.cookie)) !== undefined,
+  },
+  {
+    name: 'board posts',
+    level: 'board',
+    read: async (s) => (await boardJson(API.userBoardPosts(s.owner.username, s.board.slug), s.viewer?.cookie)) !== undefined,
+  },
+  { name: 'Save picker', level: 'board', only: ['owner', 'collaborator'], read: async (s) => !!(await pickerEntry(s)) },
+  {
+    // An empty edit: 403 to whoever sees the board without owning it, 404 to whoever may not see it.
+    name: 'a write by id (PATCH)',
+    level: 'board',
+    only: ['other', 'owner', 'collaborator', 'invited'],
+    read: async (s) => {
+      const response = await boardRoutes(t.app).update(s.viewer?.cookie, s.board.id, {});
+      expect([200, 403, 404], response.body).toContain(response.statusCode);
+      return response.statusCode !== 404;
+    },
+  },
+  {
+    name: 'board posts: the saved post',
+    level: 'post',
+    read: async (s) =>
+      !!(await boardJson<BoardPostPage>(API.userBoardPosts(s.owner.username, s.board.slug), s.viewer?.cookie))?.posts.some(
+        (card) => card.id === s.post,
+      ),
+  },
+  {
+    name: 'board page: the cover',
+    level: 'post',
+    read: async (s) =>
+      (await boardJson<{ board: BoardDetail }>(API.userBoard(s.owner.username, s.board.slug), s.viewer?.cookie))?.board.cover?.full ===
+      s.postImage,
+  },
+  {
+    name: 'Boards tab: the cover',
+    level: 'post',
+    read: async (s) => inTab(await tabOf(s, s.owner.username), s)?.cover?.full === s.postImage,
+  },
+  {
+    name: 'Save picker: the cover',
+    level: 'post',
+    only: ['owner', 'collaborator'],
+    read: async (s) => (await pickerEntry(s))?.cover?.full === s.postImage,
+  },
+];
+
+interface BoardCase {
+  name: string;
+  viewer: BoardViewer;
+  change: (s: BoardScene) => Promise<void>;
+  /** Whether the viewer sees the board afterwards, and P on it. */
+  board: boolean;
+  post: boolean;
+}
+
+const makeSecret = async (s: BoardScene) => void (await boardSteps(t.app).update(s.owner, s.board.id, { secret: true }));
+
+const BOARD_CASES: BoardCase[] = [
+  { name: 'nothing changes', viewer: 'other', change: async () => undefined, board: true, post: true },
+  { name: 'made secret: someone else', viewer: 'other', change: makeSecret, board: false, post: false },
+  { name: 'made secret: signed out', viewer: 'signed out', change: makeSecret, board: false, post: false },
+  { name: 'made secret: a collaborator', viewer: 'collaborator', change: makeSecret, board: true, post: true },
+  { name: 'made secret: someone invited', viewer: 'invited', change: makeSecret, board: true, post: true },
+  { name: 'made secret: the owner', viewer: 'owner', change: makeSecret, board: true, post: true },
+  { name: 'the viewer blocks the owner', viewer: 'other', change: (s) => block(s.viewer!, s.owner), board: false, post: false },
+  { name: 'the owner blocks the viewer', viewer: 'other', change: (s) => block(s.owner, s.viewer!), board: false, post: false },
+  {
+    name: 'the owner blocks a collaborator (the membership ends)',
+    viewer: 'collaborator',
+    change: (s) => block(s.owner, s.viewer!),
+    board: false,
+    post: false,
+  },
+  {
+    name: 'a collaborator blocks the owner (the membership ends)',
+    viewer: 'collaborator',
+    change: (s) => block(s.viewer!, s.owner),
+    board: false,
+    post: false,
+  },
+  {
+    name: 'the owner blocks someone invited',
+    viewer: 'invited',
+    change: async (s) => (await makeSecret(s), await block(s.owner, s.viewer!)),
+    board: false,
+    post: false,
+  },
+  {
+    name: 'owner suspended: someone else',
+    viewer: 'other',
+    change: (s) => suspend(s.owner, new Date(Date.now() + DAY)),
+    board: false,
+    post: false,
+  },
+  {
+    name: 'owner suspended: signed out',
+    viewer: 'signed out',
+    change: (s) => suspend(s.owner, new Date(Date.now() + DAY)),
+    board: false,
+    post: false,
+  },
+  {
+    name: 'owner suspended: a collaborator',
+    viewer: 'collaborator',
+    change: (s) => suspend(s.owner, PERMANENT_SUSPENSION),
+    board: false,
+    post: false,
+  },
+  {
+    name: "the viewer blocks the saved post's author",
+    viewer: 'other',
+    change: (s) => block(s.viewer!, s.author),
+    board: true,
+    post: false,
+  },
+  {
+    name: "the saved post's author blocks the viewer",
+    viewer: 'other',
+    change: (s) => block(s.author, s.viewer!),
+    board: true,
+    post: false,
+  },
+  { name: "the owner blocks the saved post's author", viewer: 'owner', change: (s) => block(s.owner, s.author), board: true, post: false },
+  {
+    name: "the saved post's author blocks a collaborator",
+    viewer: 'collaborator',
+    change: (s) => block(s.author, s.viewer!),
+    board: true,
+    post: false,
+  },
+  {
+    name: "saved post's author suspended: someone else",
+    viewer: 'other',
+    change: (s) => suspend(s.author, new Date(Date.now() + DAY)),
+    board: true,
+    post: false,
+  },
+  {
+    name: "saved post's author suspended: signed out",
+    viewer: 'signed out',
+    change: (s) => suspend(s.author, new Date(Date.now() + DAY)),
+    board: true,
+    post: false,
+  },
+  {
+    name: "saved post's author suspended: the owner",
+    viewer: 'owner',
+    change: (s) => suspend(s.author, PERMANENT_SUSPENSION),
+    board: true,
+    post: false,
+  },
+];
+
+describe('boards under the one visibility rule: every board read path × every case', () => {
+  for (const testCase of BOARD_CASES) {
+    it(`${testCase.name}: board ${testCase.board ? 'seen' : 'hidden'}, saved post ${testCase.post ? 'seen' : 'hidden'}`, async () => {
+      const s = await boardScene(testCase.viewer);
+      const paths = BOARD_PATHS.filter((path) => !path.only || path.only.includes(testCase.viewer));
+      // Before: everything shows (and every shared answer is now cached).
+      for (const path of paths) expect(await path.read(s), `before: ${path.name}`).toBe(true);
+      await testCase.change(s);
+      for (const path of paths) {
+        const expected = path.level === 'board' ? testCase.board : testCase.board && testCase.post;
+        expect(await path.read(s), `after: ${path.name}`).toBe(expected);
+      }
+    });
+  }
+
+  it('a hidden saved post still counts (as stored), and the cover falls back to the newest post the viewer sees', async () => {
+    const s = await boardScene('other');
+    await block(s.viewer!, s.author);
+    const seen = await boardJson<{ board: BoardDetail }>(API.userBoard(s.owner.username, s.board.slug), s.viewer!.cookie);
+    const ownImage = (await boardJson<{ post: { image: { full: string } } }>(API.post(s.ownPost), undefined))!.post.image.full;
+    expect(seen!.board).toMatchObject({ count: 2, coverPostId: null });
+    expect(seen!.board.cover?.full).toBe(ownImage);
+    const posts = await boardJson<BoardPostPage>(API.userBoardPosts(s.owner.username, s.board.slug), s.viewer!.cookie);
+    expect(posts!.posts.map((card) => card.id)).toEqual([s.ownPost]);
+    // A chosen cover the viewer may not see falls back the same way.
+    await boardSteps(t.app).update(s.owner, s.board.id, { coverPostId: s.post });
+    const chosen = await boardJson<{ board: BoardDetail }>(API.userBoard(s.owner.username, s.board.slug), s.viewer!.cookie);
+    expect(chosen!.board.cover?.full).toBe(ownImage);
+    expect(inTab(await tabOf(s, s.owner.username), s)?.cover?.full).toBe(ownImage);
+  });
+
+  it('a post saved only to a secret board leaks nowhere: search, related posts, profiles, boards tabs, the feed, exports', async () => {
+    const s = await scene('other');
+    const [owner, bystander] = await Promise.all([signUp(t.app), signUp(t.app)]);
+    const steps = boardSteps(t.app);
+    const open = await steps.create(owner, { name: 'Open board' });
+    const secret = await steps.create(owner, { name: 'Hush hush plans', description: 'nobody may know', secret: true });
+    await steps.addMember(owner, secret.id, bystander);
+    // What each of them gets from every read path that could mention the post or the board.
+    const urls = [
+      API.searchPosts(s.word),
+      API.related(s.neutralPost),
+      API.related(s.authorPost),
+      API.post(s.authorPost),
+      API.user(owner.username),
+      API.userPosts(owner.username),
+      API.userBoards(owner.username),
+      API.userBoards(bystander.username),
+      API.userBoard(owner.username, open.slug),
+      API.user(s.author.username),
+      API.userPosts(s.author.username),
+      API.userBoards(s.author.username),
+      API.posts,
+    ];
+    const readers = [s.viewer, s.author, undefined];
+    const snapshot = async () => {
+      const bodies: string[] = [];
+      for (const reader of readers) {
+        for (const url of urls) {
+          const response = await get(t.app, url, reader?.cookie);
+          expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+          bodies.push(`${reader?.username ?? 'signed out'} ${url} ${response.body}`);
+        }
+      }
+      return bodies;
+    };
+    const before = await snapshot();
+    await steps.save(owner, secret.id, s.authorPost);
+    await steps.save(bystander, secret.id, s.neutralPost);
+    expect(await snapshot()).toEqual(before);
+    // Nobody's export but the owner's and the member's names the board: not the author's, not anyone else's.
+    const exportText = async (who: Account) => {
+      const response = await get(t.app, API.exportData, who.cookie);
+      expect(response.statusCode, response.body).toBe(200);
+      return [...(await readZip(response.rawPayload)).values()].map((entry) => entry.data.toString('utf8')).join('\n');
+    };
+    for (const who of [s.author, s.neutral, s.viewer!]) {
+      const text = await exportText(who);
+      expect(text.includes('Hush hush plans'), who.username).toBe(false);
+      expect(text.includes('nobody may know'), who.username).toBe(false);
+      expect(text.includes(secret.id), who.username).toBe(false);
+    }
+    expect(await exportText(owner)).toContain('Hush hush plans');
+    expect(await exportText(bystander)).toContain('Hush hush plans');
   });
 });
