@@ -97,12 +97,16 @@ export async function boardsOfUser(
 
 /**
  * The Save picker: the boards the viewer owns or joined (whose owner they still see), the ones
- * they saved to most recently first, then the newest; and whether `postId` is on each.
+ * they last saved to, joined or made most recently first; and whether `postId` is on each.
  */
 export async function saveTargets(db: AppDb, viewerId: string, seen: SeenBy, postId: string | undefined, limit: number) {
   const lastUsed = sql<
     string | null
   >`(select max(${boardPosts.savedAt}) from ${boardPosts} where ${boardPosts.savedBy} = ${viewerId} and ${boardPosts.boardId} = ${boards.id})`;
+  // A board just joined counts as just used: it is the one the new collaborator is about to use.
+  const joinedAt = sql<
+    string | null
+  >`(select ${boardMembers.joinedAt} from ${boardMembers} where ${boardMembers.boardId} = ${boards.id} and ${boardMembers.userId} = ${viewerId})`;
   const hasPost = postId
     ? sql<boolean>`exists (select 1 from ${boardPosts} where ${boardPosts.boardId} = ${boards.id} and ${boardPosts.postId} = ${postId})`
     : sql<boolean>`false`;
@@ -115,7 +119,7 @@ export async function saveTargets(db: AppDb, viewerId: string, seen: SeenBy, pos
     .from(boards)
     .innerJoin(users, eq(users.id, boards.ownerId))
     .where(and(or(eq(boards.ownerId, viewerId), inArray(boards.id, joined)), amongVisible(seen, boards.ownerId)))
-    .orderBy(sql`greatest(${lastUsed}, ${boards.createdAt}) desc`, desc(boards.id))
+    .orderBy(sql`greatest(${lastUsed}, ${joinedAt}, ${boards.createdAt}) desc`, desc(boards.id))
     .limit(limit);
 }
 
