@@ -9,6 +9,7 @@ import type { Storage, StoredFile } from '../../src/server/storage/storage.js';
 import { API } from '../../src/shared/api/paths.js';
 import { COPY } from '../../src/shared/copy.js';
 import { signUp } from '../helpers/accounts.js';
+import { boardSteps, insertPostsBy } from '../helpers/boards.js';
 import { jpeg } from '../helpers/images.js';
 import { expectError, follow, patchMe } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
@@ -219,6 +220,80 @@ describe('GET /api/me/export', () => {
     expect([...zip.keys()].sort()).toEqual(['README.txt', 'account.json', 'boards.json', 'followers.json', 'following.json', 'posts.json']);
     expect(zipJson(zip, 'account.json')).toMatchObject({ username: newcomer.username, email: newcomer.email, profileIcon: null });
     for (const name of ['posts.json', 'followers.json', 'following.json', 'boards.json']) expect(zipJson(zip, name)).toEqual([]);
+  });
+
+  it("boards.json: your boards (secret too) with description, members and every saved post; joined boards with only your saves; nobody else's", async () => {
+    const steps = boardSteps(t.app);
+    const [alice, bob, carol, dave, erin, author] = [
+      await signUp(t.app),
+      await signUp(t.app),
+      await signUp(t.app),
+      await signUp(t.app),
+      await signUp(t.app),
+      await signUp(t.app),
+    ];
+    const [p1, p2, p3, p4] = await insertPostsBy(t.database, author.uid, 4);
+    const stash = await steps.create(alice, { name: 'Secret stash', description: 'shh', secret: true });
+    const open = await steps.create(alice, { name: 'Open board' });
+    const daves = await steps.create(dave, { name: "Dave's shared" });
+    const erins = await steps.create(erin, { name: "Erin's secret", description: 'erin only', secret: true });
+    await steps.addMember(alice, stash.id, bob);
+    await steps.invite(alice, stash.id, carol.username);
+    await steps.addMember(dave, daves.id, alice);
+    await steps.save(alice, stash.id, p1!);
+    await steps.save(bob, stash.id, p2!);
+    await steps.save(alice, daves.id, p3!);
+    await steps.save(dave, daves.id, p4!);
+    await steps.save(erin, erins.id, p1!);
+
+    const boardsOf = async (account: Account) => {
+      const response = await download(t, account.cookie);
+      expect(response.statusCode, response.body).toBe(200);
+      return zipJson<unknown[]>(await readZip(response.rawPayload), 'boards.json');
+    };
+    const saved = (...ids: string[]) => ids.map((id) => ({ post: id, address: `/post/${id}`, saved: expect.any(String) }));
+    expect(await boardsOf(alice)).toEqual([
+      {
+        name: 'Secret stash',
+        owner: alice.username,
+        role: 'owner',
+        address: `/@${alice.username}/boards/secret-stash`,
+        description: 'shh',
+        secret: true,
+        created: expect.any(String),
+        members: [
+          { username: bob.username, joined: true },
+          { username: carol.username, joined: false },
+        ],
+        // Everything on the board, newest saved first, the collaborator's saves too.
+        posts: saved(p2!, p1!),
+      },
+      {
+        name: 'Open board',
+        owner: alice.username,
+        role: 'owner',
+        address: `/@${alice.username}/boards/open-board`,
+        description: '',
+        secret: false,
+        created: expect.any(String),
+        members: [],
+        posts: [],
+      },
+      // Joined: by owner and name, with only what Alice saved there.
+      expect.objectContaining({ name: "Dave's shared", owner: dave.username, role: 'collaborator', posts: saved(p3!) }),
+    ]);
+    expect(open.slug).toBe('open-board');
+    // Bob joined Alice's secret board: it is his to take, with his own save alone and no member list.
+    const bobs = await boardsOf(bob);
+    expect(bobs).toEqual([
+      expect.objectContaining({ name: 'Secret stash', owner: alice.username, role: 'collaborator', posts: saved(p2!) }),
+    ]);
+    expect(bobs[0]).not.toHaveProperty('members');
+    // Carol was only invited; the author's posts are on boards, but the boards are not theirs.
+    expect(await boardsOf(carol)).toEqual([]);
+    expect(await boardsOf(author)).toEqual([]);
+    // Erin's secret board is in Erin's export alone.
+    expect(await boardsOf(erin)).toEqual([expect.objectContaining({ name: "Erin's secret", secret: true, posts: saved(p1!) })]);
   });
 
   it('skips a photo missing from storage and says so, instead of failing', async () => {
