@@ -42,6 +42,7 @@ const BlockedAccountsPage = page(() => import('./features/settings/BlockedAccoun
 const ProfilePage = page(() => import('./features/people/ProfilePage').then((m) => m.ProfilePage));
 const ModerationPage = page(() => import('./features/moderation/ModerationPage').then((m) => m.ModerationPage));
 const FollowListPage = page(() => import('./features/people/FollowListPage').then((m) => m.FollowListPage));
+const BoardPage = page(() => import('./features/boards/BoardPage').then((m) => m.BoardPage));
 const InvitesPage = page(() => import('./features/moderation/InvitesPage').then((m) => m.InvitesPage));
 
 /** The profile routes are /@{username}...: a first segment without the '@' is not a page. */
@@ -97,6 +98,15 @@ export function App() {
             <Route path="/404/:error" element={<NotFoundPage />} />
             <Route path="/404" element={<NotFoundPage />} />
             <Route path="/:handle" element={<Handle>{(username) => <ProfilePage key={username} username={username} />}</Handle>} />
+            {/* Issue 18: a profile's Boards tab, and one board. */}
+            <Route
+              path="/:handle/boards"
+              element={<Handle>{(username) => <ProfilePage key={username} username={username} tab="boards" />}</Handle>}
+            />
+            <Route
+              path="/:handle/boards/:slug"
+              element={<Handle>{(username) => <BoardPage key={username} username={username} />}</Handle>}
+            />
             <Route
               path="/:handle/followers"
               element={<Handle>{(username) => <FollowListPage key={username} username={username} side="followers" />}</Handle>}

@@ -49,7 +49,9 @@ export function NavTabs() {
   const { pathname } = useLocation();
   const [askToSignIn, setAskToSignIn] = useState(false);
 
-  const ownProfile = user ? decodeURIComponent(pathname).replace(/\/(followers|following)$/, '') === paths.profile(user.username) : false;
+  const ownProfile = user
+    ? decodeURIComponent(pathname).replace(/\/(followers|following|boards)$/, '') === paths.profile(user.username)
+    : false;
   const active = pathname === paths.home ? 'home' : pathname === paths.upload ? 'upload' : ownProfile ? 'profile' : null;
 
   return (

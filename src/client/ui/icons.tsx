@@ -45,3 +45,17 @@ export const ChevronIcon = ({ size = 20 }: IconProps) => (
     <path d="m9 18 6-6-6-6" />
   </svg>
 );
+
+/** A padlock: secret boards (issue 18). */
+export const LockIcon = ({ size = 16 }: IconProps) => (
+  <svg {...svgProps(size)}>
+    <rect x="5" y="11" width="14" height="10" rx="2" />
+    <path d="M8 11V8a4 4 0 0 1 8 0v3" />
+  </svg>
+);
+
+export const PlusIcon = ({ size = 20 }: IconProps) => (
+  <svg {...svgProps(size)}>
+    <path d="M12 5v14M5 12h14" />
+  </svg>
+);

@@ -1,4 +1,5 @@
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState, type ComponentType } from 'react';
+import type { PostCard } from '../../../shared/api/posts';
 import { COPY } from '../../../shared/copy';
 import { Page } from '../../ui/Page';
 import { useDocumentTitle } from '../../ui/use-document-title';
@@ -7,6 +8,18 @@ import { Feed } from '../posts';
 import styles from './HomePage.module.css';
 
 type Tab = 'home' | 'university';
+
+/**
+ * Save on the feed's cards (issue 18). The boards code arrives after the first view rather than
+ * in its bundle (which has a size budget); if it cannot load, the cards simply have no Save
+ * (each post's page has it) instead of the feed failing.
+ */
+const CardSaveButton = lazy<ComponentType<{ post: PostCard }>>(() =>
+  import('../boards').then(
+    (boards) => ({ default: boards.CardSaveButton }),
+    () => ({ default: () => null }),
+  ),
+);
 
 export function HomePage() {
   const [tab, setTab] = useState<Tab>('home');
@@ -38,7 +51,15 @@ export function HomePage() {
         ))}
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'home' && <Feed />}
+        {tab === 'home' && (
+          <Feed
+            cardAction={(post) => (
+              <Suspense fallback={null}>
+                <CardSaveButton post={post} />
+              </Suspense>
+            )}
+          />
+        )}
         {tab === 'university' && <Notice title={COPY.feed.universityTitle} message={COPY.feed.universityMessage} onBack={backToHome} />}
       </div>
     </Page>

@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
+import { CardSaveButton, UserBoards } from '../boards';
 import { COPY } from '../../../shared/copy';
+import { BOARD_COPY } from '../../../shared/boards-copy';
 import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';
 import button from '../../ui/button.module.css';
@@ -37,7 +39,7 @@ function UserPosts({ username, isMe }: { username: string; isMe: boolean }) {
   }
   return (
     <>
-      <PostGrid posts={list} label={`Posts by @${username}`} />
+      <PostGrid posts={list} label={`Posts by @${username}`} action={(post) => <CardSaveButton post={post} />} />
       <div ref={sentinel} />
       {posts.isFetchingNextPage && (
         <Skeleton label="Loading more posts">
@@ -48,7 +50,21 @@ function UserPosts({ username, isMe }: { username: string; isMe: boolean }) {
   );
 }
 
-export function ProfilePage({ username }: { username: string }) {
+/** Posts (the spec's grid, at /@{username}) and Boards (issue 18): links, each its own address. */
+function ProfileTabs({ username, tab }: { username: string; tab: 'posts' | 'boards' }) {
+  return (
+    <nav className={styles.tabs} aria-label={`@${username}`}>
+      <Link to={paths.profile(username)} className={styles.tab} aria-current={tab === 'posts' ? 'page' : undefined}>
+        {BOARD_COPY.postsTab}
+      </Link>
+      <Link to={paths.boards(username)} className={styles.tab} aria-current={tab === 'boards' ? 'page' : undefined}>
+        {BOARD_COPY.boardsTab}
+      </Link>
+    </nav>
+  );
+}
+
+export function ProfilePage({ username, tab = 'posts' }: { username: string; tab?: 'posts' | 'boards' }) {
   const me = useCurrentUser();
   const profile = useProfile(username.toLowerCase());
   const isMe = me?.username === username.toLowerCase();
@@ -103,7 +119,12 @@ export function ProfilePage({ username }: { username: string }) {
         </div>
       </header>
       {/* Someone you blocked: none of their posts (the server sends none either). */}
-      {!user.blockedByMe && <UserPosts username={user.username} isMe={isMe} />}
+      {!user.blockedByMe && (
+        <>
+          <ProfileTabs username={user.username} tab={tab} />
+          {tab === 'posts' ? <UserPosts username={user.username} isMe={isMe} /> : <UserBoards username={user.username} isMe={isMe} />}
+        </>
+      )}
     </Page>
   );
 }

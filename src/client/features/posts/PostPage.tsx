@@ -10,6 +10,7 @@ import { Page } from '../../ui/Page';
 import { Skeleton, SkeletonCards, SkeletonPost } from '../../ui/Skeleton';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useCurrentUser } from '../../api/current-user';
+import { CardSaveButton, SaveButton } from '../boards';
 import { Notice } from '../errors';
 import { FollowButton } from '../follows';
 import { ReportButton } from '../moderation';
@@ -52,7 +53,7 @@ function Related({ id }: { id: string }) {
           <SkeletonCards />
         </Skeleton>
       ) : (
-        <PostGrid posts={related.data ?? []} label={COPY.post.discover} />
+        <PostGrid posts={related.data ?? []} label={COPY.post.discover} action={(post) => <CardSaveButton post={post} />} />
       )}
     </section>
   );
@@ -104,6 +105,7 @@ export function PostPage() {
               <FollowButton username={post.author.username} following={post.author.followedByMe} />
             )}
           </div>
+          <SaveButton postId={post.id} />
           {/* The one h1: what the post says, as a screen reader's heading list should name it. */}
           {text ? <h1 className={styles.description}>{text}</h1> : <h1 className="visually-hidden">Post by @{post.author.username}</h1>}
           {post.hashtags.length > 0 && (

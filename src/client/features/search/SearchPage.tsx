@@ -6,6 +6,7 @@ import { Avatar } from '../../ui/Avatar';
 import { Page } from '../../ui/Page';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { Skeleton, SkeletonCards, SkeletonRows } from '../../ui/Skeleton';
+import { CardSaveButton } from '../boards';
 import { EmptyState } from '../errors';
 import { PostGrid } from '../posts';
 import { usePostSearch, useUserSearch } from './api/search';
@@ -67,7 +68,7 @@ export function SearchPage() {
       )}
       {posts.data &&
         (posts.data.length > 0 ? (
-          <PostGrid posts={posts.data} label="Posts" />
+          <PostGrid posts={posts.data} label="Posts" action={(post) => <CardSaveButton post={post} />} />
         ) : (
           !loading && <EmptyState message={COPY.feed.noResults} action={{ to: paths.home, label: COPY.feed.explore }} />
         ))}

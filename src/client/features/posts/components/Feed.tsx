@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+import type { PostCard } from '../../../../shared/api/posts';
 import { COPY } from '../../../../shared/copy';
 import { ERRORS } from '../../../../shared/errors';
 import { paths } from '../../../paths';
@@ -8,8 +10,11 @@ import { EmptyState } from '../../errors';
 import styles from './Feed.module.css';
 import { PostGrid } from './PostGrid';
 
-/** The Home tab: everyone else's posts, newest first, more as you scroll. */
-export function Feed() {
+/**
+ * The Home tab: everyone else's posts, newest first, more as you scroll. `cardAction` is the
+ * grid's card slot (PostGrid), filled by the screen that shows the feed.
+ */
+export function Feed({ cardAction }: { cardAction?: (post: PostCard) => ReactNode }) {
   const feed = useFeed();
   const sentinel = useOnVisible<HTMLDivElement>(() => {
     if (!feed.isFetchingNextPage) void feed.fetchNextPage();
@@ -30,7 +35,7 @@ export function Feed() {
   }
   return (
     <>
-      <PostGrid posts={posts} label="Posts" />
+      <PostGrid posts={posts} label="Posts" action={cardAction} />
       <div ref={sentinel} />
       {feed.isFetchingNextPage && (
         <Skeleton label="Loading more posts">

@@ -1,4 +1,4 @@
-import { useMemo, type CSSProperties } from 'react';
+import { useMemo, type CSSProperties, type ReactNode } from 'react';
 import type { PostCard as PostCardData } from '../../../../shared/api/posts';
 import { useColumnCount } from '../../../ui/use-column-count';
 import { PostCard } from './PostCard';
@@ -8,8 +8,8 @@ import styles from './PostGrid.module.css';
 const EAGER_CARDS = 4;
 
 /** Where a card sits: its column, and how much is above it (in column widths, and gaps). */
-interface Placement {
-  post: PostCardData;
+interface Placement<T extends PostCardData> {
+  post: T;
   column: number;
   /** The heights of the cards above, as multiples of the column's width. */
   above: number;
@@ -24,7 +24,10 @@ interface Placement {
  * first) is the visual reading order, row by row, and the cards stay in that order in the page,
  * for screen readers and Tab, positioned into their columns by CSS.
  */
-function place(posts: PostCardData[], count: number): { placements: Placement[]; heights: number[]; counts: number[] } {
+function place<T extends PostCardData>(
+  posts: T[],
+  count: number,
+): { placements: Array<Placement<T>>; heights: number[]; counts: number[] } {
   const heights = new Array<number>(count).fill(0);
   const counts = new Array<number>(count).fill(0);
   const placements = posts.map((post) => {
@@ -40,7 +43,19 @@ function place(posts: PostCardData[], count: number): { placements: Placement[];
 /** A length in the grid's column widths plus gaps (see --column in PostGrid.module.css). */
 const length = (widths: number, gaps: number) => `calc(var(--column) * ${widths.toFixed(4)} + var(--gap) * ${gaps})`;
 
-export function PostGrid({ posts, label }: { posts: PostCardData[]; label: string }) {
+interface PostGridProps<T extends PostCardData> {
+  posts: T[];
+  label: string;
+  /**
+   * A slot over each card's corner, beside its link (a button may not sit inside a link): what a
+   * screen that shows the grid lets you do with a post (Save; a board's Make cover and Remove).
+   */
+  action?: (post: T) => ReactNode;
+  /** 'hover': only on a hover-capable desktop, while the card is pointed at or focused; 'always': everywhere. */
+  actionShown?: 'hover' | 'always';
+}
+
+export function PostGrid<T extends PostCardData>({ posts, label, action, actionShown = 'hover' }: PostGridProps<T>) {
   const columnCount = useColumnCount();
   const { placements, heights, counts } = useMemo(() => place(posts, columnCount), [posts, columnCount]);
   const eager = new Set(posts.slice(0, EAGER_CARDS).map((post) => post.id));
@@ -59,6 +74,11 @@ export function PostGrid({ posts, label }: { posts: PostCardData[]; label: strin
             style={{ left: `calc((var(--column) + var(--gap)) * ${column})`, top: length(above, gaps) }}
           >
             <PostCard post={post} eager={eager.has(post.id)} />
+            {action && (
+              <div className={styles.action} data-shown={actionShown}>
+                {action(post)}
+              </div>
+            )}
           </div>
         ))}
       </div>

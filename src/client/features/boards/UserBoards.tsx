@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { BoardSummary } from '../../../shared/api/boards';
+import { BOARD_COPY } from '../../../shared/boards-copy';
+import { paths } from '../../paths';
+import button from '../../ui/button.module.css';
+import { PlusIcon } from '../../ui/icons';
+import { Skeleton, SkeletonCards } from '../../ui/Skeleton';
+import { useOnVisible } from '../../ui/use-on-visible';
+import { EmptyState } from '../errors';
+import { useUserBoards } from './api/user-boards';
+import { BoardCover, SecretMark } from './components/BoardCover';
+import { NewBoardDialog } from './components/NewBoardDialog';
+import styles from './UserBoards.module.css';
+
+/** Tiles are 2 across on a phone, up to 6 on a wide screen (UserBoards.module.css). */
+const TILE_SIZES = '(min-width: 1200px) 190px, (min-width: 900px) 24vw, (min-width: 600px) 32vw, calc(50vw - 18px)';
+
+function BoardTile({ board }: { board: BoardSummary }) {
+  const nameId = `board-${board.id}-name`;
+  const metaId = `board-${board.id}-meta`;
+  return (
+    <li className={styles.tile}>
+      {/* Named by its text (name, count, Secret), not by the cover's alt text too. */}
+      <Link to={paths.board(board.owner.username, board.slug)} className={styles.link} aria-labelledby={`${nameId} ${metaId}`}>
+        <BoardCover cover={board.cover} alt={board.name} sizes={TILE_SIZES} className={styles.cover} />
+        <span id={nameId} className={styles.name}>
+          {board.name}
+        </span>
+        <span id={metaId} className={styles.meta}>
+          <span>{BOARD_COPY.count(board.count)}</span>
+          {board.secret && <SecretMark label={BOARD_COPY.secretBadge} />}
+        </span>
+      </Link>
+    </li>
+  );
+}
+
+/**
+ * A profile's Boards tab: the boards they own or joined (secret ones only to their owner and
+ * members: the server leaves the rest out), most recently saved to first, more as you scroll.
+ * Your own tab starts with New board.
+ */
+export function UserBoards({ username, isMe }: { username: string; isMe: boolean }) {
+  const boards = useUserBoards(username);
+  const [creating, setCreating] = useState(false);
+  const sentinel = useOnVisible<HTMLDivElement>(() => {
+    if (!boards.isFetchingNextPage) void boards.fetchNextPage();
+  }, boards.hasNextPage);
+
+  if (boards.isPending) {
+    return (
+      <Skeleton label="Loading boards">
+        <SkeletonCards count={4} />
+      </Skeleton>
+    );
+  }
+  if (boards.isError) {
+    return (
+      <div className={styles.failed}>
+        <p>{BOARD_COPY.loadFailed}</p>
+        <button type="button" className={button.secondary} onClick={() => void boards.refetch()}>
+          {BOARD_COPY.retry}
+        </button>
+      </div>
+    );
+  }
+  const list = boards.data.pages.flatMap((page) => page.boards);
+  const newBoard = isMe && (
+    <button type="button" className={`${button.secondary} ${styles.newBoard}`} onClick={() => setCreating(true)}>
+      <PlusIcon />
+      {BOARD_COPY.newBoard}
+    </button>
+  );
+  return (
+    <>
+      {newBoard}
+      {list.length === 0 ? (
+        <EmptyState message={isMe ? BOARD_COPY.noneOwn : BOARD_COPY.noneOther} />
+      ) : (
+        <ul className={styles.grid} aria-label={`Boards of @${username}`}>
+          {list.map((board) => (
+            <BoardTile key={board.id} board={board} />
+          ))}
+        </ul>
+      )}
+      <div ref={sentinel} />
+      {boards.isFetchingNextPage && (
+        <Skeleton label="Loading more boards">
+          <SkeletonCards count={2} />
+        </Skeleton>
+      )}
+      {creating && <NewBoardDialog onClose={() => setCreating(false)} />}
+    </>
+  );
+}

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { BoardMembers } from '../../../../shared/api/boards';
+import { API } from '../../../../shared/api/paths';
+import { api } from '../../../api/http';
+import { BOARDS_KEY } from './keys';
+
+export interface MemberChange {
+  username: string;
+  /** true invites (owner, PUT); false removes a member (owner) or leaves / declines (the member, DELETE). */
+  member: boolean;
+}
+
+/** Invites, removes, leaves or declines; answers the board's members now. */
+export function useSetBoardMember(boardId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ username, member }: MemberChange) =>
+      api<BoardMembers>(member ? 'PUT' : 'DELETE', API.boardMember(boardId, username)).then((r) => r.members),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: BOARDS_KEY }),
+  });
+}

@@ -1,0 +1,4 @@
+// Boards as other features use them: Save on a post and on a grid card, and a profile's Boards
+// tab. The board page is a route of its own (App.tsx), so it is not exported here.
+export { CardSaveButton, SaveButton } from './components/SaveButton';
+export { UserBoards } from './UserBoards';
