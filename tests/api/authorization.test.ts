@@ -5,10 +5,12 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_COMMAND_PATH } from '../../src/server/admin/admin.routes.js';
 import { buildApp } from '../../src/server/app.js';
+import type { BoardDetail } from '../../src/shared/api/boards.js';
 import { API } from '../../src/shared/api/paths.js';
 import type { PostDetail } from '../../src/shared/api/posts.js';
 import type { ErrorCode } from '../../src/shared/errors.js';
 import { newAccount, signUp } from '../helpers/accounts.js';
+import { boardRoutes, boardRows, boardSteps, insertPostsBy } from '../helpers/boards.js';
 import { jpeg } from '../helpers/images.js';
 import { edgesOf, expectError, follow, get, patchMe, query } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
@@ -43,6 +45,10 @@ interface Scene {
   resetToken?: string;
   /** An invite code the owner (an admin) made. */
   inviteId?: string;
+  /** A board (the owner's, or the bystander's when the owner is a member of it). */
+  board?: BoardDetail;
+  /** A post (the bystander's) to save to the board. */
+  boardPostId?: string;
 }
 
 interface Cell {
@@ -188,6 +194,36 @@ const bystanderRole = (role: string) => async (s: Scene) => {
 
 const moderate = (s: Scene, cookie: string | undefined, method: 'POST' | 'PUT', url: string, payload: object) =>
   s.t.app.inject({ method, url, payload, headers: withCookie(cookie) });
+
+// Boards (issue 18): who may change a board is the role table of docs/boards.md (every role is
+// tests/api/boards.test.ts); here the owner, a stranger who sees the board, and nobody.
+const boardsOf = async (s: Scene, uid: string) =>
+  (await query<{ name: string }>(s.t.database, 'SELECT name FROM boards WHERE owner_id = $1', [uid])).map((row) => row.name);
+
+async function ownersBoard(s: Scene) {
+  s.bystander = await signUp(s.t.app, newAccount('by'));
+  s.board = await boardSteps(s.t.app).create(s.owner, { name: 'Owned', description: 'before' });
+  [s.boardPostId] = await insertPostsBy(s.t.database, s.bystander.uid, 1);
+}
+
+/** The bystander's board, of which the owner is a member ('invited' or 'joined'). */
+async function bystandersBoard(s: Scene, membership: 'invited' | 'joined') {
+  s.bystander = await signUp(s.t.app, newAccount('by'));
+  const steps = boardSteps(s.t.app);
+  s.board = await steps.create(s.bystander, { name: 'Shared' });
+  if (membership === 'joined') await steps.addMember(s.bystander, s.board.id, s.owner);
+  else await steps.invite(s.bystander, s.board.id, s.owner.username);
+}
+
+const boardSaves = async (s: Scene) => (await boardRows(s.t.database, need(s.board).id)).saves.map((row) => row.post_id);
+const boardMembers = async (s: Scene) =>
+  (await boardRows(s.t.database, need(s.board).id)).members.map((row) => `${row.user_id}:${row.joined}`);
+const membersAre =
+  (...members: Array<(s: Scene) => string>) =>
+  async (s: Scene) =>
+    expect(await boardMembers(s)).toEqual(members.map((member) => member(s)).sort());
+const bystanderMember = (joined: boolean) => (s: Scene) => `${need(s.bystander).uid}:${joined}`;
+const ownerMember = (joined: boolean) => (s: Scene) => `${s.owner.uid}:${joined}`;
 
 const ROWS: Row[] = [
   {
@@ -774,6 +810,133 @@ const ROWS: Row[] = [
       owner: { status: 200, then: bystanderRole('moderator') },
     },
   },
+  {
+    route: `POST ${API.boards}`,
+    what: "make a board: always the caller's own",
+    send: (s, cookie) => boardRoutes(s.t.app).create(cookie, { name: 'Made by the caller' }),
+    cells: (() => {
+      const madeBy = (owner: number, other: number) => async (s: Scene) => {
+        expect(await boardsOf(s, s.owner.uid)).toHaveLength(owner);
+        expect(await boardsOf(s, s.other.uid)).toHaveLength(other);
+      };
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: madeBy(0, 0) },
+        'another user': { status: 201, then: madeBy(0, 1) },
+        owner: { status: 201, then: madeBy(1, 0) },
+      };
+    })(),
+  },
+  {
+    route: 'PATCH /api/boards/:id',
+    what: "rename the owner's board, describe it, make it secret: only its owner",
+    setup: ownersBoard,
+    send: (s, cookie) => boardRoutes(s.t.app).update(cookie, need(s.board).id, { name: 'Renamed', description: 'after', secret: true }),
+    cells: (() => {
+      const board = (changed: boolean) => async (s: Scene) =>
+        expect((await boardRows(s.t.database, need(s.board).id)).board).toMatchObject(
+          changed
+            ? { name: 'Renamed', slug: 'renamed', description: 'after', secret: true }
+            : { name: 'Owned', description: 'before', secret: false },
+        );
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: board(false) },
+        'another user': { status: 403, code: 'FORBIDDEN', then: board(false) },
+        owner: { status: 200, then: board(true) },
+      };
+    })(),
+  },
+  {
+    route: 'DELETE /api/boards/:id',
+    what: "delete the owner's board: only its owner",
+    setup: ownersBoard,
+    send: (s, cookie) => boardRoutes(s.t.app).delete(cookie, need(s.board).id),
+    cells: (() => {
+      const exists = (still: boolean) => async (s: Scene) => expect(await boardsOf(s, s.owner.uid)).toEqual(still ? ['Owned'] : []);
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: exists(true) },
+        'another user': { status: 403, code: 'FORBIDDEN', then: exists(true) },
+        owner: { status: 204, then: exists(false) },
+      };
+    })(),
+  },
+  {
+    route: 'PUT /api/boards/:id/posts/:postId',
+    what: "save a post to the owner's board: its owner (and collaborators) only",
+    setup: ownersBoard,
+    send: (s, cookie) => boardRoutes(s.t.app).save(cookie, need(s.board).id, need(s.boardPostId)),
+    cells: (() => {
+      const saved = (yes: boolean) => async (s: Scene) => expect(await boardSaves(s)).toEqual(yes ? [s.boardPostId] : []);
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: saved(false) },
+        'another user': { status: 403, code: 'FORBIDDEN', then: saved(false) },
+        owner: { status: 200, then: saved(true) },
+      };
+    })(),
+  },
+  {
+    route: 'DELETE /api/boards/:id/posts/:postId',
+    what: "remove a post from the owner's board: its owner (or the collaborator who saved it) only",
+    setup: async (s) => {
+      await ownersBoard(s);
+      await boardSteps(s.t.app).save(s.owner, need(s.board).id, need(s.boardPostId));
+    },
+    send: (s, cookie) => boardRoutes(s.t.app).unsave(cookie, need(s.board).id, need(s.boardPostId)),
+    cells: (() => {
+      const saved = (yes: boolean) => async (s: Scene) => expect(await boardSaves(s)).toEqual(yes ? [s.boardPostId] : []);
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: saved(true) },
+        'another user': { status: 403, code: 'FORBIDDEN', then: saved(true) },
+        owner: { status: 200, then: saved(false) },
+      };
+    })(),
+  },
+  {
+    route: 'PUT /api/boards/:id/members/:username',
+    what: "invite a bystander to the owner's board: its owner only",
+    setup: ownersBoard,
+    send: (s, cookie) => boardRoutes(s.t.app).invite(cookie, need(s.board).id, need(s.bystander).username),
+    cells: {
+      'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: membersAre() },
+      'another user': { status: 403, code: 'FORBIDDEN', then: membersAre() },
+      owner: { status: 200, then: membersAre(bystanderMember(false)) },
+    },
+  },
+  {
+    route: 'DELETE /api/boards/:id/members/:username',
+    what: "remove a collaborator from the owner's board: its owner only",
+    setup: async (s) => {
+      await ownersBoard(s);
+      await boardSteps(s.t.app).addMember(s.owner, need(s.board).id, need(s.bystander));
+    },
+    send: (s, cookie) => boardRoutes(s.t.app).removeMember(cookie, need(s.board).id, need(s.bystander).username),
+    cells: {
+      'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: membersAre(bystanderMember(true)) },
+      'another user': { status: 403, code: 'FORBIDDEN', then: membersAre(bystanderMember(true)) },
+      owner: { status: 200, then: membersAre() },
+    },
+  },
+  {
+    route: 'DELETE /api/boards/:id/members/:username',
+    what: "leave a board the owner joined (the bystander's): only the member themself (or the board's owner)",
+    setup: (s) => bystandersBoard(s, 'joined'),
+    send: (s, cookie) => boardRoutes(s.t.app).removeMember(cookie, need(s.board).id, s.owner.username),
+    cells: {
+      'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: membersAre(ownerMember(true)) },
+      'another user': { status: 403, code: 'FORBIDDEN', then: membersAre(ownerMember(true)) },
+      owner: { status: 200, then: membersAre() },
+    },
+  },
+  {
+    route: 'POST /api/boards/:id/join',
+    what: "join a board the owner was invited to (the bystander's): only the invitee",
+    setup: (s) => bystandersBoard(s, 'invited'),
+    send: (s, cookie) => boardRoutes(s.t.app).join(cookie, need(s.board).id),
+    cells: {
+      'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: membersAre(ownerMember(false)) },
+      'another user': { status: 403, code: 'NOT_INVITED', then: membersAre(ownerMember(false)) },
+      owner: { status: 200, then: membersAre(ownerMember(true)) },
+    },
+  },
 ];
 
 /** Every "METHOD /path" that is not a read, from Fastify's own route tree. */
@@ -950,6 +1113,13 @@ describe('no response carries secrets', () => {
     await call(alice.email, 'PUT', API.follow(bob.username), alice.cookie);
 
     const [alicePostId, bobPostId]: string[] = [alicePost.json().post.id, bobPost.json().post.id];
+    // Boards (issue 18): Alice's board, which Bob joined and saved her post to; their answers name members.
+    const made = await call(alice.email, 'POST', API.boards, alice.cookie, { name: 'Leak test', description: 'walk' });
+    expect(made.statusCode, made.body).toBe(201);
+    const boardId = made.json().board.id as string;
+    expect((await call(alice.email, 'PUT', API.boardMember(boardId, bob.username), alice.cookie)).statusCode).toBe(200);
+    expect((await call(bob.email, 'POST', API.boardJoin(boardId), bob.cookie)).statusCode).toBe(200);
+    expect((await call(bob.email, 'PUT', API.boardPost(boardId, alicePostId!), bob.cookie)).statusCode).toBe(200);
     const postIds = [alicePostId!, bobPostId!];
     const media = [alicePost.json().post.image.full as string, iconUpdate.json().user.icon as string];
     for (const [requester, cookie] of [
@@ -969,7 +1139,11 @@ describe('no response carries secrets', () => {
           API.userPosts(name),
           API.followers(name),
           API.following(name),
+          API.userBoards(name),
         ]),
+        API.userBoard(alice.username, 'leak-test'),
+        API.userBoardPosts(alice.username, 'leak-test'),
+        API.saveTargets(alicePostId),
         API.searchUsers(alice.username),
         API.searchUsers('example.com'),
         API.searchUsers(alice.email),
@@ -980,7 +1154,12 @@ describe('no response carries secrets', () => {
       for (const url of urls) {
         const response = await call(requester, 'GET', url, cookie);
         // Real answers, not a wall of refusals that would trivially carry nothing.
-        const expected = url === API.post('nosuchpost') ? 404 : (url === API.me || url === API.exportData) && !cookie ? 401 : 200;
+        const expected =
+          url === API.post('nosuchpost')
+            ? 404
+            : [API.me, API.exportData, API.saveTargets(alicePostId)].includes(url) && !cookie
+              ? 401
+              : 200;
         expect(response.statusCode, url).toBe(expected);
       }
     }
