@@ -5,6 +5,7 @@ import { Mailer } from '../../src/server/mail/mailer.js';
 import { Outbox } from '../../src/server/mail/outbox.js';
 import { API } from '../../src/shared/api/paths.js';
 import { newAccount, signUp } from '../helpers/accounts.js';
+import { boardRows, boardSteps, insertPostsBy } from '../helpers/boards.js';
 import { jpeg } from '../helpers/images.js';
 import { edgesOf, expectError, follow, get, query } from '../helpers/people.js';
 import { createPost, multipart } from '../helpers/posts.js';
@@ -61,6 +62,14 @@ async function signUpStaff(t: TestApp, role: 'moderator' | 'admin') {
   const made = await signUp(t.app);
   await query(t.database, 'UPDATE users SET role = $1 WHERE id = $2', [role, made.uid]);
   return made;
+}
+
+/** A board of a new account's (issue 18), and a post of someone else's to save to it. */
+async function boardOfNewAccount(t: TestApp) {
+  const owner = await signUp(t.app);
+  const board = await boardSteps(t.app).create(owner, { name: 'Before' });
+  const [postId] = await insertPostsBy(t.database, (await signUp(t.app)).uid, 1);
+  return { owner, board, postId: postId! };
 }
 
 const WRITES: Write[] = [
@@ -349,6 +358,101 @@ const WRITES: Write[] = [
         send: (headers) =>
           inject(t, 'PUT', API.moderationRole(target.username), { ...headers, cookie: admin.cookie }, { role: 'moderator' }),
         changed: async () => (await query(t.database, `SELECT 1 FROM users WHERE id = $1 AND role = 'moderator'`, [target.uid])).length > 0,
+      };
+    },
+  },
+  // Boards (issue 18).
+  {
+    name: 'POST board',
+    success: 201,
+    async prepare(t) {
+      const owner = await signUp(t.app);
+      return {
+        send: (headers) => inject(t, 'POST', API.boards, { ...headers, cookie: owner.cookie }, { name: 'Made' }),
+        changed: async () => (await query(t.database, 'SELECT 1 FROM boards WHERE owner_id = $1', [owner.uid])).length > 0,
+      };
+    },
+  },
+  {
+    name: 'PATCH board',
+    success: 200,
+    async prepare(t) {
+      const { owner, board } = await boardOfNewAccount(t);
+      return {
+        send: (headers) => inject(t, 'PATCH', API.board(board.id), { ...headers, cookie: owner.cookie }, { name: 'After', secret: true }),
+        changed: async () => (await boardRows(t.database, board.id)).board?.name === 'After',
+      };
+    },
+  },
+  {
+    name: 'DELETE board',
+    success: 204,
+    async prepare(t) {
+      const { owner, board } = await boardOfNewAccount(t);
+      return {
+        send: (headers) => inject(t, 'DELETE', API.board(board.id), { ...headers, cookie: owner.cookie }),
+        changed: async () => (await boardRows(t.database, board.id)).board === undefined,
+      };
+    },
+  },
+  {
+    name: 'PUT board post (save)',
+    success: 200,
+    async prepare(t) {
+      const { owner, board, postId } = await boardOfNewAccount(t);
+      return {
+        send: (headers) => inject(t, 'PUT', API.boardPost(board.id, postId), { ...headers, cookie: owner.cookie }),
+        changed: async () => (await boardRows(t.database, board.id)).saves.length > 0,
+      };
+    },
+  },
+  {
+    name: 'DELETE board post (remove)',
+    success: 200,
+    async prepare(t) {
+      const { owner, board, postId } = await boardOfNewAccount(t);
+      await boardSteps(t.app).save(owner, board.id, postId);
+      return {
+        send: (headers) => inject(t, 'DELETE', API.boardPost(board.id, postId), { ...headers, cookie: owner.cookie }),
+        changed: async () => (await boardRows(t.database, board.id)).saves.length === 0,
+      };
+    },
+  },
+  {
+    name: 'PUT board member (invite)',
+    success: 200,
+    async prepare(t) {
+      const { owner, board } = await boardOfNewAccount(t);
+      const invitee = await signUp(t.app);
+      return {
+        send: (headers) => inject(t, 'PUT', API.boardMember(board.id, invitee.username), { ...headers, cookie: owner.cookie }),
+        changed: async () => (await boardRows(t.database, board.id)).members.length > 0,
+      };
+    },
+  },
+  {
+    name: 'DELETE board member (leave)',
+    success: 200,
+    async prepare(t) {
+      const { owner, board } = await boardOfNewAccount(t);
+      const member = await signUp(t.app);
+      await boardSteps(t.app).addMember(owner, board.id, member);
+      return {
+        send: (headers) => inject(t, 'DELETE', API.boardMember(board.id, member.username), { ...headers, cookie: member.cookie }),
+        changed: async () => (await boardRows(t.database, board.id)).members.length === 0,
+      };
+    },
+  },
+  {
+    name: 'POST board join',
+    success: 200,
+    async prepare(t) {
+      const { owner, board } = await boardOfNewAccount(t);
+      const invitee = await signUp(t.app);
+      await boardSteps(t.app).invite(owner, board.id, invitee.username);
+      return {
+        send: (headers) => inject(t, 'POST', API.boardJoin(board.id), { ...headers, cookie: invitee.cookie }),
+        changed: async () => (await boardRows(t.database, board.id)).members.some((member) => member.joined),
       };
     },
   },
