@@ -1,5 +1,5 @@
 /**
- * The performance budgets of issues 7, 12 and 14, checked by `npm run bench -- --check`.
+ * The performance budgets of issues 7, 12, 14 and 18, checked by `npm run bench -- --check`.
  *
  * - Issue 7: warm reads at 16 connections (home feed, search posts, profile, post detail), feed
  *   throughput against the static ceiling, the first view of / in Chromium, initial JS, the
@@ -10,6 +10,9 @@
  *   cache off (CACHE_TTL_MS=0, 16 connections) on the embedded database at 100k posts and on
  *   PostgreSQL at 1M posts (point 4); the event loop's delay under mixed load (point 5); one slow
  *   query not delaying a concurrent GET /api/posts on the embedded database (point 5).
+ * - Issue 18, point 7: the board page (board and first page of posts, a 10,000-post board and
+ *   typical ones, later pages) and the Boards tab (first and later pages), signed in and out,
+ *   p99 ≤ 25 ms at 16 connections on both databases, with 200k saves.
  *
  * Every API budget names its database and dataset, e.g. "profile p99 @16, caches off (pglite, 100k)".
  */
@@ -51,6 +54,8 @@ export interface RunNumbers {
   /** The worse of the profile and its first page of posts. */
   profileP99At16?: number;
   postDetailP99At16?: number;
+  /** Issue 18: p99 @16 of each board scenario measured, by its name (bench/run.ts BOARD_SCENARIOS). */
+  boardsP99At16?: Record<string, number>;
   /** Home feed at 16 connections while 16 clients run different uncached searches (issue 12). */
   feedUnderSearchP99At16?: number;
   /** p99 @16 of a ~20 KB stored image and of the home feed while 4 image-bomb uploads are in flight. */
@@ -109,6 +114,8 @@ export function checkBudgets(n: BenchNumbers): BudgetResult[] {
     addAt('search posts p95 @16', 40, run.searchPostsP95At16);
     addAt('profile p99 @16', 25, run.profileP99At16);
     addAt('post detail p99 @16', 25, run.postDetailP99At16);
+    // Issue 18, point 7: every board scenario.
+    for (const [name, p99] of Object.entries(run.boardsP99At16 ?? {})) addAt(`${name} p99 @16`, 25, p99);
     addAt('home feed p99 @16 beside 16 uncached searches', 100, run.feedUnderSearchP99At16);
     if (run.underUploadAttackP99) {
       addAt('20 KB image p99 @16 under upload attack', 250, run.underUploadAttackP99.media);

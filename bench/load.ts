@@ -1,3 +1,4 @@
+import os from 'node:os';
 import autocannon from 'autocannon';
 
 export interface LoadRequest {
@@ -19,6 +20,11 @@ export interface LoadResult {
   errors: number;
   /** Responses by status code, to see what the errors were. */
   statuses: Record<string, number>;
+  /**
+   * The machine's 1-minute load average as the measurement ended (what `uptime` says): the
+   * machine is shared, and a figure measured under others' load is not the code's alone.
+   */
+  loadAverage: number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -73,5 +79,6 @@ export async function load(options: {
     p99: round(percentile(latencies, 99)),
     errors: result.non2xx + result.errors + result.timeouts,
     statuses,
+    loadAverage: round(os.loadavg()[0]!),
   };
 }

@@ -1,11 +1,14 @@
 /**
  * npm run bench [-- --check] [--quick] [--db pglite,postgres] [--duration 5] [--out bench/results.json]
- *                  [--only "search posts,profile,mixed,slow query,under upload attack"]
- *                  [--dataset 100k|1m] [--users N --posts N --follows N]
+ *                  [--only "search posts,profile,mixed,slow query,under upload attack" [--merge]]
+ *                  [--dataset 100k|1m] [--users N --posts N --follows N --boards N --saves N]
  *
  * Runs the production build against seeded data (seeded once and reused): the default dataset
- * (10k users, 100k posts, 200k follows) on PGlite and on PostgreSQL, then issue 14's million
- * posts (50k users, 1M posts, 1M follows) on PostgreSQL only. --dataset picks one dataset for
+ * (10k users, 100k posts, 200k follows, 2,000 boards holding 200k saves) on PGlite and on
+ * PostgreSQL, then issue 14's million posts (50k users, 1M posts, 1M follows, no boards) on
+ * PostgreSQL only. --only measures some API scenarios and prints them; with --merge it also
+ * writes them (and their budgets) into the results file, replacing that database's and
+ * dataset's earlier rows of the same scenarios. --dataset picks one dataset for
  * a partial run (--users, --posts and --follows override its numbers); --quick runs small
  * stand-ins for both (10k and 20k posts) for 2 s per measurement and writes its results under
  * bench/.data/ instead of bench/results.json.
@@ -35,6 +38,8 @@ import { processImage } from '../src/server/images/image-pipeline.js';
 import { checkBudgets, type BenchNumbers, type DatasetSize, type RunNumbers } from './budgets.js';
 import { load, type LoadRequest, type LoadResult } from './load.js';
 import { measureFirstView, SLOW_4G, type FirstView } from './page-weight.js';
+import { API } from '../src/shared/api/paths.js';
+import { BOARD_POSTS_PAGE_SIZE, BOARDS_PAGE_SIZE } from '../src/shared/limits.js';
 import type { SlowQueryRequest, SlowQueryServerMessage } from './slow-query-server.js';
 import { imageCorpus, type CorpusEntry } from '../tests/helpers/image-bombs.js';
 
@@ -47,11 +52,14 @@ const { values } = parseArgs({
     users: { type: 'string' },
     posts: { type: 'string' },
     follows: { type: 'string' },
+    boards: { type: 'string' },
+    saves: { type: 'string' },
     photos: { type: 'string' },
     // A named size; --users, --posts and --follows override its numbers.
     dataset: { type: 'string' },
     // A partial run of the named API scenarios, to iterate on one query: prints, writes nothing.
     only: { type: 'string' },
+    merge: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -66,17 +74,21 @@ interface Dataset {
   users: number;
   posts: number;
   follows: number;
+  /** Boards (issue 18) and the posts saved to them in all (bench/seed-boards.ts). */
+  boards: number;
+  saves: number;
 }
 
 /**
- * The datasets the budgets and BENCHMARKS.md speak of: the default, and issue 14's million
- * posts; --quick's stand-ins for them have the same shape, smaller.
+ * The datasets the budgets and BENCHMARKS.md speak of: the default (with issue 18's 200k saves),
+ * and issue 14's million posts (no boards: nothing of them is budgeted there); --quick's
+ * stand-ins for them have the same shape, smaller.
  */
 const DATASETS: Record<string, Omit<Dataset, 'name'>> = {
-  '10k': { size: 'default', users: 1000, posts: 10_000, follows: 20_000 },
-  '20k': { size: 'large', users: 1000, posts: 20_000, follows: 20_000 },
-  '100k': { size: 'default', users: 10_000, posts: 100_000, follows: 200_000 },
-  '1m': { size: 'large', users: 50_000, posts: 1_000_000, follows: 1_000_000 },
+  '10k': { size: 'default', users: 1000, posts: 10_000, follows: 20_000, boards: 200, saves: 20_000 },
+  '20k': { size: 'large', users: 1000, posts: 20_000, follows: 20_000, boards: 0, saves: 0 },
+  '100k': { size: 'default', users: 10_000, posts: 100_000, follows: 200_000, boards: 2_000, saves: 200_000 },
+  '1m': { size: 'large', users: 50_000, posts: 1_000_000, follows: 1_000_000, boards: 0, saves: 0 },
 };
 
 function datasetNamed(name: string): Dataset {
@@ -89,9 +101,19 @@ function datasetNamed(name: string): Dataset {
     users: Number(values.users ?? preset.users),
     posts: Number(values.posts ?? preset.posts),
     follows: Number(values.follows ?? preset.follows),
+    boards: Number(values.boards ?? preset.boards),
+    saves: Number(values.saves ?? preset.saves),
   };
-  const custom = scale.users !== preset.users || scale.posts !== preset.posts || scale.follows !== preset.follows;
-  return { name: custom ? `${scale.users}-${scale.posts}-${scale.follows}` : name, size: preset.size, ...scale };
+  const custom = (Object.keys(scale) as Array<keyof typeof scale>).some((key) => scale[key] !== preset[key]);
+  return { name: custom ? tagOf(scale) : name, size: preset.size, ...scale };
+}
+
+/**
+ * A dataset's numbers as its data directory and PostgreSQL database are named: users-posts-follows,
+ * then -boards-saves when it has boards (so data seeded before boards is never taken for data with them).
+ */
+function tagOf(d: Pick<Dataset, 'users' | 'posts' | 'follows' | 'boards' | 'saves'>): string {
+  return [d.users, d.posts, d.follows, ...(d.boards || d.saves ? [d.boards, d.saves] : [])].join('-');
 }
 
 const photos = values.photos ?? (quick ? '20' : undefined);
@@ -108,7 +130,7 @@ const dbs = values.db.split(',').filter((db): db is Db => db === 'pglite' || db 
  * default dataset on every database, then the million posts on PostgreSQL, as issue 14 budgets.
  */
 const passes: Array<{ dataset: Dataset; dbs: Db[] }> =
-  values.dataset || values.users || values.posts || values.follows
+  values.dataset || values.users || values.posts || values.follows || values.boards || values.saves
     ? [{ dataset: datasetNamed(values.dataset ?? (quick ? '10k' : '100k')), dbs }]
     : [
         { dataset: datasetNamed(quick ? '10k' : '100k'), dbs },
@@ -124,7 +146,7 @@ const connectionsFor = (d: Dataset) => (d.size === 'large' ? [1, 16] : [1, 16, 6
 const log = (message: string) => console.error(`[bench] ${message}`);
 /** One measurement as the log prints it. */
 const figures = (r: LoadResult) =>
-  `p50 ${r.p50} p95 ${r.p95} p99 ${r.p99} ms, ${r.rps} req/s${r.errors ? `, ${r.errors} errors ${JSON.stringify(r.statuses)}` : ''}`;
+  `p50 ${r.p50} p95 ${r.p95} p99 ${r.p99} ms, ${r.rps} req/s, load ${r.loadAverage}${r.errors ? `, ${r.errors} errors ${JSON.stringify(r.statuses)}` : ''}`;
 
 function run(command: string, args: string[], env: Record<string, string>) {
   return new Promise<void>((resolve, reject) => {
@@ -139,6 +161,76 @@ interface Setup {
   db: Db;
   env: Record<string, string>;
   dataDir: string;
+  /** What the board scenarios ask for; absent on a dataset without boards. */
+  boards?: BoardSetup;
+}
+
+/** The seeded boards the board scenarios read, found in the database (bench/seed-boards.ts made them). */
+interface BoardSetup {
+  /** The biggest board (10,000 posts, the limit, in the default dataset); not secret. */
+  big: { owner: string; slug: string; posts: number };
+  /** Boards of about the average size (two pages or so), not secret, of other owners. */
+  typical: Array<{ owner: string; slug: string }>;
+  /** The user with the most boards (200 in the default dataset, some secret). */
+  manyBoards: { username: string; boards: number };
+  /** Signs in for the signed-in board scenarios, having blocked `blocked` (done by the fixture). */
+  viewer: string;
+  /** Authors of the big board's newest saved posts: the viewer blocks them, so its pages filter them out. */
+  blocked: string[];
+}
+
+/**
+ * Picks the board scenarios' data. The viewer and the users it blocks are none of the other
+ * scenarios' users (the newest posts' authors, whom the fixture picks), nor owners of the
+ * boards read: a block there would change what the other scenarios measure.
+ */
+async function boardSetup(databaseUrl: string, dataDir: string): Promise<BoardSetup> {
+  const database = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir });
+  try {
+    return await database.rawTransaction(async (tx) => {
+      const [big] = await tx.query<{ id: string; owner_id: string; owner: string; slug: string; posts: number }>(
+        `SELECT b.id, b.owner_id, u.username AS owner, b.slug, b.post_count AS posts FROM boards b JOIN users u ON u.id = b.owner_id
+          WHERE NOT b.secret ORDER BY b.post_count DESC, b.id LIMIT 1`,
+      );
+      const [many] = await tx.query<{ id: string; username: string; boards: number }>(
+        `SELECT u.id, u.username, count(*)::int AS boards FROM boards b JOIN users u ON u.id = b.owner_id
+          GROUP BY u.id ORDER BY boards DESC, u.username LIMIT 1`,
+      );
+      const typical = await tx.query<{ owner_id: string; owner: string; slug: string }>(
+        `SELECT b.owner_id, u.username AS owner, b.slug FROM boards b JOIN users u ON u.id = b.owner_id
+          WHERE NOT b.secret AND b.post_count > 0 AND b.owner_id <> ALL ($1::text[])
+          ORDER BY abs(b.post_count - (SELECT avg(post_count) FROM boards)), b.id LIMIT 8`,
+        [[big!.owner_id, many!.id]],
+      );
+      const newestAuthors = `SELECT user_id FROM (SELECT user_id FROM posts ORDER BY created_at DESC, id DESC LIMIT 40) AS newest`;
+      const excluded = [big!.owner_id, many!.id, ...typical.map((board) => board.owner_id)];
+      const blocked = await tx.query<{ username: string }>(
+        `SELECT u.username FROM (
+            SELECT p.user_id, max(bp.saved_at) AS newest FROM board_posts bp JOIN posts p ON p.id = bp.post_id
+             WHERE bp.board_id = $1 GROUP BY p.user_id) AS a
+           JOIN users u ON u.id = a.user_id
+          WHERE a.user_id <> ALL ($2::text[]) AND a.user_id NOT IN (${newestAuthors})
+          ORDER BY a.newest DESC LIMIT 3`,
+        [big!.id, excluded],
+      );
+      const [viewer] = await tx.query<{ username: string }>(
+        `SELECT username FROM users
+          WHERE id <> ALL ($1::text[]) AND username <> ALL ($2::text[]) AND id NOT IN (${newestAuthors})
+            AND id NOT IN (SELECT user_id FROM board_members WHERE board_id = $3)
+          ORDER BY username LIMIT 1`,
+        [excluded, blocked.map((row) => row.username), big!.id],
+      );
+      return {
+        big: { owner: big!.owner, slug: big!.slug, posts: big!.posts },
+        typical: typical.map(({ owner, slug }) => ({ owner, slug })),
+        manyBoards: { username: many!.username, boards: many!.boards },
+        viewer: viewer!.username,
+        blocked: blocked.map((row) => row.username),
+      };
+    });
+  } finally {
+    await database.close();
+  }
 }
 
 async function postgresDatabaseExists(name: string): Promise<boolean> {
@@ -179,8 +271,8 @@ async function hasSeedRuns(databaseUrl: string, dataDir: string): Promise<boolea
  * the seeder continues where it stopped. Anything else without a marker is seeded afresh.
  */
 async function prepare(db: Db, d: Dataset): Promise<Setup> {
-  const scale = { users: d.users, posts: d.posts, follows: d.follows };
-  const tag = `${scale.users}-${scale.posts}-${scale.follows}`;
+  const scale = { users: d.users, posts: d.posts, follows: d.follows, boards: d.boards, saves: d.saves };
+  const tag = tagOf(scale);
   const dataDir = path.join(ROOT, `${db}-${tag}`);
   const marker = path.join(dataDir, 'bench-seed.json');
   const env: Record<string, string> = { DATA_DIR: dataDir, DATABASE_URL: '' };
@@ -209,6 +301,7 @@ async function prepare(db: Db, d: Dataset): Promise<Setup> {
       [
         ...['--import', 'tsx', 'bench/seed.ts', '--password', PASSWORD],
         ...['--users', String(scale.users), '--posts', String(scale.posts), '--follows', String(scale.follows)],
+        ...['--boards', String(scale.boards), '--saves', String(scale.saves)],
         ...(photos ? ['--photos', photos] : []),
       ],
       env,
@@ -222,7 +315,7 @@ async function prepare(db: Db, d: Dataset): Promise<Setup> {
   await migrate(database);
   await database.orm.execute(sql.raw('VACUUM ANALYZE'));
   await database.close();
-  return { db, env, dataDir };
+  return { db, env, dataDir, ...(d.boards > 0 && { boards: await boardSetup(env.DATABASE_URL!, dataDir) }) };
 }
 
 // ---------------------------------------------------------------- server
@@ -430,6 +523,102 @@ function scenarios(f: Fixture): Record<string, LoadRequest[]> {
       { method: 'PUT', path: `/api/users/${f.followTarget}/follow` },
       { method: 'DELETE', path: `/api/users/${f.followTarget}/follow` },
     ],
+  };
+}
+
+/** Issue 18's scenarios, each budgeted at p99 ≤ 25 ms @16 (budgets.ts). No commas: --only splits there. */
+const BOARD_SCENARIOS = [
+  'big board page',
+  'typical board page',
+  'board later pages',
+  'boards tab',
+  'boards tab later pages',
+  'big board page signed out',
+  'boards tab signed out',
+] as const;
+type BoardScenarioName = (typeof BOARD_SCENARIOS)[number];
+
+/** What the board scenarios send: requests, as whom (an empty cookie: signed out). */
+interface BoardScenario {
+  requests: LoadRequest[];
+  cookie: string;
+}
+
+interface BoardFixture {
+  setup: BoardSetup;
+  /** The board viewer's session (it blocked setup.blocked). */
+  cookie: string;
+  /** Cursors of later pages of the big board's posts and of the boards tab. */
+  postCursors: string[];
+  boardCursors: string[];
+}
+
+type Paged = { nextCursor: string | null };
+
+/**
+ * Follows a paged list's cursors as the viewer (up to `pages` pages) and returns the cursors of
+ * the pages numbered in `wanted` (page 2 is the first cursor), or every page's with no `wanted`.
+ */
+async function cursorsOf(base: string, url: string, cookie: string, pages: number, wanted?: number[]): Promise<string[]> {
+  const cursors: string[] = [];
+  let cursor: string | null = null;
+  for (let page = 2; page <= pages; page++) {
+    const answer: Paged = await json<Paged>(base, cursor ? `${url}?cursor=${encodeURIComponent(cursor)}` : url, cookie);
+    cursor = answer.nextCursor;
+    if (!cursor) break;
+    if (!wanted || wanted.includes(page)) cursors.push(cursor);
+  }
+  return cursors;
+}
+
+/** Signs the board viewer in, has it block its users (once: blocks persist in the data), finds the later pages. */
+async function boardFixture(base: string, setup: BoardSetup): Promise<BoardFixture> {
+  const cookie = await signIn(base, setup.viewer);
+  const { users } = await json<{ users: Array<{ username: string }> }>(base, API.blocks, cookie);
+  for (const username of setup.blocked) {
+    if (users.some((user) => user.username === username)) continue;
+    const response = await fetch(`${base}${API.block(username)}`, { method: 'PUT', headers: { cookie } });
+    if (!response.ok) throw new Error(`bench: blocking ${username} failed: ${response.status}`);
+  }
+  const pages = Math.ceil(setup.big.posts / BOARD_POSTS_PAGE_SIZE);
+  // Later pages of the big board: the second, the middle, near the end.
+  const postCursors = await cursorsOf(
+    base,
+    API.userBoardPosts(setup.big.owner, setup.big.slug),
+    cookie,
+    pages,
+    [2, Math.ceil(pages / 4), Math.ceil(pages / 2), pages - 1].filter((page) => page >= 2),
+  );
+  const boardCursors = await cursorsOf(
+    base,
+    API.userBoards(setup.manyBoards.username),
+    cookie,
+    1 + Math.ceil(setup.manyBoards.boards / BOARDS_PAGE_SIZE),
+  );
+  if (postCursors.length === 0 || boardCursors.length === 0) throw new Error('bench: the big board or the boards tab has a single page');
+  return { setup, cookie, postCursors, boardCursors };
+}
+
+/**
+ * Issue 18, point 7: the board page (the board, then its first page of posts) and the Boards
+ * tab, signed in as a viewer who blocked a few of the big board's authors, and signed out; a
+ * board of 10,000 posts (the limit), boards of the average size, later pages by cursor, and a
+ * user with 200 boards (some secret, hidden from both viewers).
+ */
+function boardScenarios(b: BoardFixture): Record<BoardScenarioName, BoardScenario> {
+  const { big, typical, manyBoards } = b.setup;
+  const page = (owner: string, slug: string) => [{ path: API.userBoard(owner, slug) }, { path: API.userBoardPosts(owner, slug) }];
+  const bigPage = page(big.owner, big.slug);
+  const tab = [{ path: API.userBoards(manyBoards.username) }];
+  const after = (url: string, cursors: string[]) => cursors.map((cursor) => ({ path: `${url}?cursor=${encodeURIComponent(cursor)}` }));
+  return {
+    'big board page': { requests: bigPage, cookie: b.cookie },
+    'typical board page': { requests: typical.flatMap((board) => page(board.owner, board.slug)), cookie: b.cookie },
+    'board later pages': { requests: after(API.userBoardPosts(big.owner, big.slug), b.postCursors), cookie: b.cookie },
+    'boards tab': { requests: tab, cookie: b.cookie },
+    'boards tab later pages': { requests: after(API.userBoards(manyBoards.username), b.boardCursors), cookie: b.cookie },
+    'big board page signed out': { requests: bigPage, cookie: '' },
+    'boards tab signed out': { requests: tab, cookie: '' },
   };
 }
 
@@ -803,7 +992,8 @@ const machine = {
   node: process.version,
   platform: `${os.platform()} ${os.release()}`,
 };
-const describe = (d: Dataset) => `${d.name} (${d.users} users, ${d.posts} posts, ${d.follows} follows)`;
+const describe = (d: Dataset) =>
+  `${d.name} (${d.users} users, ${d.posts} posts, ${d.follows} follows${d.boards ? `, ${d.boards} boards, ${d.saves} saves` : ''})`;
 log(
   `machine: ${JSON.stringify(machine)}; ${passes.map((pass) => `${describe(pass.dataset)} on ${pass.dbs.join(', ')}`).join(', then ')}; ${durationSeconds}s per measurement`,
 );
@@ -824,6 +1014,8 @@ interface Run {
 
 /** Measured again with every cache off (CACHE_TTL_MS=0); issue 14 budgets them (budgets.ts). */
 const UNCACHED = ['home feed', 'profile', 'profile posts', 'post detail', 'related posts', 'search posts'];
+/** The board scenarios measured again with every cache off: what their queries cost (not budgeted). */
+const UNCACHED_BOARDS: BoardScenarioName[] = ['big board page', 'typical board page', 'boards tab'];
 
 const wanted = (name: string) => !only || only.includes(name);
 const runs: Run[] = [];
@@ -850,18 +1042,24 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
   const { cookie, uploaderCookie } = f;
   const run: Run = { db, dataset: d, api: {} };
 
-  const measurePoints = async (label: string, requests: LoadRequest[]) => {
+  const measurePoints = async (label: string, requests: LoadRequest[], as = cookie) => {
     run.api[label] = [];
+    const headers: Record<string, string> = as ? { cookie: as } : {};
     for (const connections of connectionsFor(d)) {
       // Warm up (JIT, caches, connection pool), then measure.
-      await load({ baseUrl: server.base, connections, durationSeconds: 1, requests, headers: { cookie } });
-      const result = await load({ baseUrl: server.base, connections, durationSeconds, requests, headers: { cookie } });
+      await load({ baseUrl: server.base, connections, durationSeconds: 1, requests, headers });
+      const result = await load({ baseUrl: server.base, connections, durationSeconds, requests, headers });
       run.api[label].push(result);
       log(`${where} ${label} @${connections}: ${figures(result)}`);
     }
   };
   const all = scenarios(f);
   for (const [name, requests] of Object.entries(all)) if (wanted(name)) await measurePoints(name, requests);
+  const boards: Record<string, BoardScenario> =
+    setup.boards && BOARD_SCENARIOS.some((name) => wanted(name) || wanted(`${name} (caches off)`))
+      ? boardScenarios(await boardFixture(server.base, setup.boards))
+      : {};
+  for (const [name, scenario] of Object.entries(boards)) if (wanted(name)) await measurePoints(name, scenario.requests, scenario.cookie);
   if (wanted(FEED_UNDER_SEARCH)) {
     const { feed, searches } = await feedUnderSearch(server.base, cookie, f.vocabulary);
     run.api[FEED_UNDER_SEARCH] = [feed];
@@ -882,10 +1080,12 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
   // The same reads with the server's caches off: what a request costs when nobody asked the
   // same thing a moment ago (the scenarios above repeat one profile, one post, a few words).
   const uncached = UNCACHED.filter((name) => wanted(name) || wanted(`${name} (caches off)`));
-  if (uncached.length > 0) {
+  const uncachedBoards = UNCACHED_BOARDS.filter((name) => boards[name] && (wanted(name) || wanted(`${name} (caches off)`)));
+  if (uncached.length + uncachedBoards.length > 0) {
     await stopServer(server);
     server = await startServer({ ...setup, env: { ...setup.env, CACHE_TTL_MS: '0' } }, clientDir);
     for (const name of uncached) await measurePoints(`${name} (caches off)`, all[name]!);
+    for (const name of uncachedBoards) await measurePoints(`${name} (caches off)`, boards[name]!.requests, boards[name]!.cookie);
     await stopServer(server);
     server = await startServer(setup, clientDir);
   }
@@ -959,8 +1159,11 @@ for (const pass of passes) {
   for (const db of pass.dbs) runs.push(await measureRun(db, pass.dataset));
 }
 
-if (only) process.exit(0);
-const pipeline = await measurePipeline();
+if (only && !values.merge) process.exit(0);
+/** With --merge: the results file the measured rows go into. */
+const previous = values.merge ? readPrevious() : undefined;
+// A partial run keeps the pipeline's figure: it measured no pipeline.
+const pipeline = previous ? (previous.pipeline as Awaited<ReturnType<typeof measurePipeline>>) : await measurePipeline();
 const bundle = measureBundle();
 
 function numbersOf(run: Run): RunNumbers {
@@ -980,6 +1183,7 @@ function numbersOf(run: Run): RunNumbers {
     searchPostsP95At16: at16('search posts')?.p95,
     profileP99At16: profileP99(''),
     postDetailP99At16: at16('post detail')?.p99,
+    boardsP99At16: Object.fromEntries(BOARD_SCENARIOS.flatMap((name) => (at16(name) ? [[name, at16(name)!.p99]] : []))),
     feedUnderSearchP99At16: run.api[FEED_UNDER_SEARCH]?.[0]?.p99,
     underUploadAttackP99: run.attack && { media: run.attack.mediaP99, feed: run.attack.feedP99 },
     uncachedAt16: {
@@ -1075,7 +1279,7 @@ console.log(lines.join('\n'));
 
 // Every measured row says which dataset it ran on, so rows of different datasets (in this run,
 // or one run's file against another's) are never mixed up.
-const datasetOf = (d: Dataset) => ({ name: d.name, users: d.users, posts: d.posts, follows: d.follows });
+const datasetOf = (d: Dataset) => ({ name: d.name, users: d.users, posts: d.posts, follows: d.follows, boards: d.boards, saves: d.saves });
 const byName = new Map(passes.map((pass) => [pass.dataset.name, pass.dataset]));
 const each = <T extends object>(pick: (run: Run) => T | undefined) =>
   runs.flatMap((run) => {
@@ -1107,15 +1311,46 @@ const results = {
     dataset: budget.dataset === undefined ? undefined : datasetOf(byName.get(budget.dataset)!),
   })),
 };
+/** The budgets this run decides: with --merge only those of the scenarios it measured. */
+const decided = previous ? results.budgets.filter((budget) => budget.dataset !== undefined) : results.budgets;
 fs.mkdirSync(path.dirname(OUT), { recursive: true });
-fs.writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
-log(`wrote ${OUT}`);
-if (values.check && budgets.some((b) => !b.ok)) {
+fs.writeFileSync(OUT, `${JSON.stringify(previous ? merged(previous) : results, null, 2)}\n`);
+log(`wrote ${OUT}${previous ? ` (merged: ${Object.values(api).flatMap(Object.keys).join(', ')})` : ''}`);
+if (values.check && decided.some((b) => !b.ok)) {
   log(
-    `budgets missed: ${budgets
+    `budgets missed: ${decided
       .filter((b) => !b.ok)
       .map((b) => b.name)
       .join('; ')}`,
   );
   process.exit(1);
+}
+
+function readPrevious(): Record<string, unknown> & { pipeline: unknown } {
+  if (!fs.existsSync(OUT)) {
+    console.error(`--merge writes into ${OUT}, which does not exist: run the whole bench first`);
+    process.exit(2);
+  }
+  return JSON.parse(fs.readFileSync(OUT, 'utf8')) as Record<string, unknown> & { pipeline: unknown };
+}
+
+/**
+ * The previous results with this partial run's rows in place of that database's and dataset's
+ * earlier rows of the same scenarios, its budgets in place of the same-named ones, and a note
+ * of what was merged when (under `merged`); everything else as it was.
+ */
+function merged(before: Record<string, unknown>) {
+  type Row = { dataset: { name: string } };
+  const oldApi = (before.api ?? {}) as Record<string, Record<string, Row[]>>;
+  for (const [db, scenarios] of Object.entries(api)) {
+    for (const [name, rows] of Object.entries(scenarios)) {
+      const names = new Set(rows.map((row) => row.dataset.name));
+      const kept = (oldApi[db]?.[name] ?? []).filter((row) => !names.has(row.dataset.name));
+      (oldApi[db] ??= {})[name] = [...kept, ...rows];
+    }
+  }
+  const replaced = new Set(decided.map((budget) => budget.name));
+  const oldBudgets = ((before.budgets ?? []) as Array<{ name: string }>).filter((budget) => !replaced.has(budget.name));
+  const note = { date: results.date, only, datasets: results.datasets, durationSeconds };
+  return { ...before, api: oldApi, budgets: [...oldBudgets, ...decided], merged: [...((before.merged as unknown[]) ?? []), note] };
 }
