@@ -47,13 +47,27 @@ export async function signInViaApi(request: APIRequestContext, account: { userna
 
 /**
  * Posts a photo as the signed-in account through the API, as the upload form would: for tests
- * that need a post to look at (the form itself is posts.spec.ts's).
+ * that need a post to look at (the form itself is posts.spec.ts's). Answers the post's id.
  */
-export async function postViaApi(request: APIRequestContext, description: string, link = '') {
+export async function postViaApi(request: APIRequestContext, description: string, link = ''): Promise<string> {
   const response = await request.post(API.posts, {
     multipart: { photo: await photo(description.slice(0, 12)), description, link },
   });
   expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { post: { id: string } }).post.id;
+}
+
+/** Makes a board of the signed-in account through the API (issue 18): its id and slug. */
+export async function boardViaApi(request: APIRequestContext, name: string, secret = false): Promise<{ id: string; slug: string }> {
+  const response = await request.post(API.boards, { data: { name, secret } });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { board: { id: string; slug: string } }).board;
+}
+
+/** Saves a post to a board as the signed-in account, through the API. */
+export async function saveViaApi(request: APIRequestContext, boardId: string, postId: string) {
+  const response = await request.put(API.boardPost(boardId, postId));
+  expect(response.status(), await response.text()).toBe(200);
 }
 
 export async function signIn(page: Page, identifier: string, password: string) {

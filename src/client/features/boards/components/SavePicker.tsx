@@ -27,9 +27,10 @@ function NewBoardForm({ postId, onSaved }: { postId: string; onSaved: () => void
   const setBoardPost = useSetBoardPost();
   const form = useRef<HTMLFormElement>(null);
 
+  const focusName = () => form.current?.querySelector('input')?.focus();
   // Opening the form puts the cursor in its name field.
   useEffect(() => {
-    if (open) form.current?.querySelector('input')?.focus();
+    if (open) focusName();
   }, [open]);
 
   const busy = createBoard.isPending || setBoardPost.isPending;
@@ -39,7 +40,8 @@ function NewBoardForm({ postId, onSaved }: { postId: string; onSaved: () => void
     event.preventDefault();
     setSubmitted(true);
     setServerProblems([]);
-    if (boardDraftProblems(draft, true).length > 0) return;
+    // The name is what is wrong (or too long): back to it, with the message read out.
+    if (boardDraftProblems(draft, true).length > 0) return focusName();
     try {
       const board = await createBoard.mutateAsync({ name: normalizeBoardName(draft.name), secret: draft.secret });
       await setBoardPost.mutateAsync({ boardId: board.id, postId, saved: true });
