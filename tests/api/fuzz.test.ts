@@ -15,7 +15,15 @@ import { API } from '../../src/shared/api/paths.js';
 import { ERRORS, isErrorCode } from '../../src/shared/errors.js';
 import { REPORT_REASONS } from '../../src/shared/moderation.js';
 import { deriveHashtags } from '../../src/shared/hashtags.js';
-import { DESCRIPTION_MAX_LENGTH, LINK_MAX_LENGTH, POST_IMAGE_MAX_BYTES } from '../../src/shared/limits.js';
+import {
+  BOARD_MEMBERS_MAX,
+  BOARD_POSTS_MAX,
+  BOARDS_PER_USER_MAX,
+  DESCRIPTION_MAX_LENGTH,
+  LINK_MAX_LENGTH,
+  POST_IMAGE_MAX_BYTES,
+} from '../../src/shared/limits.js';
+import { boardSlug, normalizeBoardName, validateBoardDescription, validateBoardName } from '../../src/shared/validation/board.js';
 import { isHttpLink, validatePostText } from '../../src/shared/validation/post.js';
 import { validateBio } from '../../src/shared/validation/profile.js';
 import { looksLikeEmail } from '../../src/shared/validation/sign-up.js';
@@ -53,6 +61,7 @@ const FULL_RUNS = {
   search: 1_200,
   invites: 1_000,
   moderation: 1_000,
+  boards: 1_600,
   mediaAndPages: 1_600,
   methodsAndHeaders: 1_800,
   cookies: 1_000,
@@ -103,6 +112,9 @@ const pools = {
   cursors: [] as string[],
   inviteIds: [] as string[],
   moderatedPostIds: [] as string[],
+  /** Boards (issue 18): ids for the writes, "{owner}/boards/{slug}" (route-ready) for the reads. */
+  boardIds: [] as string[],
+  boardAddresses: [] as string[],
 };
 const POOL_CAP = 300;
 
@@ -143,6 +155,9 @@ function routeGroup(method: string, url: string): string {
     [/^\/api\/users\/[^/]*\/follow$/, 'follow / unfollow'],
     [/^\/api\/users\/[^/]*\/block$/, 'block / unblock'],
     [/^\/api\/me\/blocks$/, 'blocked accounts'],
+    [/^\/api\/me\/boards$/, 'Save picker'],
+    [/^\/api\/boards(\/|$)/, 'board writes'],
+    [/^\/api\/users\/[^/]*\/boards(\/|$)/, 'boards tab and pages'],
     [/^\/api\/users\/[^/]*\/(followers|following)$/, 'followers / following'],
     [/^\/api\/users\/[^/]*\/posts$/, "user's posts"],
     [/^\/api\/users\/[^/]*$/, 'profile'],
@@ -224,6 +239,14 @@ function learn(response: LightMyRequestResponse) {
   visit(body);
   const post = (body as { post?: { id?: unknown } }).post;
   remember(pools.postIds, post?.id);
+  // Boards, from a board's answer and from lists of them (the Boards tab, the Save picker).
+  const { board, boards } = body as { board?: unknown; boards?: unknown };
+  for (const found of [board, ...(Array.isArray(boards) ? boards : [])]) {
+    const { id, slug, owner } = (found ?? {}) as { id?: unknown; slug?: unknown; owner?: { username?: unknown } };
+    if (typeof id !== 'string' || typeof slug !== 'string' || typeof owner?.username !== 'string') continue;
+    remember(pools.boardIds, id);
+    remember(pools.boardAddresses, `${encodeURIComponent(owner.username)}/boards/${encodeURIComponent(slug)}`);
+  }
 }
 
 // ---------------------------------------------------------------- cookies
@@ -1021,8 +1044,6 @@ const authRequests = fc.oneof(
 
 // ---------------------------------------------------------------- headers and methods
 
-const anyRoute = fc.oneof(postRequests, peopleRequests, searchRequests, mediaAndPageRequests, authRequests);
-
 const headerName = fc.oneof(
   fc.stringMatching(/^[a-z][a-z0-9-]{0,30}$/),
   fc.constantFrom(
@@ -1230,6 +1251,113 @@ const moderationRequests = fc.oneof(
     moderationBody({ role: fc.oneof(fc.constantFrom<unknown>('member', 'moderator', 'admin'), wrongType, nastyText) }, ['role']),
   ),
 );
+
+/** Boards (issue 18): the actors make, edit, fill, share and delete boards, and everyone reads them. */
+const boardId = fc.oneof(
+  { weight: 6, arbitrary: fromPool(() => pools.boardIds) },
+  { weight: 1, arbitrary: fromPool(() => pools.boardIds).map((id) => `${id.slice(0, -1)}${id.endsWith('A') ? 'B' : 'A'}`) },
+  { weight: 2, arbitrary: urlText(nastyText) },
+  { weight: 1, arbitrary: fc.integer({ min: 60, max: 400 }).map((n) => 'b'.repeat(n)) },
+);
+const boardAddress = fc.oneof(
+  { weight: 5, arbitrary: fromPool(() => pools.boardAddresses) },
+  { weight: 1, arbitrary: fromPool(() => pools.boardAddresses).map((address) => address.toUpperCase()) },
+  { weight: 2, arbitrary: fc.tuple(username, urlText(nastyText)).map(([u, slug]) => `${u}/boards/${slug}`) },
+  { weight: 1, arbitrary: fc.tuple(username, fc.integer({ min: 60, max: 400 })).map(([u, n]) => `${u}/boards/${'s'.repeat(n)}`) },
+);
+const boardName = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 30 }) },
+  { weight: 3, arbitrary: nastyText },
+  { weight: 1, arbitrary: fc.integer({ min: 45, max: 55 }).map((n) => '🪴'.repeat(n)) },
+  { weight: 1, arbitrary: fc.constantFrom('Dorm Room Ideas', 'dorm room ideas', ' DORM  ROOM IDEAS ', '📚', '🛏️🪴', 'board', 'Board-2') },
+);
+/** A board's JSON body: mostly well-formed (so boards get made and edited), else anything. Only an edit has a cover. */
+const boardBody = (edit: boolean) =>
+  fc.oneof(
+    {
+      weight: 6,
+      arbitrary: fc
+        .record(
+          {
+            name: fc.oneof({ weight: 8, arbitrary: boardName }, { weight: 1, arbitrary: wrongType }),
+            description: fc.oneof(
+              { weight: 4, arbitrary: fc.string({ maxLength: 210 }) },
+              { weight: 2, arbitrary: nastyText },
+              { weight: 1, arbitrary: wrongType },
+            ),
+            secret: fc.oneof({ weight: 6, arbitrary: fc.boolean() }, { weight: 1, arbitrary: wrongType }),
+            ...(edit
+              ? {
+                  coverPostId: fc.oneof(
+                    fromPool(() => pools.postIds),
+                    fc.constant(null),
+                    nastyText,
+                    wrongType,
+                  ),
+                }
+              : {}),
+          },
+          { requiredKeys: edit ? [] : ['name'] },
+        )
+        // Unknown fields now and then (fc.option's freq is the chance of *no* value, so not that).
+        .chain((body) =>
+          fc
+            .oneof({ weight: 6, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: extraFields })
+            .map((extra) => JSON.stringify({ ...body, ...extra })),
+        ),
+    },
+    { weight: 1, arbitrary: jsonBody({ name: boardName, description: nastyText }) },
+  );
+const boardRequests = fc.oneof(
+  // Reads, signed in or not.
+  request({ method: methodFor('GET'), url: fc.tuple(username, pageQuery).map(([u, q]) => `/api/users/${u}/boards${q}`) }),
+  request({ method: methodFor('GET'), url: boardAddress.map((address) => `/api/users/${address}`) }),
+  request({ method: methodFor('GET'), url: fc.tuple(boardAddress, pageQuery).map(([address, q]) => `/api/users/${address}/posts${q}`) }),
+  request({
+    method: methodFor('GET'),
+    url: fc
+      .oneof(
+        fc.constant(''),
+        postId.map((id) => `?post=${id}`),
+        fc.constantFrom('?post=', '?post', '?cursor=x', '?post=a&post=b', '?__proto__=1'),
+      )
+      .map((q) => `${API.saveTargets()}${q}`),
+    cookie: signedInCookie,
+  }),
+  // Writes, mostly as the actors.
+  {
+    weight: 3,
+    arbitrary: withBody(request({ method: methodFor('POST'), url: fc.constant(API.boards), cookie: signedInCookie }), boardBody(false)),
+  },
+  {
+    weight: 2,
+    arbitrary: withBody(
+      request({ method: methodFor('PATCH'), url: boardId.map((id) => `/api/boards/${id}`), cookie: signedInCookie }),
+      boardBody(true),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: request({ method: methodFor('DELETE'), url: boardId.map((id) => `/api/boards/${id}`), cookie: signedInCookie }),
+  },
+  request({
+    method: methodFor('PUT', 'DELETE'),
+    url: fc.tuple(boardId, postId).map(([id, post]) => `/api/boards/${id}/posts/${post}`),
+    cookie: signedInCookie,
+  }),
+  request({
+    method: methodFor('PUT', 'DELETE'),
+    url: fc.tuple(boardId, username).map(([id, u]) => `/api/boards/${id}/members/${u}`),
+    cookie: signedInCookie,
+  }),
+  request({ method: methodFor('POST'), url: boardId.map((id) => `/api/boards/${id}/join`), cookie: signedInCookie }),
+  request({
+    method: fc.constantFrom(...METHODS),
+    url: fc.tuple(boardId, urlText(nastyText)).map(([id, rest]) => `/api/boards/${id}/${rest}`),
+  }),
+);
+
+const anyRoute = fc.oneof(postRequests, peopleRequests, searchRequests, mediaAndPageRequests, authRequests, boardRequests);
 
 const headerRequests = fc
   .tuple(anyRoute, fc.dictionary(headerName, headerValue, { minKeys: 1, maxKeys: 6 }), fc.constantFrom(...METHODS), fc.boolean())
@@ -1655,6 +1783,18 @@ describe('fuzzing every route', () => {
       expect((await t.app.inject({ method: 'PUT', url: API.follow(whom.username), headers: { cookie: who.cookie } })).statusCode).toBe(200);
     }
     learn(await t.app.inject({ method: 'GET', url: API.user(author.username) }));
+    // A board of the first actor's, shared with the second, with a post on it; and a secret one.
+    const json = (cookie: string, method: 'POST' | 'PUT', url: string, payload?: object) =>
+      t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+    for (const secret of [false, true]) {
+      const made = await json(actors[0]!.cookie, 'POST', API.boards, { name: secret ? 'Fuzz secret' : 'Fuzz board', secret });
+      expect(made.statusCode, made.body).toBe(201);
+      learn(made);
+      const id = made.json<{ board: { id: string } }>().board.id;
+      expect((await json(actors[0]!.cookie, 'PUT', API.boardMember(id, actors[1]!.username))).statusCode).toBe(200);
+      expect((await json(actors[1]!.cookie, 'POST', API.boardJoin(id))).statusCode).toBe(200);
+      expect((await json(actors[0]!.cookie, 'PUT', API.boardPost(id, pools.postIds[0]!))).statusCode).toBe(200);
+    }
   }, 60_000);
 
   afterAll(async () => {
@@ -1728,6 +1868,16 @@ describe('fuzzing every route', () => {
       remember(pools.moderatedPostIds, created.json<{ post: { id: string } }>().post.id);
     }
     await check(moderationRequests, RUNS.moderation, async (req) => void (await send(req)));
+  }, 90_000);
+
+  it('boards: make, edit, delete, save, remove, invite, join, leave; the Boards tab, board pages and posts, the Save picker', async () => {
+    // Found by writing the tests: a board address over the router's parameter length was a 414 (a clear 4xx, kept).
+    const examples = [`/api/users/${actors[0]!.username}/boards/${'s'.repeat(150)}`].map((url) => ({
+      method: 'GET',
+      url,
+      cookie: { kind: 'none' as const },
+    }));
+    await check(boardRequests, RUNS.boards, async (req) => void (await send(req)), examples);
   }, 90_000);
 
   it('any route with odd methods and headers', async () => {
@@ -1815,6 +1965,53 @@ describe('fuzzing every route', () => {
       expect(ids.has(edge.follower_id) && ids.has(edge.target_id), JSON.stringify(edge)).toBe(true);
       expect(edge.follower_id, 'nobody follows themselves').not.toBe(edge.target_id);
     }
+    // Boards: names and descriptions as the rules allow, slugs from the names, counts as stored, covers on the board.
+    const boards = await query<{
+      id: string;
+      owner_id: string;
+      name: string;
+      slug: string;
+      description: string;
+      cover_post_id: string | null;
+      post_count: number;
+      saves: number;
+      cover_saved: boolean;
+    }>(
+      t.database,
+      `SELECT b.id, b.owner_id, b.name, b.slug, b.description, b.cover_post_id, b.post_count,
+              (SELECT count(*)::int FROM board_posts p WHERE p.board_id = b.id) AS saves,
+              b.cover_post_id IS NULL OR EXISTS (SELECT 1 FROM board_posts p WHERE p.board_id = b.id AND p.post_id = b.cover_post_id) AS cover_saved
+       FROM boards b`,
+    );
+    expect(boards.length, 'the fuzzing made some boards').toBeGreaterThan(2);
+    const boardsPerOwner = new Map<string, number>();
+    for (const board of boards) {
+      expect(ids.has(board.owner_id), board.id).toBe(true);
+      expect(normalizeBoardName(board.name), board.id).toBe(board.name);
+      expect(validateBoardName(board.name), board.name).toBeNull();
+      expect(validateBoardDescription(board.description), board.id).toBeNull();
+      const base = boardSlug(board.name);
+      expect(
+        board.slug === base || (board.slug.startsWith(`${base}-`) && /^\d+$/.test(board.slug.slice(base.length + 1))),
+        board.slug,
+      ).toBe(true);
+      expect(board.post_count, board.id).toBe(board.saves);
+      expect(board.post_count, board.id).toBeLessThanOrEqual(BOARD_POSTS_MAX);
+      expect(board.cover_saved, board.id).toBe(true);
+      boardsPerOwner.set(board.owner_id, (boardsPerOwner.get(board.owner_id) ?? 0) + 1);
+    }
+    for (const [owner, count] of boardsPerOwner) expect(count, owner).toBeLessThanOrEqual(BOARDS_PER_USER_MAX);
+    const members = await query<{ board_id: string; user_id: string; owner_id: string }>(
+      t.database,
+      'SELECT m.board_id, m.user_id, b.owner_id FROM board_members m JOIN boards b ON b.id = m.board_id',
+    );
+    const membersPerBoard = new Map<string, number>();
+    for (const member of members) {
+      expect(member.user_id, 'nobody is a member of their own board').not.toBe(member.owner_id);
+      membersPerBoard.set(member.board_id, (membersPerBoard.get(member.board_id) ?? 0) + 1);
+    }
+    for (const [board, count] of membersPerBoard) expect(count, board).toBeLessThanOrEqual(BOARD_MEMBERS_MAX);
+
     const sessions = await query<{ user_id: string }>(t.database, 'SELECT user_id FROM sessions');
     for (const session of sessions) expect(ids.has(session.user_id)).toBe(true);
 
@@ -1846,6 +2043,9 @@ describe('fuzzing every route', () => {
       'invites',
       'reports',
       'moderation',
+      'board writes',
+      'boards tab and pages',
+      'Save picker',
       'media',
       'openapi',
       'client pages',
