@@ -1375,4 +1375,62 @@ describe('unknown API paths and the OpenAPI document', () => {
     const registerSchema = JSON.stringify(doc.paths[API.register].post.requestBody ?? {});
     for (const field of ['username', 'email', 'password']) expect(registerSchema).toContain(field);
   });
+
+  it('documents every boards route (issue 18): its parameters, body and answers from the shared schemas', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: API.openapi })).json();
+    /** Each route as declared, its success status, and the shared schema its answer names. */
+    const routes: Array<[method: string, path: string, success: string, answer: string]> = [
+      ['get', '/api/users/{username}/boards', '200', 'BoardSummary'],
+      ['get', '/api/users/{username}/boards/{slug}', '200', 'BoardDetail'],
+      ['get', '/api/users/{username}/boards/{slug}/posts', '200', 'BoardPostCard'],
+      ['get', '/api/me/boards', '200', 'SaveTarget'],
+      ['post', '/api/boards', '201', 'BoardDetail'],
+      ['patch', '/api/boards/{id}', '200', 'BoardDetail'],
+      ['delete', '/api/boards/{id}', '204', ''],
+      ['put', '/api/boards/{id}/posts/{postId}', '200', 'SaveState'],
+      ['delete', '/api/boards/{id}/posts/{postId}', '200', 'SaveState'],
+      ['put', '/api/boards/{id}/members/{username}', '200', 'BoardMember'],
+      ['delete', '/api/boards/{id}/members/{username}', '200', 'BoardMember'],
+      ['post', '/api/boards/{id}/join', '200', 'BoardMember'],
+    ];
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+      .filter(([path]) => /\/boards(\/|$)/.test(path))
+      .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`));
+    expect(documented.sort()).toEqual(routes.map(([method, path]) => `${method} ${path}`).sort());
+    for (const [method, path, success, answer] of routes) {
+      const operation = doc.paths[path][method];
+      const where = `${method} ${path}`;
+      expect(operation.tags, where).toEqual(['boards']);
+      expect(operation.summary, where).toBeTruthy();
+      const inPath = [...path.matchAll(/{(\w+)}/g)].map((match) => match[1]);
+      const params = (operation.parameters ?? [])
+        .filter((param: { in: string }) => param.in === 'path')
+        .map((param: { name: string }) => param.name);
+      expect(params.sort(), where).toEqual(inPath.sort());
+      expect(Object.keys(operation.responses), where).toContain(success);
+      if (answer) expect(JSON.stringify(operation.responses[success]), where).toContain(`#/components/schemas/${answer}`);
+      // Every refusal is the one error shape; writes name who may not (401) and what is not there (404).
+      for (const [status, response] of Object.entries(operation.responses as Record<string, unknown>)) {
+        if (Number(status) >= 400) expect(JSON.stringify(response), `${where} ${status}`).toContain('#/components/schemas/Error');
+      }
+      if (method !== 'get') expect(Object.keys(operation.responses), where).toEqual(expect.arrayContaining(['400', '401']));
+    }
+    // The bodies, from the shared schemas: what may be sent, and nothing else.
+    const body = (method: string, path: string) => doc.paths[path][method].requestBody.content['application/json'].schema;
+    expect(Object.keys(body('post', '/api/boards').properties).sort()).toEqual(['description', 'name', 'secret']);
+    expect(body('post', '/api/boards').required).toEqual(['name']);
+    expect(Object.keys(body('patch', '/api/boards/{id}').properties).sort()).toEqual(['coverPostId', 'description', 'name', 'secret']);
+    for (const [method, path] of [
+      ['post', '/api/boards'],
+      ['patch', '/api/boards/{id}'],
+    ] as const) {
+      expect(body(method, path).additionalProperties, path).toBe(false);
+    }
+    expect(doc.paths['/api/me/boards'].get.parameters.map((param: { name: string; in: string }) => `${param.in}:${param.name}`)).toEqual([
+      'query:post',
+    ]);
+    for (const schema of ['BoardSummary', 'BoardDetail', 'BoardMember', 'BoardPostCard', 'SaveTarget', 'SaveState']) {
+      expect(doc.components.schemas[schema], schema).toBeDefined();
+    }
+  });
 });
