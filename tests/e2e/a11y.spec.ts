@@ -1,10 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { API } from '../../src/shared/api/paths';
+import { BOARD_COPY } from '../../src/shared/boards-copy';
 import { COPY } from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
 import { adminResetLink, adminRole } from './admin';
-import { newAccount, signUpViaApi } from './helpers';
+import { boardViaApi, newAccount, saveViaApi, signUpViaApi } from './helpers';
 import { photo } from './images';
 import { invitePortFor, runAdmin } from './registration';
 
@@ -353,5 +354,44 @@ test('moderation: the Report dialog (and its error), the queue, the Suspend dial
   await mod.getByRole('button', { name: COPY.moderation.find }).click();
   await audit(mod, found, 'moderation people', (p) => p.getByRole('link', { name: `@${author.username}` }));
   await staff.close();
+  expect(found).toEqual([]);
+});
+
+test('boards: the Boards tab (yours, someone else’s empty one), a board page and Organize, Invite, Edit, the Save picker', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const other = await signUpViaApi(request, newAccount(WORD));
+  const description = `${WORD} board-worthy desk #dorm`;
+  const postId = await post(request, description);
+  const me = await signUpViaApi(page.request, newAccount(WORD));
+  const name = `${WORD} room ideas`;
+  const board = await boardViaApi(page.request, name, true);
+  await saveViaApi(page.request, board.id, postId);
+  expect((await page.request.put(API.boardMember(board.id, other.username))).ok()).toBe(true);
+  const found: string[] = [];
+
+  await audit(page, found, 'boards tab', (p) => p.getByRole('link', { name: new RegExp(name) }), `/@${me.username}/boards`);
+  await audit(page, found, 'boards tab (empty)', (p) => p.getByText(BOARD_COPY.noneOther), `/@${other.username}/boards`);
+  await audit(page, found, 'board page (owner)', (p) => p.getByAltText(description), `/@${me.username}/boards/${board.slug}`);
+  await page.getByRole('button', { name: BOARD_COPY.organize }).click();
+  await audit(page, found, 'board page (organize)', (p) => p.getByRole('button', { name: BOARD_COPY.removeLabel(description) }));
+  const invite = page.getByRole('button', { name: BOARD_COPY.invite, exact: true });
+  await invite.click();
+  await audit(page, found, 'invite dialog', (p) => p.getByRole('dialog', { name: BOARD_COPY.inviteTitle }).getByRole('listitem'));
+  await page.keyboard.press('Escape');
+  await expect(invite).toBeFocused();
+  await page.getByRole('button', { name: BOARD_COPY.edit, exact: true }).click();
+  await audit(page, found, 'edit board dialog', (p) => p.getByRole('dialog', { name: BOARD_COPY.editTitle }));
+  await page.keyboard.press('Escape');
+
+  await page.goto(`/post/${postId}`);
+  await page.getByRole('button', { name: COPY.boards.saved(name) }).click();
+  const picker = page.getByRole('dialog', { name: BOARD_COPY.pickerTitle });
+  await audit(page, found, 'save picker', () => picker.getByRole('button', { name: new RegExp(name) }));
+  await picker.getByRole('button', { name: BOARD_COPY.newBoard }).click();
+  await audit(page, found, 'save picker (new board)', () => picker.getByRole('switch', { name: BOARD_COPY.secret }));
+
   expect(found).toEqual([]);
 });

@@ -17,21 +17,18 @@ import styles from './UserBoards.module.css';
 const TILE_SIZES = '(min-width: 1200px) 190px, (min-width: 900px) 24vw, (min-width: 600px) 32vw, calc(50vw - 18px)';
 
 function BoardTile({ board }: { board: BoardSummary }) {
-  const nameId = `board-${board.id}-name`;
-  const metaId = `board-${board.id}-meta`;
+  // The whole tile is the link's target (its ::after covers the tile), while the link itself
+  // holds only the name: read as "Dorm ideas, link", then the count and Secret as text.
   return (
     <li className={styles.tile}>
-      {/* Named by its text (name, count, Secret), not by the cover's alt text too. */}
-      <Link to={paths.board(board.owner.username, board.slug)} className={styles.link} aria-labelledby={`${nameId} ${metaId}`}>
-        <BoardCover cover={board.cover} alt={board.name} sizes={TILE_SIZES} className={styles.cover} />
-        <span id={nameId} className={styles.name}>
-          {board.name}
-        </span>
-        <span id={metaId} className={styles.meta}>
-          <span>{BOARD_COPY.count(board.count)}</span>
-          {board.secret && <SecretMark label={BOARD_COPY.secretBadge} />}
-        </span>
+      <BoardCover cover={board.cover} alt={board.name} sizes={TILE_SIZES} className={styles.cover} />
+      <Link to={paths.board(board.owner.username, board.slug)} className={styles.link}>
+        {board.name}
       </Link>
+      <span className={styles.meta}>
+        <span>{BOARD_COPY.count(board.count)}</span>
+        {board.secret && <SecretMark label={BOARD_COPY.secretBadge} />}
+      </span>
     </li>
   );
 }
