@@ -227,7 +227,18 @@ describe('POST /api/boards', () => {
   it(`allows ${BOARDS_PER_USER_MAX} boards per owner, then TOO_MANY_BOARDS (409); deleting one makes room`, async () => {
     const [owner, other] = await people(2);
     await insertBoards(t.database, owner!.uid, BOARDS_PER_USER_MAX - 1);
-    const last = await steps.create(owner!, { name: 'The five hundredth' });
+    // Two at once for the last place: exactly one wins (on PostgreSQL they really race).
+    const raced = await Promise.all([
+      routes.create(owner!.cookie, { name: 'Racer one' }),
+      routes.create(owner!.cookie, { name: 'Racer two' }),
+    ]);
+    expect(raced.map((response) => response.statusCode).sort()).toEqual([201, 409]);
+    expectError(
+      raced.find((response) => response.statusCode === 409)!,
+      409,
+      'TOO_MANY_BOARDS',
+    );
+    const last = raced.find((response) => response.statusCode === 201)!.json<{ board: BoardDetail }>().board;
     expectError(await routes.create(owner!.cookie, { name: 'One too many' }), 409, 'TOO_MANY_BOARDS');
     expect(await boardCount(t.database, owner!.uid)).toBe(BOARDS_PER_USER_MAX);
     // Per owner: someone else is not affected.
@@ -470,14 +481,26 @@ describe('PUT and DELETE /api/boards/:id/posts/:postId', () => {
     const postIds = await insertPostsBy(t.database, owner!.uid, BOARD_POSTS_MAX + 1);
     await insertSaves(t.database, board.id, owner!.uid, postIds.slice(0, BOARD_POSTS_MAX - 1));
     expect((await boardRows(t.database, board.id)).board?.post_count).toBe(BOARD_POSTS_MAX - 1);
-    expect(await steps.save(owner!, board.id, postIds[BOARD_POSTS_MAX - 1]!)).toEqual({ saved: true, count: BOARD_POSTS_MAX });
-    expectError(await routes.save(owner!.cookie, board.id, postIds[BOARD_POSTS_MAX]!), 409, 'BOARD_FULL');
+    // Two saves at once for the last place: exactly one wins (the CHECK is the backstop of the race).
+    const raced = await Promise.all([
+      routes.save(owner!.cookie, board.id, postIds[BOARD_POSTS_MAX - 1]!),
+      routes.save(owner!.cookie, board.id, postIds[BOARD_POSTS_MAX]!),
+    ]);
+    expect(raced.map((response) => response.statusCode).sort()).toEqual([200, 409]);
+    expect(raced.find((response) => response.statusCode === 200)!.json()).toEqual({ saved: true, count: BOARD_POSTS_MAX });
+    expectError(
+      raced.find((response) => response.statusCode === 409)!,
+      409,
+      'BOARD_FULL',
+    );
+    const loser = raced[0].statusCode === 409 ? postIds[BOARD_POSTS_MAX - 1]! : postIds[BOARD_POSTS_MAX]!;
+    expectError(await routes.save(owner!.cookie, board.id, loser), 409, 'BOARD_FULL');
     // Saving one that is there already is still the same answer, full or not.
     expect(await steps.save(owner!, board.id, postIds[0]!)).toEqual({ saved: true, count: BOARD_POSTS_MAX });
     expect((await boardRows(t.database, board.id)).board?.post_count).toBe(BOARD_POSTS_MAX);
     // Removing one makes room.
     await steps.unsave(owner!, board.id, postIds[0]!);
-    expect(await steps.save(owner!, board.id, postIds[BOARD_POSTS_MAX]!)).toEqual({ saved: true, count: BOARD_POSTS_MAX });
+    expect(await steps.save(owner!, board.id, loser)).toEqual({ saved: true, count: BOARD_POSTS_MAX });
     expect((await steps.page(undefined, owner!.username, board.slug)).count).toBe(BOARD_POSTS_MAX);
   }, 60_000);
 
@@ -879,6 +902,19 @@ describe('PUT /api/boards/:id/members/:username (invite), POST …/join, DELETE 
       [board.id, crowd.map((user) => user.id)],
     );
     expectError(await routes.invite(owner!.cookie, board.id, extra!.username), 409, 'TOO_MANY_COLLABORATORS');
+    // One place free, two invitations at once: exactly one gets it.
+    const [spare] = await people(1);
+    expect((await routes.removeMember(owner!.cookie, board.id, crowd[2]!.username)).statusCode).toBe(200);
+    const raced = await Promise.all([
+      routes.invite(owner!.cookie, board.id, extra!.username),
+      routes.invite(owner!.cookie, board.id, spare!.username),
+    ]);
+    expect(raced.map((response) => response.statusCode).sort()).toEqual([200, 409]);
+    expectError(
+      raced.find((response) => response.statusCode === 409)!,
+      409,
+      'TOO_MANY_COLLABORATORS',
+    );
     // Inviting someone already there is still no change, full or not.
     expect((await routes.invite(owner!.cookie, board.id, crowd[0]!.username)).statusCode).toBe(200);
     expect((await boardRows(t.database, board.id)).members).toHaveLength(BOARD_MEMBERS_MAX);
@@ -928,9 +964,8 @@ describe('PUT /api/boards/:id/members/:username (invite), POST …/join, DELETE 
     await steps.addMember(owner!, board.id, a!);
     await steps.addMember(owner!, board.id, b!);
     expectError(await routes.removeMember(owner!.cookie, board.id, owner!.username), 400, 'OWNER_CANNOT_LEAVE');
-    const notMember = await routes.removeMember(other!.cookie, board.id, other!.username);
-    expect(notMember.statusCode, notMember.body).toBe(404);
-    expectClientError(notMember);
+    // Someone who only sees the board has no membership: to them it is as if it were not theirs to leave.
+    expectError(await routes.removeMember(other!.cookie, board.id, other!.username), 404, 'BOARD_NOT_FOUND');
     expectError(await routes.removeMember(a!.cookie, board.id, b!.username), 403, 'FORBIDDEN');
     expectError(await routes.removeMember(other!.cookie, board.id, b!.username), 403, 'FORBIDDEN');
     expectError(await routes.removeMember(undefined, board.id, b!.username), 401, 'NOT_SIGNED_IN');
@@ -976,6 +1011,33 @@ describe('PUT /api/boards/:id/members/:username (invite), POST …/join, DELETE 
     await block(viewer!, member!);
     expect((await steps.page(viewer, owner!.username, board.slug)).members).toEqual([]);
     expect((await steps.page(owner, owner!.username, board.slug)).members).toHaveLength(1);
+  });
+});
+
+describe('every write by id', () => {
+  it('an unknown board and one the caller may not see answer the same 404 BOARD_NOT_FOUND; an overlong id is 400; signed out 401', async () => {
+    const [owner, other] = await people(2);
+    const secret = await steps.create(owner!, { name: 'Unseen', secret: true });
+    const [post] = await insertPostsBy(t.database, other!.uid, 1);
+    const writes: Array<[string, (cookie: string | undefined, id: string) => Promise<LightMyRequestResponse>]> = [
+      ['PATCH', (cookie, id) => routes.update(cookie, id, { name: 'x' })],
+      ['DELETE', (cookie, id) => routes.delete(cookie, id)],
+      ['PUT post', (cookie, id) => routes.save(cookie, id, post!)],
+      ['DELETE post', (cookie, id) => routes.unsave(cookie, id, post!)],
+      ['PUT member', (cookie, id) => routes.invite(cookie, id, owner!.username)],
+      ['DELETE member (someone)', (cookie, id) => routes.removeMember(cookie, id, owner!.username)],
+      ['DELETE member (oneself)', (cookie, id) => routes.removeMember(cookie, id, other!.username)],
+      ['POST join', (cookie, id) => routes.join(cookie, id)],
+    ];
+    for (const [name, write] of writes) {
+      const missing = await write(other!.cookie, 'nosuchboard');
+      expectError(missing, 404, 'BOARD_NOT_FOUND');
+      const hidden = await write(other!.cookie, secret.id);
+      expect([hidden.statusCode, hidden.body], name).toEqual([missing.statusCode, missing.body]);
+      expectError(await write(other!.cookie, 'x'.repeat(65)), 400, 'BAD_REQUEST');
+      expectError(await write(undefined, secret.id), 401, 'NOT_SIGNED_IN');
+    }
+    expect(await boardRows(t.database, secret.id)).toMatchObject({ board: { name: 'Unseen' }, saves: [], members: [] });
   });
 });
 
@@ -1122,7 +1184,13 @@ const ROLE_TABLE: RoleAction[] = [
   {
     action: 'leave (DELETE their own membership)',
     send: (s, actor) => routes.removeMember(actor?.cookie, s.board.id, (actor ?? s.collaborator).username),
-    expected: { owner: [400, 'OWNER_CANNOT_LEAVE'], collaborator: OK, invited: OK, other: [404], 'signed out': SIGNED_OUT },
+    expected: {
+      owner: [400, 'OWNER_CANNOT_LEAVE'],
+      collaborator: OK,
+      invited: OK,
+      other: [404, 'BOARD_NOT_FOUND'],
+      'signed out': SIGNED_OUT,
+    },
     then: async (s, done, role) => {
       const leaver = done && (role === 'collaborator' || role === 'invited') ? s[role].uid : undefined;
       expect(await membersOf(s)).toEqual(initialMembers(s).filter((m) => !leaver || !m.startsWith(leaver)));
@@ -1164,9 +1232,12 @@ describe('Delete Account and boards', () => {
     const friends = await steps.create(friend!, { name: 'Friends' });
     await steps.addMember(friend!, friends.id, leaver!);
     await steps.addMember(leaver!, own.id, friend!);
+    const [leaversPost] = await insertPostsBy(t.database, leaver!.uid, 1);
     await steps.save(leaver!, friends.id, post!);
     await steps.save(friend!, own.id, post!);
-    expect((await steps.page(undefined, friend!.username, friends.slug)).count).toBe(1);
+    // The leaver's own post, saved by the friend: it goes with the account, and off the board.
+    await steps.save(friend!, friends.id, leaversPost!);
+    expect((await steps.page(undefined, friend!.username, friends.slug)).count).toBe(2);
 
     const response = await t.app.inject({
       method: 'DELETE',
