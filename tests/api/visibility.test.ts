@@ -467,6 +467,20 @@ describe('boards under the one visibility rule: every board read path × every c
     });
   }
 
+  it('someone the viewer blocked: their Boards tab is empty to the blocker, like their posts (their own boards and the ones they joined)', async () => {
+    const s = await boardScene('other');
+    const own = await boardSteps(t.app).create(s.collaborator, { name: 'Their own' });
+    expect(inTab(await tabOf(s, s.collaborator.username), s)).toBeDefined();
+    await block(s.viewer!, s.collaborator);
+    // As their posts: the profile is found (it offers Unblock), everything they appear in is not.
+    expect(await ok(API.userPosts(s.collaborator.username), s.viewer!.cookie)).toEqual({ posts: [], nextCursor: null });
+    expect(await tabOf(s, s.collaborator.username)).toEqual({ boards: [], nextCursor: null });
+    expect(own.owner.username).toBe(s.collaborator.username);
+    // The board itself is the owner's, and still seen, without the blocked member in its list.
+    const page = await boardJson<{ board: BoardDetail }>(API.userBoard(s.owner.username, s.board.slug), s.viewer!.cookie);
+    expect(page!.board.members).toEqual([]);
+  });
+
   it('a hidden saved post still counts (as stored), and the cover falls back to the newest post the viewer sees', async () => {
     const s = await boardScene('other');
     await block(s.viewer!, s.author);
