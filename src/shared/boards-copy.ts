@@ -25,6 +25,8 @@ export const BOARD_COPY = {
   retry: 'Try again',
   empty: 'Nothing saved here yet.',
   collaborators: 'Collaborators',
+  /** Before the collaborators' pictures, after the owner's name: "@maya with (faces)". */
+  with: 'with',
   edit: 'Edit',
   editTitle: 'Edit board',
   saveChanges: 'Save',

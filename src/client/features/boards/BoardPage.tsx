@@ -31,22 +31,23 @@ import styles from './BoardPage.module.css';
 
 type Dialog = 'edit' | 'delete' | 'invite' | null;
 
-/** Owner, joined collaborators (and, to members, who is invited): small avatars in a row. */
+/** The joined collaborators' faces after the owner's name ("@maya with ⓐⓑ"), each to their profile. */
 function Members({ board }: { board: BoardDetail }) {
   const joined = board.members.filter((member) => member.joined);
   if (joined.length === 0) return null;
   return (
-    <div className={styles.members}>
+    <span className={styles.members}>
+      {BOARD_COPY.with}
       <ul className={styles.avatars} aria-label={BOARD_COPY.collaborators}>
         {joined.map((member) => (
           <li key={member.username}>
             <Link to={paths.profile(member.username)} className={styles.avatarLink}>
-              <Avatar src={member.icon} username={member.username} size={32} />
+              <Avatar src={member.icon} username={member.username} size={28} />
             </Link>
           </li>
         ))}
       </ul>
-    </div>
+    </span>
   );
 }
 
@@ -264,10 +265,10 @@ export function BoardPage({ username }: { username: string }) {
             <Avatar src={data.owner.icon} username={data.owner.username} size={28} />
             <span>@{data.owner.username}</span>
           </Link>
+          <Members board={data} />
           <span>{BOARD_COPY.count(data.count)}</span>
           {data.secret && <SecretMark label={BOARD_COPY.secretBadge} />}
         </div>
-        <Members board={data} />
         <Actions board={data} organizing={organizing} onOrganize={setOrganizing} onDialog={setDialog} />
       </header>
       <BoardPosts board={data} organizing={organizing && (data.role === 'owner' || data.role === 'collaborator')} />

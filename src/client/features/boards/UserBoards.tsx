@@ -4,10 +4,10 @@ import type { BoardSummary } from '../../../shared/api/boards';
 import { BOARD_COPY } from '../../../shared/boards-copy';
 import { paths } from '../../paths';
 import button from '../../ui/button.module.css';
+import notice from '../../ui/notice.module.css';
 import { PlusIcon } from '../../ui/icons';
 import { Skeleton, SkeletonCards } from '../../ui/Skeleton';
 import { useOnVisible } from '../../ui/use-on-visible';
-import { EmptyState } from '../errors';
 import { useUserBoards } from './api/user-boards';
 import { BoardCover, SecretMark } from './components/BoardCover';
 import { NewBoardDialog } from './components/NewBoardDialog';
@@ -63,19 +63,30 @@ export function UserBoards({ username, isMe }: { username: string; isMe: boolean
     );
   }
   const list = boards.data.pages.flatMap((page) => page.boards);
-  const newBoard = isMe && (
-    <button type="button" className={`${button.secondary} ${styles.newBoard}`} onClick={() => setCreating(true)}>
-      <PlusIcon />
-      {BOARD_COPY.newBoard}
-    </button>
-  );
+  const openNewBoard = () => setCreating(true);
   return (
     <>
-      {newBoard}
       {list.length === 0 ? (
-        <EmptyState message={isMe ? BOARD_COPY.noneOwn : BOARD_COPY.noneOther} />
+        <div className={notice.empty}>
+          <p className={notice.emptyText}>{isMe ? BOARD_COPY.noneOwn : BOARD_COPY.noneOther}</p>
+          {isMe && (
+            <button type="button" className={button.primary} onClick={openNewBoard}>
+              <PlusIcon />
+              {BOARD_COPY.newBoard}
+            </button>
+          )}
+        </div>
       ) : (
         <ul className={styles.grid} aria-label={`Boards of @${username}`}>
+          {/* Your own tab starts with a tile that makes a board. */}
+          {isMe && (
+            <li className={styles.tile}>
+              <button type="button" className={styles.newTile} onClick={openNewBoard}>
+                <PlusIcon size={28} />
+                {BOARD_COPY.newBoard}
+              </button>
+            </li>
+          )}
           {list.map((board) => (
             <BoardTile key={board.id} board={board} />
           ))}

@@ -42,7 +42,7 @@ export function InviteDialog({ board, onClose }: { board: BoardDetail; onClose: 
       title={BOARD_COPY.inviteTitle}
       message={BOARD_COPY.inviteIntro}
       onCancel={onClose}
-      buttons={[{ label: COPY.close, onClick: onClose }]}
+      buttons={[{ label: COPY.close, onClick: onClose, variant: 'secondary' }]}
     >
       <div className={styles.body}>
         <form className={styles.form} onSubmit={invite} noValidate>

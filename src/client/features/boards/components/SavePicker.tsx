@@ -27,10 +27,14 @@ function NewBoardForm({ postId, onSaved }: { postId: string; onSaved: () => void
   const setBoardPost = useSetBoardPost();
   const form = useRef<HTMLFormElement>(null);
 
+  const toggle = useRef<HTMLButtonElement>(null);
+  const opened = useRef(false);
   const focusName = () => form.current?.querySelector('input')?.focus();
-  // Opening the form puts the cursor in its name field.
+  // Opening the form puts the cursor in its name field; Cancel hands focus back to New board.
   useEffect(() => {
     if (open) focusName();
+    else if (opened.current) toggle.current?.focus();
+    opened.current = open;
   }, [open]);
 
   const busy = createBoard.isPending || setBoardPost.isPending;
@@ -53,14 +57,22 @@ function NewBoardForm({ postId, onSaved }: { postId: string; onSaved: () => void
 
   if (!open) {
     return (
-      <button type="button" className={`${button.secondary} ${styles.newBoard}`} aria-expanded={false} onClick={() => setOpen(true)}>
+      <button ref={toggle} type="button" className={`${button.secondary} ${styles.newBoard}`} onClick={() => setOpen(true)}>
         <PlusIcon />
         {BOARD_COPY.newBoard}
       </button>
     );
   }
   return (
-    <form ref={form} className={styles.form} aria-label={BOARD_COPY.newBoard} onSubmit={(event) => void submit(event)} noValidate>
+    <form ref={form} className={styles.form} aria-labelledby={`${id}-title`} onSubmit={(event) => void submit(event)} noValidate>
+      <div className={styles.formHead}>
+        <h3 id={`${id}-title`} className={styles.formTitle}>
+          {BOARD_COPY.newBoard}
+        </h3>
+        <button type="button" className={button.ghost} onClick={() => setOpen(false)}>
+          {COPY.cancel}
+        </button>
+      </div>
       <BoardFields
         id={id}
         draft={draft}
