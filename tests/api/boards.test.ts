@@ -891,6 +891,11 @@ describe('PUT /api/boards/:id/members/:username (invite), POST …/join, DELETE 
     await block(blocker!, owner!);
     await suspend(suspended!);
     expectError(await routes.invite(owner!.cookie, board.id, owner!.username), 400, 'CANNOT_INVITE_YOURSELF');
+    expectError(await routes.invite(owner!.cookie, board.id, `@${owner!.username.toUpperCase()}`), 400, 'CANNOT_INVITE_YOURSELF');
+    // Someone the owner blocked is found on their profile (to unblock them), but cannot be invited.
+    const [blockedByOwner] = await people(1);
+    await block(owner!, blockedByOwner!);
+    expectError(await routes.invite(owner!.cookie, board.id, blockedByOwner!.username), 404, 'USER_NOT_FOUND');
     expectError(await routes.invite(owner!.cookie, board.id, 'nobody_here'), 404, 'USER_NOT_FOUND');
     expectError(await routes.invite(owner!.cookie, board.id, blocker!.username), 404, 'USER_NOT_FOUND');
     expectError(await routes.invite(owner!.cookie, board.id, suspended!.username), 404, 'USER_NOT_FOUND');
