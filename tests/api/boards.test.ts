@@ -825,16 +825,16 @@ describe('GET /api/me/boards (the Save picker)', () => {
     expect(ids(await steps.picker(me!, post))).toEqual([third.id, joined.id, first.id, second.id]);
   });
 
-  it('orders by your own last save: boards you never saved to come after, newest made first (not "just made" or "just joined" first)', async () => {
+  it('counts making or joining a board as using it: one made or joined after your last save comes first', async () => {
     const [me, friend] = await people(2);
     const [post] = await insertPostsBy(t.database, friend!.uid, 1);
     const savedTo = await steps.create(me!, { name: 'Saved to' });
     await steps.save(me!, savedTo.id, post!);
-    // Made and joined after that save, never saved to by me.
     const friends = await steps.create(friend!, { name: 'Friends board' });
     const madeLater = await steps.create(me!, { name: 'Made later' });
+    // Joined last: the board a new collaborator is about to save to.
     await steps.addMember(friend!, friends.id, me!);
-    expect(ids(await steps.picker(me!))).toEqual([savedTo.id, madeLater.id, friends.id]);
+    expect(ids(await steps.picker(me!))).toEqual([friends.id, madeLater.id, savedTo.id]);
   });
 
   it('is yours alone: 401 signed out; bad queries are 400', async () => {

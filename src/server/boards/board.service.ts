@@ -52,6 +52,8 @@ export class BoardService {
   async boardsOf(rawUsername: string, viewer: UserRow | null, cursor: string | undefined): Promise<BoardList> {
     const user = await this.directory.publicUser(rawUsername, viewer?.id);
     const seen = await this.directory.visibility.seenBy(viewer?.id);
+    // Someone the viewer blocked: their profile is found, nothing they appear in (as their posts).
+    if (!seen.sees(user.id)) return { boards: [], nextCursor: null };
     const rows = await queries.boardsOfUser(this.db, {
       userId: user.id,
       viewerId: viewer?.id,
