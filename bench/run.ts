@@ -1,6 +1,6 @@
 /**
  * npm run bench [-- --check] [--quick] [--db pglite,postgres] [--duration 5] [--out bench/results.json]
- *                  [--only "search posts,profile,mixed,slow query,under upload attack" [--merge]]
+ *                  [--only "search posts,profile,mixed,slow query,under upload attack" [--merge]] [--connections 1,16,64]
  *                  [--dataset 100k|1m] [--users N --posts N --follows N --boards N --saves N]
  *
  * Runs the production build against seeded data (seeded once and reused): the default dataset
@@ -60,6 +60,8 @@ const { values } = parseArgs({
     // A partial run of the named API scenarios, to iterate on one query: prints, writes nothing.
     only: { type: 'string' },
     merge: { type: 'boolean', default: false },
+    // Connections per API measurement, e.g. "16" to iterate on a budget quickly.
+    connections: { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -141,7 +143,7 @@ const passes: Array<{ dataset: Dataset; dbs: Db[] }> =
  * Connections per API measurement. On the million posts only 1 and 16: issue 14 budgets 16
  * there, and 64 would add a minute and a half of measuring queues (14 scenarios × 6 s).
  */
-const connectionsFor = (d: Dataset) => (d.size === 'large' ? [1, 16] : [1, 16, 64]);
+const connectionsFor = (d: Dataset) => values.connections?.split(',').map(Number) ?? (d.size === 'large' ? [1, 16] : [1, 16, 64]);
 
 const log = (message: string) => console.error(`[bench] ${message}`);
 /** One measurement as the log prints it. */
