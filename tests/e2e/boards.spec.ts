@@ -1,7 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
+import type { BoardResponse } from '../../src/shared/api/boards';
 import { API } from '../../src/shared/api/paths';
 import { BOARD_COPY } from '../../src/shared/boards-copy';
 import { COPY } from '../../src/shared/copy';
+import { ERRORS } from '../../src/shared/errors';
 import { boardViaApi, newAccount, postViaApi, saveViaApi, signUpViaApi } from './helpers';
 
 /**
@@ -224,4 +226,63 @@ test('a grid card offers Save on hover on a desktop, and only on the post page o
   await card.getByRole('link').focus();
   await page.keyboard.press('Tab');
   await expect(cardSave).toBeFocused();
+});
+
+test('the owner renames (the page moves to the new address), chooses the cover and removes a post; a collaborator leaves', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const word = tag();
+  const owner = await signUpViaApi(page.request, newAccount('bedit'));
+  const first = `${word} cable tray under the desk #desk`;
+  const second = `${word} monitor arm, finally #desk`;
+  const firstId = await postViaApi(page.request, first);
+  const secondId = await postViaApi(page.request, second);
+  const board = await boardViaApi(page.request, `Desk ${word}`);
+  await saveViaApi(page.request, board.id, firstId);
+  await saveViaApi(page.request, board.id, secondId);
+  const other = await browser.newContext({ viewport: page.viewportSize() ?? undefined });
+  const guest = await other.newPage();
+  const friend = await signUpViaApi(guest.request, newAccount('bleav'));
+  expect((await page.request.put(API.boardMember(board.id, friend.username))).ok()).toBe(true);
+  expect((await guest.request.post(API.boardJoin(board.id))).ok()).toBe(true);
+
+  await page.goto(`/@${owner.username}/boards/${board.slug}`);
+  await page.getByRole('button', { name: BOARD_COPY.edit, exact: true }).click();
+  const edit = page.getByRole('dialog', { name: BOARD_COPY.editTitle });
+  // Too long: said at once, from the shared rule.
+  await edit.getByLabel(BOARD_COPY.name).fill('x'.repeat(51));
+  await expect(edit.getByTestId('edit-board-errors')).toHaveText(ERRORS.BOARD_NAME_TOO_LONG);
+  await edit.getByLabel(BOARD_COPY.name).fill(`Desk setup ${word}`);
+  await expect(edit.getByTestId('edit-board-errors')).toHaveText('');
+  await edit.getByLabel(BOARD_COPY.description).fill('Cable management, round two');
+  await edit.getByRole('button', { name: BOARD_COPY.saveChanges, exact: true }).click();
+  await expect(page).toHaveURL(`/@${owner.username}/boards/desk-setup-${word}`);
+  await expect(page.getByRole('heading', { level: 1, name: `Desk setup ${word}` })).toBeVisible();
+  await expect(page.getByText('Cable management, round two')).toBeVisible();
+  const current = () =>
+    page.request.get(API.userBoard(owner.username, `desk-setup-${word}`)).then((r) => r.json() as Promise<BoardResponse>);
+
+  // Organize: the older post becomes the cover, then back to the newest; the newer one leaves.
+  await page.getByRole('button', { name: BOARD_COPY.organize }).click();
+  await page.getByRole('button', { name: BOARD_COPY.makeCoverLabel(first) }).click();
+  const grid = page.getByRole('list', { name: `Posts on Desk setup ${word}` });
+  await expect(grid.getByRole('listitem').filter({ has: page.getByAltText(first) })).toContainText(BOARD_COPY.isCover);
+  expect((await current()).board.coverPostId).toBe(firstId);
+  await page.getByRole('button', { name: BOARD_COPY.useNewest }).click();
+  await expect(page.getByRole('button', { name: BOARD_COPY.useNewest })).toHaveCount(0);
+  expect((await current()).board.coverPostId).toBeNull();
+  await page.getByRole('button', { name: BOARD_COPY.removeLabel(second) }).click();
+  await expect(grid.getByAltText(second)).toHaveCount(0);
+  await expect(page.getByRole('main').getByText(BOARD_COPY.count(1))).toBeVisible();
+  await page.getByRole('button', { name: BOARD_COPY.done }).click();
+  await expect(page.getByRole('button', { name: BOARD_COPY.removeLabel(first) })).toHaveCount(0);
+
+  // The collaborator, at the new address, leaves in one tap.
+  await guest.goto(`/@${owner.username}/boards/desk-setup-${word}`);
+  await guest.getByRole('button', { name: BOARD_COPY.leave }).click();
+  await expect(guest).toHaveURL(`/@${friend.username}/boards`);
+  expect((await current()).board.members).toEqual([]);
+  await other.close();
 });

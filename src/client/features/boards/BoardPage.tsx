@@ -135,7 +135,7 @@ function Actions({
 
 /** Organize mode on a card: Make cover (owner) and Remove (owner: any; collaborator: what they saved). */
 function CardTools({ board, post, onError }: { board: BoardDetail; post: BoardPostCard; onError: (error: unknown) => void }) {
-  const update = useUpdateBoard(board.id);
+  const update = useUpdateBoard(board);
   const remove = useSetBoardPost();
   const isOwner = board.role === 'owner';
   const isCover = board.coverPostId === post.id;
@@ -172,7 +172,7 @@ function CardTools({ board, post, onError }: { board: BoardDetail; post: BoardPo
 
 function BoardPosts({ board, organizing }: { board: BoardDetail; organizing: boolean }) {
   const posts = useBoardPosts(board.owner.username, board.slug);
-  const update = useUpdateBoard(board.id);
+  const update = useUpdateBoard(board);
   const [problems, setProblems] = useState<string[]>([]);
   const onError = (error: unknown) => setProblems(errorMessages(error));
   const sentinel = useOnVisible<HTMLDivElement>(() => {

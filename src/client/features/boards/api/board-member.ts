@@ -16,6 +16,7 @@ export function useSetBoardMember(boardId: string) {
   return useMutation({
     mutationFn: ({ username, member }: MemberChange) =>
       api<BoardMembers>(member ? 'PUT' : 'DELETE', API.boardMember(boardId, username)).then((r) => r.members),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: BOARDS_KEY }),
+    // Not awaited: leaving or declining moves on at once (a secret board is then a 404 here).
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: BOARDS_KEY }),
   });
 }

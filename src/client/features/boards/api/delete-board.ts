@@ -1,17 +1,22 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import type { BoardList } from '../../../../shared/api/boards';
 import { API } from '../../../../shared/api/paths';
 import { api } from '../../../api/http';
-import { BOARDS_KEY, boardKey } from './keys';
+import { BOARDS_KEY, USER_BOARDS_KEY } from './keys';
 
 /** DELETE /api/boards/:id (owner): the board, its saves and memberships; the posts stay. */
-export function useDeleteBoard(board: { id: string; owner: { username: string }; slug: string }) {
+export function useDeleteBoard(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<void>('DELETE', API.board(board.id)),
+    mutationFn: () => api<void>('DELETE', API.board(id)),
     onSuccess: () => {
-      // Not refetched: the page is left for the Boards tab, and its address no longer answers.
-      queryClient.removeQueries({ queryKey: boardKey(board.owner.username, board.slug) });
-      return queryClient.invalidateQueries({ queryKey: BOARDS_KEY });
+      // The Boards tab the owner goes to next shows its cached tiles first: without this one.
+      queryClient.setQueriesData<InfiniteData<BoardList>>({ queryKey: USER_BOARDS_KEY }, (data) =>
+        data ? { ...data, pages: data.pages.map((page) => ({ ...page, boards: page.boards.filter((board) => board.id !== id) })) } : data,
+      );
+      // Marked stale, not refetched now: the page is being left, and a refetch of this board
+      // would only answer 404 while it is still on screen.
+      return queryClient.invalidateQueries({ queryKey: BOARDS_KEY, refetchType: 'none' });
     },
   });
 }

@@ -5,7 +5,8 @@
 export const BOARDS_KEY = ['boards'] as const;
 
 export const saveTargetsKey = (postId: string) => [...BOARDS_KEY, 'save-targets', postId] as const;
-export const userBoardsKey = (username: string) => [...BOARDS_KEY, 'user', username] as const;
+export const USER_BOARDS_KEY = [...BOARDS_KEY, 'user'] as const;
+export const userBoardsKey = (username: string) => [...USER_BOARDS_KEY, username] as const;
 export const boardKey = (username: string, slug: string) => [...BOARDS_KEY, 'board', username, slug] as const;
 
 /** A list's address with the cursor of the page after the last one loaded. */

@@ -13,9 +13,10 @@ import { useDeleteBoard } from '../api/delete-board';
  */
 export function DeleteBoardDialog({ board, onClose }: { board: BoardDetail; onClose: () => void }) {
   const navigate = useNavigate();
-  const remove = useDeleteBoard(board);
+  const remove = useDeleteBoard(board.id);
 
-  if (remove.isPending) return <PopUp title={BOARD_COPY.deleting} loading />;
+  // Deleted: still 'deleting' for the moment until the Boards tab replaces this page.
+  if (remove.isPending || remove.isSuccess) return <PopUp title={BOARD_COPY.deleting} loading />;
   if (remove.isError) {
     return (
       <PopUp

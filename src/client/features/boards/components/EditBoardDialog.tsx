@@ -18,7 +18,7 @@ import { BoardFields, boardDraftProblems, type BoardDraft } from './BoardFields'
 export function EditBoardDialog({ board, onClose }: { board: BoardDetail; onClose: () => void }) {
   const id = useId();
   const navigate = useNavigate();
-  const update = useUpdateBoard(board.id);
+  const update = useUpdateBoard(board);
   const [draft, setDraft] = useState<BoardDraft>({ name: board.name, description: board.description, secret: board.secret });
   const [submitted, setSubmitted] = useState(false);
   const [serverProblems, setServerProblems] = useState<string[]>([]);
