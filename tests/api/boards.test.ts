@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../src/server/http/cursor.js';
-import type { BoardDetail, BoardSummary } from '../../src/shared/api/boards.js';
+import type { BoardDetail, BoardMember, BoardSummary } from '../../src/shared/api/boards.js';
 import { API } from '../../src/shared/api/paths.js';
 import type { ImageSet } from '../../src/shared/api/posts.js';
 import type { ErrorCode } from '../../src/shared/errors.js';
@@ -185,10 +185,17 @@ describe('POST /api/boards', () => {
     }
   });
 
+  it('stores a name without the control characters pasted into it', async () => {
+    const [owner] = await people(1);
+    expect((await steps.create(owner!, { name: '\u0007Bell\u001b' })).name).toBe('Bell');
+  });
+
   it('refuses: an empty name, one over 50, a description over 200 (400); each with its message; nothing written', async () => {
     const [owner] = await people(1);
     expectError(await routes.create(owner!.cookie, { name: '' }), 400, 'BOARD_NAME_REQUIRED');
     expectError(await routes.create(owner!.cookie, { name: ' \t\n ' }), 400, 'BOARD_NAME_REQUIRED');
+    // Nothing visible is no name either.
+    expectError(await routes.create(owner!.cookie, { name: '\u200B\u2060' }), 400, 'BOARD_NAME_REQUIRED');
     expectError(await routes.create(owner!.cookie, { description: 'no name' }), 400, 'BAD_REQUEST');
     expectError(await routes.create(owner!.cookie, { name: 'x'.repeat(BOARD_NAME_MAX_LENGTH + 1) }), 400, 'BOARD_NAME_TOO_LONG');
     expectError(await routes.create(owner!.cookie, { name: '🪴'.repeat(BOARD_NAME_MAX_LENGTH + 1) }), 400, 'BOARD_NAME_TOO_LONG');
@@ -1228,6 +1235,18 @@ describe('the role table (docs/boards.md): every action × owner / collaborator 
       }
       await row.then(s, status < 300, role);
     });
+  });
+
+  it("leaving answers the members as the leaver now sees them: a public board's joined ones, a secret board's none", async () => {
+    const [owner, stays, leaves] = await people(3);
+    for (const secret of [false, true]) {
+      const board = await steps.create(owner!, { secret });
+      await steps.addMember(owner!, board.id, stays!);
+      await steps.addMember(owner!, board.id, leaves!);
+      const response = await routes.removeMember(leaves!.cookie, board.id, leaves!.username);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json<{ members: BoardMember[] }>().members.map((m) => m.username)).toEqual(secret ? [] : [stays!.username]);
+    }
   });
 
   it('leaving takes exactly the leaver off the board', async () => {

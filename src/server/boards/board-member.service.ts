@@ -64,8 +64,13 @@ export class BoardMemberService {
     }
     await this.count(viewer);
     await queries.deleteMember(this.db, id, username);
-    // A member who left a secret board no longer sees it: answer what they now may know.
-    return username === viewer.username ? { members: [] } : this.members(found);
+    if (username !== viewer.username) return this.members(found);
+    // Who left sees the board as anyone else now: a public one's joined members; a secret one not at all.
+    const now = await this.access.byId(id, viewer.id).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'BOARD_NOT_FOUND') return undefined;
+      throw error;
+    });
+    return now ? this.members(now) : { members: [] };
   }
 
   /** An invitee joins; joining again changes nothing. Without an invitation: 403. */

@@ -4,14 +4,23 @@ import { BOARD_DESCRIPTION_MAX_LENGTH, BOARD_NAME_MAX_LENGTH } from '../limits.j
 /** Characters as people count them (code points), as PostgreSQL's char_length does. */
 const length = (text: string) => Array.from(text).length;
 
-/** A board's name as stored: surrounding spaces dropped, inner runs of whitespace made one space. */
+/**
+ * A board's name as stored: control characters (a pasted bell or escape) dropped, surrounding
+ * spaces dropped, inner runs of whitespace made one space.
+ */
 export function normalizeBoardName(name: string): string {
-  return name.trim().replace(/\s+/g, ' ');
+  return name
+    .replace(/[^\P{Cc}\s]/gu, '')
+    .trim()
+    .replace(/\s+/g, ' ');
 }
 
-/** The problem with a (normalized) board name, or null: 1 to 50 characters. */
+/** Nothing anyone would see: spaces, format characters (a lone zero-width space) and the like. */
+const INVISIBLE = /^[\p{C}\p{Z}\p{Default_Ignorable_Code_Point}]*$/u;
+
+/** The problem with a (normalized) board name, or null: 1 to 50 characters, some of them visible. */
 export function validateBoardName(name: string): ErrorCode | null {
-  if (name.length === 0) return 'BOARD_NAME_REQUIRED';
+  if (INVISIBLE.test(name)) return 'BOARD_NAME_REQUIRED';
   return length(name) > BOARD_NAME_MAX_LENGTH ? 'BOARD_NAME_TOO_LONG' : null;
 }
 
