@@ -286,3 +286,32 @@ test('the owner renames (the page moves to the new address), chooses the cover a
   expect((await current()).board.members).toEqual([]);
   await other.close();
 });
+
+test('markup in a board’s name and description is shown as text and never runs', async ({ page }) => {
+  const name = '<img src=x onerror=window.__pwned=1><b>bold</b>';
+  const description = '<script>window.__pwned=2</script><img src=x onerror="window.__pwned=3">';
+  const me = await signUpViaApi(page.request, newAccount('bxss'));
+  const postId = await postViaApi(page.request, `${tag()} harmless photo`);
+  const response = await page.request.post(API.boards, { data: { name, description } });
+  expect(response.status()).toBe(201);
+  const board = ((await response.json()) as BoardResponse).board;
+  await saveViaApi(page.request, board.id, postId);
+  const nothingRan = async () => {
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    await expect(page.locator('img[src="x"]')).toHaveCount(0);
+    await expect(page.locator('b', { hasText: 'bold' })).toHaveCount(0);
+  };
+
+  await page.goto(`/@${me.username}/boards`);
+  await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
+  await nothingRan();
+  await page.goto(`/@${me.username}/boards/${board.slug}`);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(page.getByText(description)).toBeVisible();
+  await nothingRan();
+  await page.goto(`/post/${postId}`);
+  await expect(saveButton(page)).toHaveText(COPY.boards.saved(name));
+  await saveButton(page).click();
+  await expect(page.getByRole('dialog', { name: BOARD_COPY.pickerTitle }).getByText(name)).toBeVisible();
+  await nothingRan();
+});
