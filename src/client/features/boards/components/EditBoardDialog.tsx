@@ -1,15 +1,15 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { useNavigate } from 'react-router';
 import type { BoardDetail, UpdateBoardBody } from '../../../../shared/api/boards';
 import { COPY } from '../../../../shared/copy';
 import { BOARD_COPY } from '../../../../shared/boards-copy';
 import { normalizeBoardName } from '../../../../shared/validation/board';
-import { errorMessages } from '../../../lib/rejected';
 import { paths } from '../../../paths';
 import { FormErrors } from '../../../ui/FormErrors';
 import { PopUp } from '../../../ui/PopUp';
 import { useUpdateBoard } from '../api/update-board';
-import { BoardFields, boardDraftProblems, type BoardDraft } from './BoardFields';
+import { BoardFields } from './BoardFields';
+import { useBoardDraft } from './use-board-draft';
 
 /**
  * The owner's Edit: name, description, Secret. Only what changed is sent; a new name gives the
@@ -19,13 +19,11 @@ export function EditBoardDialog({ board, onClose }: { board: BoardDetail; onClos
   const id = useId();
   const navigate = useNavigate();
   const update = useUpdateBoard(board);
-  const [draft, setDraft] = useState<BoardDraft>({ name: board.name, description: board.description, secret: board.secret });
-  const [submitted, setSubmitted] = useState(false);
-  const [serverProblems, setServerProblems] = useState<string[]>([]);
+  const form = useBoardDraft({ name: board.name, description: board.description, secret: board.secret });
+  const { draft } = form;
 
   const save = () => {
-    setSubmitted(true);
-    if (boardDraftProblems(draft, true).length > 0) return;
+    if (!form.submit()) return;
     const name = normalizeBoardName(draft.name);
     const description = draft.description.trim();
     const body: UpdateBoardBody = {
@@ -39,7 +37,7 @@ export function EditBoardDialog({ board, onClose }: { board: BoardDetail; onClos
         if (updated.slug !== board.slug) void navigate(paths.board(updated.owner.username, updated.slug), { replace: true });
         onClose();
       },
-      onError: (error) => setServerProblems(errorMessages(error)),
+      onError: form.failed,
     });
   };
 
@@ -53,15 +51,8 @@ export function EditBoardDialog({ board, onClose }: { board: BoardDetail; onClos
         { label: COPY.cancel, onClick: onClose },
       ]}
     >
-      <BoardFields
-        id={id}
-        draft={draft}
-        onChange={(next) => {
-          setDraft(next);
-          setServerProblems([]);
-        }}
-      />
-      <FormErrors messages={[...boardDraftProblems(draft, submitted), ...serverProblems]} testId="edit-board-errors" />
+      <BoardFields id={id} draft={draft} onChange={form.onChange} />
+      <FormErrors messages={form.problems} testId="edit-board-errors" />
     </PopUp>
   );
 }

@@ -13,16 +13,16 @@ import { useSetBoardPost } from '../api/board-post';
 import { useCreateBoard } from '../api/create-board';
 import { useSaveTargets } from '../api/save-targets';
 import { BoardCover, SecretMark } from './BoardCover';
-import { BoardFields, boardDraftProblems, type BoardDraft } from './BoardFields';
+import { BoardFields } from './BoardFields';
+import { useBoardDraft } from './use-board-draft';
 import styles from './SavePicker.module.css';
 
 /** New board, at the top of the picker: a name and Secret; creating it saves the post there. */
 function NewBoardForm({ postId, onSaved }: { postId: string; onSaved: () => void }) {
   const id = useId();
   const [open, setOpen] = useState(false);
-  const [draft, setDraft] = useState<BoardDraft>({ name: '', description: '', secret: false });
-  const [submitted, setSubmitted] = useState(false);
-  const [serverProblems, setServerProblems] = useState<string[]>([]);
+  const draftForm = useBoardDraft();
+  const { draft } = draftForm;
   const createBoard = useCreateBoard();
   const setBoardPost = useSetBoardPost();
   const form = useRef<HTMLFormElement>(null);
@@ -38,20 +38,17 @@ function NewBoardForm({ postId, onSaved }: { postId: string; onSaved: () => void
   }, [open]);
 
   const busy = createBoard.isPending || setBoardPost.isPending;
-  const problems = [...boardDraftProblems(draft, submitted), ...serverProblems];
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setSubmitted(true);
-    setServerProblems([]);
     // The name is what is wrong (or too long): back to it, with the message read out.
-    if (boardDraftProblems(draft, true).length > 0) return focusName();
+    if (!draftForm.submit()) return focusName();
     try {
       const board = await createBoard.mutateAsync({ name: normalizeBoardName(draft.name), secret: draft.secret });
       await setBoardPost.mutateAsync({ boardId: board.id, postId, saved: true });
       onSaved();
     } catch (error) {
-      setServerProblems(errorMessages(error));
+      draftForm.failed(error);
     }
   };
 
@@ -73,16 +70,8 @@ function NewBoardForm({ postId, onSaved }: { postId: string; onSaved: () => void
           {COPY.cancel}
         </button>
       </div>
-      <BoardFields
-        id={id}
-        draft={draft}
-        withDescription={false}
-        onChange={(next) => {
-          setDraft(next);
-          setServerProblems([]);
-        }}
-      />
-      <FormErrors messages={problems} testId="new-board-errors" />
+      <BoardFields id={id} draft={draft} withDescription={false} onChange={draftForm.onChange} />
+      <FormErrors messages={draftForm.problems} testId="new-board-errors" />
       <button type="submit" className={button.primary} disabled={busy}>
         {BOARD_COPY.create}
       </button>
