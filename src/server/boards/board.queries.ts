@@ -3,6 +3,7 @@ import type { AppDb } from '../db/database.js';
 import { boardMembers, boardPosts, boards, posts, users } from '../db/schema.js';
 import { amongVisible, amongVisibleBoards, type SeenBy } from '../directory/visibility.js';
 import type { PageKey } from '../http/cursor.js';
+import { cardColumns } from '../posts/post.queries.js';
 
 type Tx = Parameters<Parameters<AppDb['transaction']>[0]>[0];
 type Db = AppDb | Tx;
@@ -187,13 +188,8 @@ export async function boardPostsPage(
 ) {
   return db
     .select({
-      id: posts.id,
-      userId: posts.userId,
-      description: posts.description,
-      imageKey: posts.imageKey,
-      width: posts.width,
-      height: posts.height,
-      placeholder: posts.placeholder,
+      ...cardColumns,
+      // The page's order and cursor: when it was saved, not when it was posted.
       sortTime: sql<string>`${boardPosts.savedAt}::text`,
       savedByMe: options.viewerId ? sql<boolean>`${boardPosts.savedBy} = ${options.viewerId}` : sql<boolean>`false`,
     })
