@@ -731,6 +731,27 @@ describe('GET /api/users/:username/boards/:slug and its posts', () => {
 });
 
 describe('GET /api/users/:username/boards (the Boards tab)', () => {
+  it('one statement saving to several boards moves each board by its own saves (count and last save), as migrate-data and the seed write', async () => {
+    const [owner] = await people(1);
+    const [early, late] = await insertBoards(t.database, owner!.uid, 2, 'multi');
+    const posts = await insertPostsBy(t.database, owner!.uid, 3);
+    await query(
+      t.database,
+      `INSERT INTO board_posts (board_id, post_id, saved_by, saved_at) VALUES
+         ($1, $3, $5, '2030-01-01T00:00:00Z'), ($1, $4, $5, '2030-01-02T00:00:00Z'), ($2, $6, $5, '2030-03-01T00:00:00Z')`,
+      [early, late, posts[0], posts[1], owner!.uid, posts[2]],
+    );
+    const rows = await query<{ id: string; post_count: number; last: string }>(
+      t.database,
+      `SELECT id, post_count, to_char(last_saved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS last FROM boards WHERE id = ANY($1) ORDER BY id`,
+      [[early, late]],
+    );
+    expect(rows).toEqual([
+      { id: early, post_count: 2, last: '2030-01-02' },
+      { id: late, post_count: 1, last: '2030-03-01' },
+    ]);
+  });
+
   it('the boards they own or joined, most recently saved to first (then by id), 24 at a time with a cursor', async () => {
     const [owner, friend] = await people(2);
     const total = BOARDS_PAGE_SIZE + 6;

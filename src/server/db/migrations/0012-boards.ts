@@ -51,29 +51,24 @@ CREATE TABLE board_members (
 CREATE INDEX board_members_user_idx ON board_members (user_id, board_id);
 
 -- Statement-level, like the follow counts: a bulk insert or a cascading delete (a post saved
--- to many boards) updates each board once, locking the boards in id order.
-CREATE FUNCTION board_posts_apply(sign integer, changed_board_ids text[], newest timestamptz)
-RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM 1 FROM boards WHERE id = ANY (changed_board_ids) ORDER BY id FOR NO KEY UPDATE;
-  UPDATE boards SET
-    post_count = post_count + sign * d.n,
-    last_saved_at = CASE WHEN sign > 0 THEN greatest(last_saved_at, newest) ELSE last_saved_at END
-  FROM (SELECT id, count(*)::int AS n FROM unnest(changed_board_ids) AS id GROUP BY id) AS d
-  WHERE boards.id = d.id;
-END;
-$$;
-
+-- to many boards) updates each board once, with its own rows' count and newest save, locking
+-- the boards in id order.
 CREATE FUNCTION board_posts_count_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM board_posts_apply(1, ARRAY(SELECT board_id FROM inserted), (SELECT max(saved_at) FROM inserted));
+  PERFORM 1 FROM boards WHERE id IN (SELECT board_id FROM inserted) ORDER BY id FOR NO KEY UPDATE;
+  UPDATE boards SET post_count = post_count + d.n, last_saved_at = greatest(last_saved_at, d.newest)
+  FROM (SELECT board_id, count(*)::int AS n, max(saved_at) AS newest FROM inserted GROUP BY board_id) AS d
+  WHERE boards.id = d.board_id;
   RETURN NULL;
 END;
 $$;
 
 CREATE FUNCTION board_posts_count_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM board_posts_apply(-1, ARRAY(SELECT board_id FROM deleted), NULL);
+  PERFORM 1 FROM boards WHERE id IN (SELECT board_id FROM deleted) ORDER BY id FOR NO KEY UPDATE;
+  UPDATE boards SET post_count = post_count - d.n
+  FROM (SELECT board_id, count(*)::int AS n FROM deleted GROUP BY board_id) AS d
+  WHERE boards.id = d.board_id;
   RETURN NULL;
 END;
 $$;
