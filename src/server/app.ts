@@ -265,8 +265,8 @@ export async function buildApp({
   });
   const follows = new FollowService(database.orm, directory, changes);
   const blocks = new BlockService(database.orm, directory, changes, limiter, config.rateLimits);
-  const boards = new BoardService(database.orm, directory, limiter, config.rateLimits);
-  const boardMembers = new BoardMemberService(database.orm, directory, limiter, config.rateLimits);
+  const boards = new BoardService(database.orm, directory, cache, changes, limiter, config.rateLimits);
+  const boardMembers = new BoardMemberService(database.orm, directory, changes, limiter, config.rateLimits);
   const outbox = givenOutbox ?? (config.mail && new Outbox(new Mailer(config.mail)));
   const resets = new PasswordResetService({
     db: database.orm,

@@ -1,7 +1,7 @@
 import type { BoardRole } from '../../shared/api/boards.js';
+import type { Changes } from '../cache/changes.js';
 import type { AppDb } from '../db/database.js';
 import { boardSeen, type SeenBy, type Visibility } from '../directory/visibility.js';
-import { normalizeUsername } from '../directory/username.js';
 import { AppError } from '../http/app-error.js';
 import * as queries from './board.queries.js';
 
@@ -10,6 +10,8 @@ export interface BoardSeen {
   board: queries.BoardRow;
   role: BoardRole;
   seen: SeenBy;
+  /** Everyone invited to or joined to it (whose Boards tabs a change to it may change). */
+  memberUsernames: string[];
 }
 
 export function roleOf(board: queries.BoardRow, viewerId: string | undefined, membership: queries.Membership): BoardRole {
@@ -19,8 +21,9 @@ export function roleOf(board: queries.BoardRow, viewerId: string | undefined, me
 }
 
 /**
- * Finds boards for a viewer through the one visibility rule: a board that does not exist and a
- * board the viewer may not see are the same 404, so a secret board's existence never leaks.
+ * Finds a board for a write, from the database (never a cache), through the one visibility rule:
+ * a board that does not exist and a board the viewer may not see are the same 404, so a secret
+ * board's existence never leaks. Reads go through BoardReads.
  */
 export class BoardAccess {
   constructor(
@@ -32,11 +35,6 @@ export class BoardAccess {
     return this.decide(await queries.findBoard(this.db, id, viewerId), viewerId);
   }
 
-  async bySlug(rawUsername: string, slug: string, viewerId: string | undefined): Promise<BoardSeen> {
-    // Slugs are stored lower-case (boardSlug): an address typed with capitals still finds it.
-    return this.decide(await queries.findBoardBySlug(this.db, normalizeUsername(rawUsername), slug.toLowerCase(), viewerId), viewerId);
-  }
-
   /** The board if the viewer's role is one of `roles`; else 403 (they see it, but may not do that). */
   async forAction(id: string, viewerId: string, roles: readonly BoardRole[]): Promise<BoardSeen> {
     const found = await this.byId(id, viewerId);
@@ -45,11 +43,27 @@ export class BoardAccess {
   }
 
   private async decide(
-    row: { board: queries.BoardRow; membership: queries.Membership } | undefined,
+    row: { board: queries.BoardRow; membership: queries.Membership; memberUsernames: string[] } | undefined,
     viewerId: string | undefined,
   ): Promise<BoardSeen> {
     const seen = await this.visibility.seenBy(viewerId);
     if (!row || !boardSeen(seen, viewerId, row.board, row.membership !== null)) throw new AppError(404, 'BOARD_NOT_FOUND');
-    return { board: row.board, role: roleOf(row.board, viewerId, row.membership), seen };
+    return { board: row.board, role: roleOf(row.board, viewerId, row.membership), seen, memberUsernames: row.memberUsernames };
   }
+}
+
+/**
+ * Tells the caches (and the other processes) that a board changed: its entry, its addresses
+ * before and after a rename, and the Boards tabs of its owner and everyone invited or joined.
+ */
+export function boardChanged(changes: Changes, actor: { id: string }, found: BoardSeen, newSlug?: string): Promise<void> {
+  const { board } = found;
+  return changes.changed({
+    kind: 'board',
+    boardId: board.id,
+    actorId: actor.id,
+    ownerUsername: board.ownerUsername,
+    slugs: newSlug ? [board.slug, newSlug] : [board.slug],
+    usernames: [board.ownerUsername, ...found.memberUsernames],
+  });
 }

@@ -1,13 +1,14 @@
 import type { BoardMembers } from '../../shared/api/boards.js';
 import { BOARD_MEMBERS_MAX } from '../../shared/limits.js';
 import type { UserRow } from '../auth/auth.queries.js';
+import type { Changes } from '../cache/changes.js';
 import type { RateLimitConfig } from '../config.js';
 import type { AppDb } from '../db/database.js';
 import type { UserDirectory } from '../directory/user-directory.js';
 import { normalizeUsername } from '../directory/username.js';
 import { AppError } from '../http/app-error.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
-import { BoardAccess, type BoardSeen } from './board-access.js';
+import { BoardAccess, boardChanged, type BoardSeen } from './board-access.js';
 import { visibleMembers } from './board-json.js';
 import { countBoardWrite } from './board-writes.js';
 import * as queries from './board.queries.js';
@@ -23,6 +24,7 @@ export class BoardMemberService {
   constructor(
     private readonly db: AppDb,
     private readonly directory: UserDirectory,
+    private readonly changes: Changes,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
   ) {
@@ -45,6 +47,7 @@ export class BoardMemberService {
       if ((await queries.memberCount(tx, id)) >= BOARD_MEMBERS_MAX) throw new AppError(409, 'TOO_MANY_COLLABORATORS');
       await queries.insertMember(tx, id, invitee.id);
     });
+    await boardChanged(this.changes, viewer, found);
     return this.members(found);
   }
 
@@ -64,6 +67,7 @@ export class BoardMemberService {
     }
     await this.count(viewer);
     await queries.deleteMember(this.db, id, username);
+    await boardChanged(this.changes, viewer, found);
     if (username !== viewer.username) return this.members(found);
     // Who left sees the board as anyone else now: a public one's joined members; a secret one not at all.
     const now = await this.access.byId(id, viewer.id).catch((error: unknown) => {
@@ -80,6 +84,7 @@ export class BoardMemberService {
     if (found.role === 'invited') {
       await this.count(viewer);
       await queries.joinBoard(this.db, id, viewer.id);
+      await boardChanged(this.changes, viewer, found);
     }
     return this.members({ ...found, role: found.role === 'invited' ? 'collaborator' : found.role });
   }

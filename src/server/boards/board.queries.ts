@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { boardMembers, boardPosts, boards, posts, users } from '../db/schema.js';
-import { amongVisible, amongVisibleBoards, type SeenBy } from '../directory/visibility.js';
+import { amongVisible, type SeenBy } from '../directory/visibility.js';
 import type { PageKey } from '../http/cursor.js';
 import { cardColumns } from '../posts/post.queries.js';
 
@@ -24,7 +24,7 @@ const boardColumns = {
   sortTime: sql<string>`${boards.lastSavedAt}::text`,
 };
 
-export interface BoardRow {
+export type BoardRow = {
   id: string;
   ownerId: string;
   name: string;
@@ -36,7 +36,7 @@ export interface BoardRow {
   ownerUsername: string;
   ownerIconKey: string | null;
   sortTime: string;
-}
+};
 
 /** The viewer's membership of the board in the same statement: null, 'invited' or 'joined'. */
 function membershipOf(viewerId: string | undefined): SQL<'invited' | 'joined' | null> {
@@ -46,54 +46,68 @@ function membershipOf(viewerId: string | undefined): SQL<'invited' | 'joined' | 
 
 export type Membership = 'invited' | 'joined' | null;
 
-/** A board by its owner's username and its slug, with the viewer's membership. */
-export async function findBoardBySlug(db: AppDb, ownerUsername: string, slug: string, viewerId: string | undefined) {
-  const [row] = await db
-    .select({ board: boardColumns, membership: membershipOf(viewerId) })
-    .from(boards)
-    .innerJoin(users, eq(users.id, boards.ownerId))
-    .where(and(eq(users.username, ownerUsername), eq(boards.slug, slug)));
-  return row;
-}
-
-/** A board by id, with the viewer's membership. */
+/**
+ * A board by id, with the viewer's membership and the usernames of all its members (whose Boards
+ * tabs a write to it changes).
+ */
 export async function findBoard(db: Db, id: string, viewerId: string | undefined) {
   const [row] = await db
-    .select({ board: boardColumns, membership: membershipOf(viewerId) })
+    .select({
+      board: boardColumns,
+      membership: membershipOf(viewerId),
+      memberUsernames: sql<
+        string[]
+      >`coalesce((select array_agg(member.username) from ${boardMembers} join ${users} as member on member.id = ${boardMembers.userId} where ${boardMembers.boardId} = ${boards.id}), '{}')`,
+    })
     .from(boards)
     .innerJoin(users, eq(users.id, boards.ownerId))
     .where(eq(boards.id, id));
   return row;
 }
 
-/**
- * The boards a user owns or joined that the viewer may see, most recently saved to first. A
- * user owns at most 500 and joins few, so sorting them all is cheap; the cursor continues after
- * the last board's (last_saved_at, id).
- */
-export async function boardsOfUser(
-  db: AppDb,
-  options: { userId: string; viewerId: string | undefined; seen: SeenBy; after?: PageKey; limit: number },
-): Promise<BoardRow[]> {
-  const joined = db
-    .select({ id: boardMembers.boardId })
-    .from(boardMembers)
-    .where(and(eq(boardMembers.userId, options.userId), isNotNull(boardMembers.joinedAt)));
-  return db
-    .select(boardColumns)
+/** A board id by its owner's username and slug. */
+export async function findBoardId(db: AppDb, ownerUsername: string, slug: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: boards.id })
     .from(boards)
     .innerJoin(users, eq(users.id, boards.ownerId))
-    .where(
-      and(
-        or(eq(boards.ownerId, options.userId), inArray(boards.id, joined)),
-        amongVisibleBoards(options.seen, options.viewerId),
-        options.after
-          ? sql`(${boards.lastSavedAt}, ${boards.id}) < (${options.after.sortTime}::timestamptz, ${options.after.id})`
-          : undefined,
-      ),
-    )
-    .orderBy(desc(boards.lastSavedAt), desc(boards.id))
-    .limit(options.limit + 1);
+    .where(and(eq(users.username, ownerUsername), eq(boards.slug, slug)));
+  return row?.id;
+}
+
+/** A board row with its sort key as a number (microseconds), for ordering in memory. */
+export type TabBoardRow = BoardRow & { sortMicros: number };
+
+/**
+ * Every board a user owns or joined, most recently saved to first (then by id): at most 500 of
+ * their own and the boards they joined. Two index walks (the owner's boards, the memberships)
+ * joined after: an OR of the two made the planner read every board.
+ */
+export async function allBoardsOfUser(db: AppDb, userId: string): Promise<TabBoardRow[]> {
+  const result = await db.execute<TabBoardRow>(sql`select b.id, b.owner_id as "ownerId", b.name, b.slug, b.description, b.secret,
+      b.cover_post_id as "coverPostId", b.post_count as "postCount", u.username as "ownerUsername", u.icon_key as "ownerIconKey",
+      b.last_saved_at::text as "sortTime", (extract(epoch from b.last_saved_at) * 1000000)::float8 as "sortMicros"
+    from (
+      (select * from ${boards} where ${boards.ownerId} = ${userId})
+      union all
+      (select ${boards}.* from ${boardMembers} join ${boards} on ${boards.id} = ${boardMembers.boardId}
+        where ${boardMembers.userId} = ${userId} and ${boardMembers.joinedAt} is not null)
+    ) as b
+    join ${users} u on u.id = b.owner_id
+    order by b.last_saved_at desc, b.id desc`);
+  return (result as { rows: TabBoardRow[] }).rows;
+}
+
+/** Who is a member (invited or joined) of each of the boards: what decides who sees a secret one. */
+export async function memberIdsOf(db: AppDb, boardIds: string[]): Promise<Map<string, string[]>> {
+  const members = new Map<string, string[]>();
+  if (boardIds.length === 0) return members;
+  const rows = await db
+    .select({ boardId: boardMembers.boardId, userId: boardMembers.userId })
+    .from(boardMembers)
+    .where(inArray(boardMembers.boardId, boardIds));
+  for (const row of rows) members.set(row.boardId, [...(members.get(row.boardId) ?? []), row.userId]);
+  return members;
 }
 
 /**
@@ -181,24 +195,61 @@ function toTextArray(values: string[]): SQL {
   )}]::text[]`;
 }
 
-/** A page of a board's posts whose authors the viewer sees, newest saved first. */
-export async function boardPostsPage(
-  db: AppDb,
-  options: { boardId: string; viewerId: string | undefined; seen: SeenBy; after?: PageKey; limit: number },
-) {
+/** A cover as cached for every viewer: with its author, to be filtered per viewer. */
+export type CoverCandidate = CoverRow & { userId: string };
+
+/**
+ * Each board's possible covers, for every viewer: the chosen post, and the `newest` most recently
+ * saved (a viewer who hides their authors falls back to the database). Two statements in all.
+ */
+export async function coverCandidates(db: AppDb, boardIds: string[], newest: number) {
+  const candidates = new Map<string, { chosen?: CoverCandidate; newest: CoverCandidate[] }>();
+  if (boardIds.length === 0) return candidates;
+  for (const id of boardIds) candidates.set(id, { newest: [] });
+  const chosen = await db
+    .select({
+      boardId: boards.id,
+      userId: posts.userId,
+      description: posts.description,
+      imageKey: posts.imageKey,
+      width: posts.width,
+      height: posts.height,
+      placeholder: posts.placeholder,
+    })
+    .from(boards)
+    .innerJoin(posts, eq(posts.id, boards.coverPostId))
+    .where(inArray(boards.id, boardIds));
+  for (const row of chosen) candidates.get(row.boardId)!.chosen = row;
+  if (newest === 0) return candidates;
+  const result = await db.execute<CoverCandidate>(sql`select b.id as "boardId", c.user_id as "userId", c.description,
+      c.image_key as "imageKey", c.width, c.height, c.placeholder
+    from unnest(${toTextArray(boardIds)}) as b(id)
+    cross join lateral (
+      select p.user_id, p.description, p.image_key, p.width, p.height, p.placeholder
+      from board_posts bp join posts p on p.id = bp.post_id
+      where bp.board_id = b.id
+      order by bp.saved_at desc, bp.post_id desc
+      limit ${newest}
+    ) as c`);
+  for (const row of (result as { rows: CoverCandidate[] }).rows) candidates.get(row.boardId)!.newest.push(row);
+  return candidates;
+}
+
+/** A page of a board's posts, newest saved first: only those whose authors `seen` sees, when given. */
+export async function boardPostsPage(db: AppDb, options: { boardId: string; seen?: SeenBy; after?: PageKey; limit: number }) {
   return db
     .select({
       ...cardColumns,
       // The page's order and cursor: when it was saved, not when it was posted.
       sortTime: sql<string>`${boardPosts.savedAt}::text`,
-      savedByMe: options.viewerId ? sql<boolean>`${boardPosts.savedBy} = ${options.viewerId}` : sql<boolean>`false`,
+      savedBy: boardPosts.savedBy,
     })
     .from(boardPosts)
     .innerJoin(posts, eq(posts.id, boardPosts.postId))
     .where(
       and(
         eq(boardPosts.boardId, options.boardId),
-        amongVisible(options.seen, posts.userId),
+        options.seen && amongVisible(options.seen, posts.userId),
         options.after
           ? sql`(${boardPosts.savedAt}, ${boardPosts.postId}) < (${options.after.sortTime}::timestamptz, ${options.after.id})`
           : undefined,

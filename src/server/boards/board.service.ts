@@ -8,20 +8,21 @@ import type {
   UpdateBoardBody,
 } from '../../shared/api/boards.js';
 import type { ErrorCode } from '../../shared/errors.js';
-import { BOARD_POSTS_MAX, BOARD_POSTS_PAGE_SIZE, BOARDS_PAGE_SIZE, BOARDS_PER_USER_MAX } from '../../shared/limits.js';
+import { BOARD_POSTS_MAX, BOARDS_PER_USER_MAX } from '../../shared/limits.js';
 import { boardSlug, normalizeBoardName, validateBoardDescription, validateBoardName } from '../../shared/validation/board.js';
 import type { UserRow } from '../auth/auth.queries.js';
+import type { Changes } from '../cache/changes.js';
+import type { ReadCache } from '../cache/read-cache.js';
 import type { RateLimitConfig } from '../config.js';
 import type { AppDb } from '../db/database.js';
 import { hasSqlState } from '../db/sql-state.js';
 import type { UserDirectory } from '../directory/user-directory.js';
 import type { SeenBy } from '../directory/visibility.js';
 import { AppError } from '../http/app-error.js';
-import { decodeCursor, toPage } from '../http/cursor.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import { newId } from '../ids.js';
-import { imageSet } from '../posts/post-images.js';
-import { BoardAccess } from './board-access.js';
+import { BoardAccess, boardChanged, type BoardSeen } from './board-access.js';
+import { BoardReads } from './board-reads.js';
 import { toDetail, toSummary, visibleMembers } from './board-json.js';
 import { countBoardWrite } from './board-writes.js';
 import * as queries from './board.queries.js';
@@ -39,57 +40,32 @@ const SAVE_TARGETS_MAX = 1_000;
 export class BoardService {
   private readonly access: BoardAccess;
 
+  private readonly reads: BoardReads;
+
   constructor(
     private readonly db: AppDb,
     private readonly directory: UserDirectory,
+    cache: ReadCache,
+    private readonly changes: Changes,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
   ) {
     this.access = new BoardAccess(db, directory.visibility);
+    this.reads = new BoardReads(db, cache, directory);
   }
 
   /** The Boards tab: the boards the user owns or joined that the viewer sees, 24 at a time. */
-  async boardsOf(rawUsername: string, viewer: UserRow | null, cursor: string | undefined): Promise<BoardList> {
-    const user = await this.directory.publicUser(rawUsername, viewer?.id);
-    const seen = await this.directory.visibility.seenBy(viewer?.id);
-    // Someone the viewer blocked: their profile is found, nothing they appear in (as their posts).
-    if (!seen.sees(user.id)) return { boards: [], nextCursor: null };
-    const rows = await queries.boardsOfUser(this.db, {
-      userId: user.id,
-      viewerId: viewer?.id,
-      seen,
-      after: decodeCursor(cursor),
-      limit: BOARDS_PAGE_SIZE,
-    });
-    const page = toPage(rows, BOARDS_PAGE_SIZE);
-    const covers = await queries.coversOf(
-      this.db,
-      page.rows.map((board) => board.id),
-      seen,
-    );
-    return { boards: page.rows.map((board) => toSummary(board, covers.get(board.id))), nextCursor: page.nextCursor };
+  boardsOf(rawUsername: string, viewer: UserRow | null, cursor: string | undefined): Promise<BoardList> {
+    return this.reads.boardsOf(rawUsername, viewer?.id, cursor);
   }
 
-  async board(rawUsername: string, slug: string, viewer: UserRow | null): Promise<BoardResponse> {
-    return this.detail(await this.access.bySlug(rawUsername, slug, viewer?.id));
+  board(rawUsername: string, slug: string, viewer: UserRow | null): Promise<BoardResponse> {
+    return this.reads.board(rawUsername, slug, viewer?.id);
   }
 
   /** A board's posts whose authors the viewer sees, newest saved first, 50 at a time. */
-  async posts(rawUsername: string, slug: string, viewer: UserRow | null, cursor: string | undefined): Promise<BoardPostPage> {
-    const after = decodeCursor(cursor);
-    const { board, seen } = await this.access.bySlug(rawUsername, slug, viewer?.id);
-    const rows = await queries.boardPostsPage(this.db, {
-      boardId: board.id,
-      viewerId: viewer?.id,
-      seen,
-      after,
-      limit: BOARD_POSTS_PAGE_SIZE,
-    });
-    const page = toPage(rows, BOARD_POSTS_PAGE_SIZE);
-    return {
-      posts: page.rows.map((row) => ({ id: row.id, description: row.description, image: imageSet(row), savedByMe: row.savedByMe })),
-      nextCursor: page.nextCursor,
-    };
+  posts(rawUsername: string, slug: string, viewer: UserRow | null, cursor: string | undefined): Promise<BoardPostPage> {
+    return this.reads.posts(rawUsername, slug, viewer?.id, cursor);
   }
 
   /** The Save picker: the viewer's own and joined boards, and whether the post is on each. */
@@ -110,18 +86,28 @@ export class BoardService {
     refuse(validateBoardName(name) ?? validateBoardDescription(description));
     await this.count(viewer);
     const id = newId();
-    await this.db.transaction(async (tx) => {
+    const slug = await this.db.transaction(async (tx) => {
       await queries.lockOwner(tx, viewer.id);
       if ((await queries.boardCount(tx, viewer.id)) >= BOARDS_PER_USER_MAX) throw new AppError(409, 'TOO_MANY_BOARDS');
-      const slug = freeSlug(name, await queries.slugsLike(tx, viewer.id, boardSlug(name)));
-      await nameTaken(queries.insertBoard(tx, { id, ownerId: viewer.id, name, slug, description, secret: body.secret ?? false }));
+      const free = freeSlug(name, await queries.slugsLike(tx, viewer.id, boardSlug(name)));
+      await nameTaken(queries.insertBoard(tx, { id, ownerId: viewer.id, name, slug: free, description, secret: body.secret ?? false }));
+      return free;
+    });
+    await this.changes.changed({
+      kind: 'board',
+      boardId: id,
+      actorId: viewer.id,
+      ownerUsername: viewer.username,
+      slugs: [slug],
+      usernames: [viewer.username],
     });
     return this.detail(await this.access.byId(id, viewer.id));
   }
 
   /** Owner only. A new name gives a new slug (the client follows it to the new address). */
   async update(viewer: UserRow, id: string, body: UpdateBoardBody): Promise<BoardResponse> {
-    const { board } = await this.access.forAction(id, viewer.id, ['owner']);
+    const found = await this.access.forAction(id, viewer.id, ['owner']);
+    const { board } = found;
     const name = body.name === undefined ? undefined : normalizeBoardName(body.name);
     refuse(
       (name === undefined ? null : validateBoardName(name)) ??
@@ -129,7 +115,7 @@ export class BoardService {
     );
     if (body.coverPostId && !(await queries.isOnBoard(this.db, id, body.coverPostId))) throw new AppError(400, 'COVER_NOT_ON_BOARD');
     await this.count(viewer);
-    await this.db.transaction(async (tx) => {
+    const newSlug = await this.db.transaction(async (tx) => {
       let slug: string | undefined;
       if (name !== undefined && name !== board.name) {
         await queries.lockOwner(tx, viewer.id);
@@ -148,15 +134,18 @@ export class BoardService {
       await nameTaken(update).catch((error: unknown) => {
         throw hasSqlState(error, FOREIGN_KEY_VIOLATION) ? new AppError(400, 'COVER_NOT_ON_BOARD') : error;
       });
+      return slug;
     });
+    await this.boardChanged(viewer, found, newSlug);
     return this.detail(await this.access.byId(id, viewer.id));
   }
 
   /** Owner only: the board, its saves and memberships go; the posts stay where they are. */
   async delete(viewer: UserRow, id: string): Promise<void> {
-    await this.access.forAction(id, viewer.id, ['owner']);
+    const found = await this.access.forAction(id, viewer.id, ['owner']);
     await this.count(viewer);
     await queries.deleteBoard(this.db, id);
+    await this.boardChanged(viewer, found);
   }
 
   /**
@@ -164,7 +153,8 @@ export class BoardService {
    * from them); a post already on the board answers the same, even on a full board.
    */
   async save(viewer: UserRow, id: string, postId: string): Promise<SaveState> {
-    const { board, seen } = await this.access.forAction(id, viewer.id, ['owner', 'collaborator']);
+    const found = await this.access.forAction(id, viewer.id, ['owner', 'collaborator']);
+    const { board, seen } = found;
     await this.visiblePost(postId, seen);
     if (await queries.isOnBoard(this.db, id, postId)) return { saved: true, count: await queries.postCountOf(this.db, id) };
     if (board.postCount >= BOARD_POSTS_MAX) throw new AppError(409, 'BOARD_FULL');
@@ -178,22 +168,29 @@ export class BoardService {
       if (hasSqlState(error, FOREIGN_KEY_VIOLATION)) throw new AppError(404, 'POST_NOT_FOUND');
       throw error;
     }
+    await this.boardChanged(viewer, found);
     return { saved: true, count: await queries.postCountOf(this.db, id) };
   }
 
   /** The owner removes anything; a collaborator only what they saved. Idempotent. */
   async unsave(viewer: UserRow, id: string, postId: string): Promise<SaveState> {
-    const { role } = await this.access.forAction(id, viewer.id, ['owner', 'collaborator']);
+    const found = await this.access.forAction(id, viewer.id, ['owner', 'collaborator']);
+    const { role } = found;
     if (role === 'collaborator') {
       const saver = await queries.saverOf(this.db, id, postId);
       if (saver !== undefined && saver !== viewer.id) throw new AppError(403, 'FORBIDDEN');
     }
     await this.count(viewer);
-    await queries.deleteSave(this.db, id, postId, role === 'owner' ? undefined : viewer.id);
+    if (await queries.deleteSave(this.db, id, postId, role === 'owner' ? undefined : viewer.id)) await this.boardChanged(viewer, found);
     return { saved: false, count: await queries.postCountOf(this.db, id) };
   }
 
-  private async detail({ board, role, seen }: Awaited<ReturnType<BoardAccess['byId']>>): Promise<BoardResponse> {
+  private boardChanged(actor: UserRow, found: BoardSeen, newSlug?: string) {
+    return boardChanged(this.changes, actor, found, newSlug);
+  }
+
+  /** The board just written, from the database (the writer reads their own write). */
+  private async detail({ board, role, seen }: BoardSeen): Promise<BoardResponse> {
     const [covers, members] = await Promise.all([queries.coversOf(this.db, [board.id], seen), queries.membersOf(this.db, board.id)]);
     return { board: toDetail(board, covers.get(board.id), role, visibleMembers(members, role, seen)) };
   }

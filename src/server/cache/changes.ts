@@ -4,8 +4,8 @@
  * every service that writes, and a new kind of write never needs to know which caches exist.
  */
 export type Change =
-  /** A post was created or deleted. */
-  | { kind: 'post'; postId: string; authorId: string; authorUsername: string }
+  /** A post was created or deleted (`deleted`: it also left every board it was saved to). */
+  | { kind: 'post'; postId: string; authorId: string; authorUsername: string; deleted?: boolean }
   /** `follower` followed or unfollowed `target` (both users' counts moved). */
   | { kind: 'follow'; followerId: string; followerUsername: string; targetId: string; targetUsername: string }
   /** A user's public profile (icon, bio) changed. */
@@ -25,7 +25,13 @@ export type Change =
    * `blocker` blocked or unblocked `blocked` (issue 17): each is hidden from the other, and the
    * follows between them went both ways (their counts moved).
    */
-  | { kind: 'block'; blockerId: string; blockerUsername: string; blockedId: string; blockedUsername: string };
+  | { kind: 'block'; blockerId: string; blockerUsername: string; blockedId: string; blockedUsername: string }
+  /**
+   * `actor` changed a board (issue 18): made, edited, deleted, saved a post to it or removed one,
+   * or changed its members. `slugs`: its addresses before and after; `usernames`: everyone whose
+   * Boards tab lists it (its owner and its joined members, before and after).
+   */
+  | { kind: 'board'; boardId: string; actorId: string; ownerUsername: string; slugs: string[]; usernames: string[] };
 
 /** The user who made the change: their next read must see it, on any process. */
 export function authorOf(change: Change): string {
@@ -36,6 +42,8 @@ export function authorOf(change: Change): string {
       return change.followerId;
     case 'block':
       return change.blockerId;
+    case 'board':
+      return change.actorId;
     default:
       return change.userId;
   }

@@ -1,10 +1,10 @@
-import { and, eq, gt, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { eq, gt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { systemClock, type Clock } from '../clock.js';
 import type { Change } from '../cache/changes.js';
 import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
 import type { AppDb } from '../db/database.js';
-import { boardMembers, boards, blocks, users } from '../db/schema.js';
+import { blocks, users } from '../db/schema.js';
 
 /**
  * THE visibility rule (design.md "One visibility rule", issue 17). Viewer V (a user, or nobody
@@ -25,8 +25,9 @@ import { boardMembers, boards, blocks, users } from '../db/schema.js';
  * Unblock: profileOf), but everything they post or appear in stays hidden from V.
  *
  * Boards (issue 18) add one clause: V sees board B when V sees B's owner and B is not secret,
- * or V owns B or is a member of B (invited or joined). The posts on a board are then filtered
- * by their authors like any other list. `boardSeen` and `amongVisibleBoards` are its two forms.
+ * or V owns B or is a member of B (invited or joined): `boardSeen`, applied to boards as cached
+ * for everyone (boards/board-reads.ts) and as read for a write (boards/board-access.ts). The
+ * posts on a board are then filtered by their authors like any other list.
  */
 
 /**
@@ -62,18 +63,6 @@ export interface BoardAccess {
 export function boardSeen(seen: SeenBy, viewerId: string | undefined, board: BoardAccess, viewerIsMember: boolean): boolean {
   if (!seen.sees(board.ownerId)) return false;
   return !board.secret || board.ownerId === viewerId || viewerIsMember;
-}
-
-/** The board rule as SQL over the boards table, for queries that list boards. */
-export function amongVisibleBoards(seen: SeenBy, viewerId: string | undefined): SQL | undefined {
-  const notSecretUnlessTheirs = viewerId
-    ? or(
-        eq(boards.secret, false),
-        eq(boards.ownerId, viewerId),
-        sql`exists (select 1 from ${boardMembers} where ${boardMembers.boardId} = ${boards.id} and ${boardMembers.userId} = ${viewerId})`,
-      )
-    : eq(boards.secret, false);
-  return and(amongVisible(seen, boards.ownerId), notSecretUnlessTheirs);
 }
 
 /** What one viewer may see, in memory: built per request from two small cached sets. */

@@ -188,7 +188,8 @@ export class ModerationService {
         return { result: user, released: imageFileKeys(post.imageKey) };
       },
       // Every cache forgets the post before its files go.
-      (user) => this.deps.changes.changed({ kind: 'post', postId: post.id, authorId: user.id, authorUsername: user.username }),
+      (user) =>
+        this.deps.changes.changed({ kind: 'post', postId: post.id, authorId: user.id, authorUsername: user.username, deleted: true }),
     );
   }
 

@@ -124,8 +124,8 @@ export class PostService {
     );
   }
 
-  private postsChanged(author: UserRow, postId: string): Promise<void> {
-    return this.changes.changed({ kind: 'post', postId, authorId: author.id, authorUsername: author.username });
+  private postsChanged(author: UserRow, postId: string, deleted = false): Promise<void> {
+    return this.changes.changed({ kind: 'post', postId, authorId: author.id, authorUsername: author.username, deleted });
   }
 
   /**
@@ -282,6 +282,6 @@ export class PostService {
       if (!(await queries.deletePost(tx, id))) throw new AppError(404, 'POST_NOT_FOUND');
       return { result: undefined, released: imageFileKeys(post.imageKey) };
     });
-    await this.postsChanged(viewer, id);
+    await this.postsChanged(viewer, id, true);
   }
 }

@@ -1,0 +1,216 @@
+import type { BoardList, BoardPostCard, BoardPostPage, BoardResponse } from '../../shared/api/boards.js';
+import { BOARD_POSTS_PAGE_SIZE, BOARDS_PAGE_SIZE } from '../../shared/limits.js';
+import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
+import type { Change } from '../cache/changes.js';
+import type { AppDb } from '../db/database.js';
+import type { UserDirectory } from '../directory/user-directory.js';
+import { normalizeUsername } from '../directory/username.js';
+import { boardSeen, visibleItems, withRoomForHidden, type SeenBy } from '../directory/visibility.js';
+import { AppError } from '../http/app-error.js';
+import { decodeCursor, encodeCursor, toPage } from '../http/cursor.js';
+import { imageSet } from '../posts/post-images.js';
+import { roleOf } from './board-access.js';
+import { toDetail, toSummary, visibleMembers } from './board-json.js';
+import * as queries from './board.queries.js';
+
+type PostRow = Awaited<ReturnType<typeof queries.boardPostsPage>>[number];
+type MemberRow = Awaited<ReturnType<typeof queries.membersOf>>[number];
+
+/** A board as cached for every viewer; each request filters it through the visibility rule. */
+interface BoardEntry {
+  board: queries.BoardRow;
+  members: MemberRow[];
+  /** The newest saves: a page and a fifth (room for a viewer's hidden authors), and whether more follow. */
+  posts: PostRow[];
+  more: boolean;
+  chosenCover: queries.CoverCandidate | undefined;
+}
+
+/** Everything a Boards tab shows, for every viewer: each board with who may see it if secret, and its covers. */
+interface TabEntry {
+  boards: Array<{
+    row: queries.TabBoardRow;
+    memberIds: string[];
+    covers: { chosen?: queries.CoverCandidate; newest: queries.CoverCandidate[] };
+  }>;
+}
+
+/** Covers kept per board of a tab: a viewer hiding the authors of all of them reads the database. */
+const TAB_COVER_CANDIDATES = 3;
+
+/**
+ * What changes which cached board reads (the three regions below): a board write names its
+ * board, addresses and whose tabs list it; a deleted post may be on any board; blocks end
+ * memberships; profiles carry icons; a deleted account takes its boards, saves and memberships.
+ * Suspensions need nothing: every answer is filtered per request.
+ */
+function staleBoards(change: Change): readonly string[] | typeof ALL {
+  if (change.kind === 'board') return [change.boardId];
+  if (change.kind === 'post') return change.deleted ? ALL : [];
+  return change.kind === 'account-deleted' || change.kind === 'profile' || change.kind === 'block' ? ALL : [];
+}
+
+function staleTabs(change: Change): readonly string[] | typeof ALL {
+  if (change.kind === 'board') return change.usernames;
+  if (change.kind === 'block') return [change.blockerUsername, change.blockedUsername];
+  if (change.kind === 'post') return change.deleted ? ALL : [];
+  return change.kind === 'account-deleted' || change.kind === 'profile' ? ALL : [];
+}
+
+const address = (username: string, slug: string) => `${username}/${slug}`;
+
+/**
+ * Board pages and Boards tabs (issue 18) as every viewer shares them: the database's answers are
+ * cached whole (ReadCache) and each request keeps what the viewer may see (directory/visibility.ts:
+ * `boardSeen`, `visibleItems`), so a board read costs no statement once warm (measured: PGlite
+ * answered a board page at ~290 req/s uncached). Writes never read from here (BoardAccess).
+ */
+export class BoardReads {
+  private readonly ids: Region<string>;
+  private readonly entries: Region<BoardEntry>;
+  private readonly tabs: Region<TabEntry>;
+
+  constructor(
+    private readonly db: AppDb,
+    cache: ReadCache,
+    private readonly directory: UserDirectory,
+  ) {
+    this.ids = cache.region('board id by address', {
+      staleAfter: (change) =>
+        change.kind === 'board'
+          ? change.slugs.map((slug) => address(change.ownerUsername, slug))
+          : change.kind === 'account-deleted'
+            ? ALL
+            : [],
+      bytes: (id) => 64 + id.length,
+    });
+    this.entries = cache.region('board', { staleAfter: staleBoards });
+    this.tabs = cache.region('boards of user', { staleAfter: staleTabs });
+  }
+
+  async board(rawUsername: string, slug: string, viewerId: string | undefined): Promise<BoardResponse> {
+    const { entry, role, seen } = await this.find(rawUsername, slug, viewerId);
+    const cover = await this.coverOf(entry, seen);
+    return { board: toDetail(entry.board, cover, role, visibleMembers(entry.members, role, seen)) };
+  }
+
+  /** A board's posts whose authors the viewer sees, newest saved first; the first page from memory. */
+  async posts(rawUsername: string, slug: string, viewerId: string | undefined, cursor: string | undefined): Promise<BoardPostPage> {
+    const after = decodeCursor(cursor);
+    const { entry, seen } = await this.find(rawUsername, slug, viewerId);
+    const card = (row: PostRow): BoardPostCard => ({
+      id: row.id,
+      description: row.description,
+      image: imageSet(row),
+      savedByMe: row.savedBy === viewerId,
+    });
+    if (!after) {
+      const shown = visibleItems(entry.posts, (row) => row.userId, seen, BOARD_POSTS_PAGE_SIZE + 1);
+      // Enough of the cached rows are visible to fill the page, or there are no more: no statement.
+      if (shown.length > BOARD_POSTS_PAGE_SIZE || !entry.more) {
+        const page = toPage(shown, BOARD_POSTS_PAGE_SIZE);
+        return { posts: page.rows.map(card), nextCursor: page.nextCursor };
+      }
+    }
+    const rows = await queries.boardPostsPage(this.db, { boardId: entry.board.id, seen, after, limit: BOARD_POSTS_PAGE_SIZE });
+    const page = toPage(rows, BOARD_POSTS_PAGE_SIZE);
+    return { posts: page.rows.map(card), nextCursor: page.nextCursor };
+  }
+
+  /** The Boards tab: the boards the user owns or joined that the viewer sees, 24 at a time. */
+  async boardsOf(rawUsername: string, viewerId: string | undefined, cursor: string | undefined): Promise<BoardList> {
+    const after = decodeCursor(cursor);
+    const user = await this.directory.publicUser(rawUsername, viewerId);
+    const seen = await this.directory.visibility.seenBy(viewerId);
+    // Someone the viewer blocked: their profile is found, nothing they appear in (as their posts).
+    if (!seen.sees(user.id)) return { boards: [], nextCursor: null };
+    const tab = await this.tabs.get(user.username, () => this.loadTab(user.id));
+    const afterMicros = after && pgTimeMicros(after.sortTime);
+    const shown: TabEntry['boards'] = [];
+    for (const item of tab.boards) {
+      if (shown.length > BOARDS_PAGE_SIZE) break;
+      const { row } = item;
+      if (after && !(row.sortMicros < afterMicros! || (row.sortMicros === afterMicros && row.id < after.id))) continue;
+      if (boardSeen(seen, viewerId, row, item.memberIds.includes(viewerId ?? ''))) shown.push(item);
+    }
+    const page = shown.slice(0, BOARDS_PAGE_SIZE);
+    const covers = page.map(({ covers }) => pickCover(covers, seen));
+    // A board whose cached covers are all hidden from the viewer: its newest visible from the database.
+    const missing = page.filter((item, i) => covers[i] === undefined && item.row.postCount > item.covers.newest.length);
+    const fetched = await queries.coversOf(
+      this.db,
+      missing.map((item) => item.row.id),
+      seen,
+    );
+    const last = page.at(-1);
+    return {
+      boards: page.map((item, i) => toSummary(item.row, covers[i] ?? fetched.get(item.row.id))),
+      nextCursor: shown.length > BOARDS_PAGE_SIZE && last ? encodeCursor(last.row) : null,
+    };
+  }
+
+  private async find(rawUsername: string, slug: string, viewerId: string | undefined) {
+    const username = normalizeUsername(rawUsername);
+    // Slugs are stored lower-case (boardSlug): an address typed with capitals still finds it.
+    const key = address(username, slug.toLowerCase());
+    const id = await this.ids.get(key, async () => {
+      const found = await queries.findBoardId(this.db, username, slug.toLowerCase());
+      if (!found) throw new AppError(404, 'BOARD_NOT_FOUND');
+      return found;
+    });
+    const entry = await this.entries.get(id, () => this.loadBoard(id));
+    const seen = await this.directory.visibility.seenBy(viewerId);
+    const membership = entry.members.find((member) => member.userId === viewerId);
+    if (!boardSeen(seen, viewerId, entry.board, membership !== undefined)) throw new AppError(404, 'BOARD_NOT_FOUND');
+    const role = roleOf(entry.board, viewerId, membership ? (membership.joinedAt ? 'joined' : 'invited') : null);
+    return { entry, role, seen };
+  }
+
+  private async loadBoard(id: string): Promise<BoardEntry> {
+    const found = await queries.findBoard(this.db, id, undefined);
+    if (!found) throw new AppError(404, 'BOARD_NOT_FOUND');
+    const limit = withRoomForHidden(BOARD_POSTS_PAGE_SIZE);
+    const [members, rows, covers] = await Promise.all([
+      queries.membersOf(this.db, id),
+      queries.boardPostsPage(this.db, { boardId: id, limit }),
+      found.board.coverPostId ? queries.coverCandidates(this.db, [id], 0) : undefined,
+    ]);
+    return { board: found.board, members, posts: rows.slice(0, limit), more: rows.length > limit, chosenCover: covers?.get(id)?.chosen };
+  }
+
+  private async loadTab(userId: string): Promise<TabEntry> {
+    const rows = await queries.allBoardsOfUser(this.db, userId);
+    const ids = rows.map((row) => row.id);
+    const [members, covers] = await Promise.all([
+      queries.memberIdsOf(
+        this.db,
+        rows.filter((row) => row.secret).map((row) => row.id),
+      ),
+      queries.coverCandidates(this.db, ids, TAB_COVER_CANDIDATES),
+    ]);
+    return {
+      boards: rows.map((row) => ({ row, memberIds: members.get(row.id) ?? [], covers: covers.get(row.id) ?? { newest: [] } })),
+    };
+  }
+
+  /** The board page's cover: the chosen one if the viewer sees its author, else the newest they see. */
+  private async coverOf(entry: BoardEntry, seen: SeenBy): Promise<queries.CoverRow | undefined> {
+    const cover = pickCover({ chosen: entry.chosenCover, newest: entry.posts.map((row) => ({ ...row, boardId: entry.board.id })) }, seen);
+    if (cover || !entry.more) return cover;
+    return (await queries.coversOf(this.db, [entry.board.id], seen)).get(entry.board.id);
+  }
+}
+
+function pickCover(covers: { chosen?: queries.CoverCandidate; newest: queries.CoverCandidate[] }, seen: SeenBy) {
+  if (covers.chosen && seen.sees(covers.chosen.userId)) return covers.chosen;
+  return covers.newest.find((cover) => seen.sees(cover.userId));
+}
+
+/** PostgreSQL's text form of a timestamptz ("2026-11-22 01:45:00.123456+00") in microseconds since 1970. */
+function pgTimeMicros(text: string): number {
+  const match = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?([+-]\d{2})(?::?(\d{2}))?$/.exec(text);
+  if (!match) throw new AppError(400, 'BAD_REQUEST');
+  const [, date, time, fraction = '', hours, minutes = '00'] = match;
+  const ms = Date.parse(`${date}T${time}${hours}:${minutes}`);
+  return ms * 1000 + Number(fraction.padEnd(6, '0'));
+}
