@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../src/shared/api/paths.js';
 import { signUp } from '../helpers/accounts.js';
 import { boardSteps, insertPostsBy, insertSaves } from '../helpers/boards.js';
-import { get } from '../helpers/people.js';
+import { get, query } from '../helpers/people.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -42,6 +42,21 @@ describe('cached board reads', () => {
     expect(await postIds(owner.username, board.slug)).toEqual([posts[0]]);
     expect((await steps.page(undefined, owner.username, board.slug)).count).toBe(1);
     expect((await steps.tab(undefined, owner.username)).boards[0]).toMatchObject({ count: 1 });
+  });
+
+  it('later pages too: kept with the board, forgotten with it', async () => {
+    const { owner, friend, board } = await scene();
+    const many = await insertPostsBy(t.database, friend.uid, 70);
+    await insertSaves(t.database, board.id, owner.uid, many);
+    await steps.save(owner, board.id, many[0]!); // tells the caches (already there: nothing moves)
+    const first = await steps.posts(undefined, owner.username, board.slug);
+    const second = async () => (await steps.posts(undefined, owner.username, board.slug, first.nextCursor!)).posts.map((p) => p.id);
+    const before = await second();
+    expect(before.length).toBeGreaterThan(0);
+    await query(t.database, 'DELETE FROM board_posts WHERE board_id = $1 AND post_id = $2', [board.id, before[0]]);
+    expect(await second()).toEqual(before);
+    await steps.unsave(owner, board.id, many[1]!);
+    expect(await second()).not.toContain(before[0]);
   });
 
   it('a save, a removal and an edit through the app show at once, on the page, its posts and the tab', async () => {

@@ -7,7 +7,7 @@ import type { UserDirectory } from '../directory/user-directory.js';
 import { normalizeUsername } from '../directory/username.js';
 import { boardSeen, visibleItems, withRoomForHidden, type SeenBy } from '../directory/visibility.js';
 import { AppError } from '../http/app-error.js';
-import { decodeCursor, encodeCursor, toPage } from '../http/cursor.js';
+import { decodeCursor, encodeCursor, toPage, type PageKey } from '../http/cursor.js';
 import { imageSet } from '../posts/post-images.js';
 import { roleOf } from './board-access.js';
 import { toDetail, toSummary, visibleMembers } from './board-json.js';
@@ -24,7 +24,15 @@ interface BoardEntry {
   posts: PostRow[];
   more: boolean;
   chosenCover: queries.CoverCandidate | undefined;
+  /**
+   * Later pages as they are asked for, by cursor, each like `posts`: they go with the entry when
+   * the board changes. At most LATER_PAGES_KEPT, the oldest asked forgotten first.
+   */
+  laterPages: Map<string, Promise<{ posts: PostRow[]; more: boolean }>>;
 }
+
+/** Later pages kept per cached board (each ~60 rows): paging deep into a big board stays bounded. */
+const LATER_PAGES_KEPT = 4;
 
 /** Everything a Boards tab shows, for every viewer: each board with who may see it if secret, and its covers. */
 interface TabEntry {
@@ -84,7 +92,11 @@ export class BoardReads {
             : [],
       bytes: (id) => 64 + id.length,
     });
-    this.entries = cache.region('board', { staleAfter: staleBoards });
+    this.entries = cache.region('board', {
+      staleAfter: staleBoards,
+      // The later pages it may come to hold count from the start: each about as big as the first.
+      bytes: (entry) => JSON.stringify({ ...entry, laterPages: undefined }).length * (entry.more ? 1 + LATER_PAGES_KEPT : 1),
+    });
     this.tabs = cache.region('boards of user', { staleAfter: staleTabs });
   }
 
@@ -104,13 +116,12 @@ export class BoardReads {
       image: imageSet(row),
       savedByMe: row.savedBy === viewerId,
     });
-    if (!after) {
-      const shown = visibleItems(entry.posts, (row) => row.userId, seen, BOARD_POSTS_PAGE_SIZE + 1);
-      // Enough of the cached rows are visible to fill the page, or there are no more: no statement.
-      if (shown.length > BOARD_POSTS_PAGE_SIZE || !entry.more) {
-        const page = toPage(shown, BOARD_POSTS_PAGE_SIZE);
-        return { posts: page.rows.map(card), nextCursor: page.nextCursor };
-      }
+    const cached = after ? await this.laterPage(entry, cursor!, after) : entry;
+    const shown = visibleItems(cached.posts, (row) => row.userId, seen, BOARD_POSTS_PAGE_SIZE + 1);
+    // Enough of the cached rows are visible to fill the page, or there are no more: no statement.
+    if (shown.length > BOARD_POSTS_PAGE_SIZE || !cached.more) {
+      const page = toPage(shown, BOARD_POSTS_PAGE_SIZE);
+      return { posts: page.rows.map(card), nextCursor: page.nextCursor };
     }
     const rows = await queries.boardPostsPage(this.db, { boardId: entry.board.id, seen, after, limit: BOARD_POSTS_PAGE_SIZE });
     const page = toPage(rows, BOARD_POSTS_PAGE_SIZE);
@@ -166,6 +177,22 @@ export class BoardReads {
     return { entry, role, seen };
   }
 
+  /** The saves after `cursor`, unfiltered, from the entry once read (a page and a fifth, like the first). */
+  private laterPage(entry: BoardEntry, cursor: string, after: PageKey) {
+    let page = entry.laterPages.get(cursor);
+    if (!page) {
+      const limit = withRoomForHidden(BOARD_POSTS_PAGE_SIZE);
+      page = queries
+        .boardPostsPage(this.db, { boardId: entry.board.id, after, limit })
+        .then((rows) => ({ posts: rows.slice(0, limit), more: rows.length > limit }));
+      // A failed read is not kept.
+      page.catch(() => entry.laterPages.delete(cursor));
+      if (entry.laterPages.size >= LATER_PAGES_KEPT) entry.laterPages.delete(entry.laterPages.keys().next().value!);
+      entry.laterPages.set(cursor, page);
+    }
+    return page;
+  }
+
   private async loadBoard(id: string): Promise<BoardEntry> {
     const found = await queries.findBoard(this.db, id, undefined);
     if (!found) throw new AppError(404, 'BOARD_NOT_FOUND');
@@ -175,7 +202,14 @@ export class BoardReads {
       queries.boardPostsPage(this.db, { boardId: id, limit }),
       found.board.coverPostId ? queries.coverCandidates(this.db, [id], 0) : undefined,
     ]);
-    return { board: found.board, members, posts: rows.slice(0, limit), more: rows.length > limit, chosenCover: covers?.get(id)?.chosen };
+    return {
+      board: found.board,
+      members,
+      posts: rows.slice(0, limit),
+      more: rows.length > limit,
+      chosenCover: covers?.get(id)?.chosen,
+      laterPages: new Map(),
+    };
   }
 
   private async loadTab(userId: string): Promise<TabEntry> {
