@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { boardMembers, boardPosts, boards, posts, users } from '../db/schema.js';
 import { amongVisible, type SeenBy } from '../directory/visibility.js';
@@ -115,27 +115,26 @@ export async function memberIdsOf(db: AppDb, boardIds: string[]): Promise<Map<st
  * they last saved to, joined or made most recently first; and whether `postId` is on each.
  */
 export async function saveTargets(db: AppDb, viewerId: string, seen: SeenBy, postId: string | undefined, limit: number) {
-  const lastUsed = sql<
-    string | null
-  >`(select max(${boardPosts.savedAt}) from ${boardPosts} where ${boardPosts.savedBy} = ${viewerId} and ${boardPosts.boardId} = ${boards.id})`;
-  // A board just joined counts as just used: it is the one the new collaborator is about to use.
-  const joinedAt = sql<
-    string | null
-  >`(select ${boardMembers.joinedAt} from ${boardMembers} where ${boardMembers.boardId} = ${boards.id} and ${boardMembers.userId} = ${viewerId})`;
-  const hasPost = postId
-    ? sql<boolean>`exists (select 1 from ${boardPosts} where ${boardPosts.boardId} = ${boards.id} and ${boardPosts.postId} = ${postId})`
-    : sql<boolean>`false`;
-  const joined = db
-    .select({ id: boardMembers.boardId })
-    .from(boardMembers)
-    .where(and(eq(boardMembers.userId, viewerId), isNotNull(boardMembers.joinedAt)));
-  return db
-    .select({ board: boardColumns, hasPost })
-    .from(boards)
-    .innerJoin(users, eq(users.id, boards.ownerId))
-    .where(and(or(eq(boards.ownerId, viewerId), inArray(boards.id, joined)), amongVisible(seen, boards.ownerId)))
-    .orderBy(sql`greatest(${lastUsed}, ${joinedAt}, ${boards.createdAt}) desc`, desc(boards.id))
-    .limit(limit);
+  const hidden = seen.hiddenIds();
+  const visibleOwner = hidden.length > 0 ? sql`and b.owner_id <> all(${toTextArray(hidden)})` : sql``;
+  // The viewer's own boards and the ones they joined: two index walks, as allBoardsOfUser.
+  const result = await db.execute<BoardRow & { hasPost: boolean }>(sql`select b.id, b.owner_id as "ownerId", b.name, b.slug,
+      b.description, b.secret, b.cover_post_id as "coverPostId", b.post_count as "postCount", u.username as "ownerUsername",
+      u.icon_key as "ownerIconKey", b.last_saved_at::text as "sortTime",
+      ${postId ? sql`exists (select 1 from board_posts where board_id = b.id and post_id = ${postId})` : sql`false`} as "hasPost"
+    from (
+      (select *, null::timestamptz as joined_at from ${boards} where ${boards.ownerId} = ${viewerId})
+      union all
+      (select ${boards}.*, ${boardMembers.joinedAt} from ${boardMembers} join ${boards} on ${boards.id} = ${boardMembers.boardId}
+        where ${boardMembers.userId} = ${viewerId} and ${boardMembers.joinedAt} is not null)
+    ) as b
+    join ${users} u on u.id = b.owner_id
+    where true ${visibleOwner}
+    -- A board just joined counts as just used: it is the one the new collaborator is about to use.
+    order by greatest((select max(saved_at) from board_posts where saved_by = ${viewerId} and board_id = b.id), b.joined_at, b.created_at) desc,
+      b.id desc
+    limit ${limit}`);
+  return (result as { rows: Array<BoardRow & { hasPost: boolean }> }).rows.map(({ hasPost, ...board }) => ({ board, hasPost }));
 }
 
 /** What a cover needs: the picture and the description (alt text). */
