@@ -46,11 +46,15 @@ export const exportRoutes =
         },
       },
       async (request, reply) => {
-        // Stop reading as soon as the reader is gone (a closed tab, a cancelled download).
+        // Stop reading as soon as the reader is gone (a closed tab, a cancelled download). The
+        // reader may be gone already: a download cancelled while the session was looked up ran
+        // its 'close' before this handler, and listening for it would wait for ever.
         const reader = new AbortController();
-        reply.raw.on('close', () => {
+        const gone = () => {
           if (!reply.raw.writableFinished) reader.abort();
-        });
+        };
+        if (reply.raw.destroyed) gone();
+        else reply.raw.on('close', gone);
         try {
           const user = requireUser(request);
           // A costly read another site's page could start with the victim's cookie: only our own

@@ -74,14 +74,20 @@ export class DataExport {
         .run(async () => {
           const zip = new ZipFile();
           zip.on('error', (error: Error) => output(zip).destroy(error));
+          // The ZIP's stream closed before the ZIP was written (the response destroyed it, its
+          // reader being gone) also stops the export: writes into a destroyed stream are never
+          // taken, and waiting for them would hold the slot until the process ends.
+          const closed = new AbortController();
+          output(zip).once('close', () => closed.abort());
+          const stop = AbortSignal.any([signal, closed.signal]);
           resolve(output(zip));
           try {
-            await this.write(zip, user, now, signal);
+            await this.write(zip, user, now, stop);
             zip.end();
             await finished(output(zip));
           } catch (error) {
             // A reader that went away is not a failure: the ZIP is simply no longer wanted.
-            if (!signal.aborted) this.deps.log.error({ err: error, userId: user.id }, 'data export failed');
+            if (!stop.aborted) this.deps.log.error({ err: error, userId: user.id }, 'data export failed');
             output(zip).destroy();
           }
         })
