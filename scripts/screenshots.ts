@@ -5,7 +5,7 @@
  * It builds nothing itself: the npm script runs `npm run build` first (or set DIST to another
  * build's directory). It starts the production server on a fresh temporary data directory, fills
  * it through the HTTP API as people would (accounts with icons and bios, photos with hashtags,
- * follows), then opens each screen in Chromium and saves a JPEG.
+ * follows, boards: one shared, one secret), then opens each screen in Chromium and saves a JPEG.
  *
  *   DIST=dist OUT=docs/screenshots PORT=3290 tsx scripts/screenshots.ts
  */
@@ -18,9 +18,12 @@ import sharp from 'sharp';
 import { generatePhoto } from '../bench/seed-photos.js';
 import { stream } from '../bench/seed-random.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.js';
+import { paths } from '../src/client/paths.js';
+import type { BoardList, BoardResponse } from '../src/shared/api/boards.js';
 import { API } from '../src/shared/api/paths.js';
+import type { PostPage as PostPageResponse, PostResponse } from '../src/shared/api/posts.js';
+import { BOARD_COPY } from '../src/shared/boards-copy.js';
 import { localServerEnv } from './local-server.js';
-import type { PostPage as PostPageResponse } from '../src/shared/api/posts.js';
 
 const DIST = path.resolve(process.env.DIST || 'dist');
 const OUT = path.resolve(process.env.OUT || 'docs/screenshots');
@@ -83,6 +86,41 @@ async function waitForServer() {
   throw new Error(`the server did not start on ${BASE}`);
 }
 
+/**
+ * The boards (issue 18): whose they are, and the posts saved on them by their index in
+ * DESCRIPTIONS, saved in this order (a board's page shows the last saved first). The Boards tab
+ * and the Save picker put the board saved to last first, so the boards are filled from the last
+ * to the first here: the tab reads as listed.
+ */
+const BOARDS = [
+  {
+    owner: 'maya.k',
+    name: 'Room ideas',
+    description: 'Lamps, plants and posters for room 3.14. Lea and I are redoing it before the winter break.',
+    posts: [0, 6, 3, 14, 13, 12, 9],
+    /** Invited and joined; saves the last one of `posts` themselves. */
+    collaborator: 'lea.codes',
+    /** Chosen by the owner (the thrifted lamp) instead of the newest saved post. */
+    cover: 9,
+  },
+  { owner: 'maya.k', name: 'Study spots', description: 'Where to get work done in exam weeks.', posts: [11, 7, 2, 17] },
+  {
+    owner: 'maya.k',
+    name: 'Gift ideas for Jonas',
+    description: 'His birthday is on the 12th. Do not tell him!',
+    posts: [15, 13],
+    secret: true,
+  },
+  { owner: 'maya.k', name: 'Cheap eats', description: 'Feeding the floor on a student budget.', posts: [1, 16, 5] },
+  { owner: 'maya.k', name: 'Campus in all weather', description: '', posts: [4, 8, 10] },
+] as const;
+
+/**
+ * The post the Save screen opens the picker on: saved on one board ('Study spots'). The Post
+ * screen's post (jonas_b's newest) is on none: it shows Save as most posts do.
+ */
+const SAVED_POST = 17;
+
 /** One person's session: requests carry their cookie, as the browser would. */
 async function register(username: string) {
   const response = await fetch(BASE + API.register, {
@@ -95,8 +133,13 @@ async function register(username: string) {
     .getSetCookie()
     .map((line) => line.split(';')[0])
     .join('; ');
-  return async (method: string, url: string, body?: FormData) => {
-    const reply = await fetch(BASE + url, { method, headers: { cookie }, body });
+  return async (method: string, url: string, body?: FormData | object) => {
+    const json = body !== undefined && !(body instanceof FormData);
+    const reply = await fetch(BASE + url, {
+      method,
+      headers: json ? { cookie, 'content-type': 'application/json' } : { cookie },
+      body: json ? JSON.stringify(body) : body,
+    });
     if (!reply.ok) throw new Error(`${method} ${url}: ${reply.status} ${await reply.text()}`);
     return reply;
   };
@@ -104,9 +147,11 @@ async function register(username: string) {
 
 const jpeg = (buffer: Buffer, name: string) => new File([new Uint8Array(buffer)], name, { type: 'image/jpeg' });
 
+/** Returns the ids of the posts, in DESCRIPTIONS' order. */
 async function seed() {
   const random = stream(15, 'screenshots');
-  const sessions = [];
+  const sessions: Array<Awaited<ReturnType<typeof register>>> = [];
+  const postIds: string[] = [];
   for (const person of PEOPLE) {
     const as = await register(person.username);
     const picture = await generatePhoto(random, { width: 600 });
@@ -124,7 +169,8 @@ async function seed() {
     form.set('photo', jpeg(photo.jpeg, `photo-${index}.jpg`));
     form.set('description', description);
     form.set('link', index % 4 === 0 ? 'https://example.com/campus-news' : '');
-    await sessions[index % sessions.length]!('POST', API.posts, form);
+    const reply = await sessions[index % sessions.length]!('POST', API.posts, form);
+    postIds.push(((await reply.json()) as PostResponse).post.id);
   }
   // Everyone follows everyone else: each profile has followers to list.
   for (const [index, as] of sessions.entries()) {
@@ -132,6 +178,23 @@ async function seed() {
       if (other !== index) await as('PUT', API.follow(person.username));
     }
   }
+  const sessionOf = (username: string) => sessions[PEOPLE.findIndex((person) => person.username === username)]!;
+  for (const board of [...BOARDS].reverse()) {
+    const owner = sessionOf(board.owner);
+    const body = { name: board.name, description: board.description, secret: 'secret' in board && board.secret };
+    const { id } = ((await (await owner('POST', API.boards, body)).json()) as BoardResponse).board;
+    const collaborator = 'collaborator' in board ? board.collaborator : undefined;
+    if (collaborator) {
+      await owner('PUT', API.boardMember(id, collaborator));
+      await sessionOf(collaborator)('POST', API.boardJoin(id));
+    }
+    for (const [index, post] of board.posts.entries()) {
+      const saver = collaborator && index === board.posts.length - 1 ? sessionOf(collaborator) : owner;
+      await saver('PUT', API.boardPost(id, postIds[post]!));
+    }
+    if ('cover' in board) await owner('PATCH', API.board(id), { coverPostId: postIds[board.cover]! });
+  }
+  return postIds;
 }
 
 /** Waits until the screen has settled: requests done, visible pictures decoded, fonts in. */
@@ -145,11 +208,14 @@ async function settle(page: Page) {
   await page.waitForTimeout(300);
 }
 
-async function shoot(browser: Browser) {
+async function shoot(browser: Browser, postIds: string[]) {
   const me = PEOPLE[0].username;
   const { posts } = (await (await fetch(`${BASE}${API.userPosts(PEOPLE[1].username)}`)).json()) as PostPageResponse;
   const postId = posts[0]!.id;
-  const screens: Array<{ name: string; url: string; signedIn: boolean }> = [
+  // The shared board with the chosen cover: its address (slug) is the server's to give.
+  const { boards } = (await (await fetch(`${BASE}${API.userBoards(me)}`)).json()) as BoardList;
+  const board = boards.find((candidate) => candidate.name === BOARDS[0].name)!;
+  const screens: Array<{ name: string; url: string; signedIn: boolean; open?: (page: Page) => Promise<void> }> = [
     { name: 'login', url: '/login', signedIn: false },
     { name: 'home', url: '/', signedIn: true },
     { name: 'post', url: `/post/${postId}`, signedIn: true },
@@ -158,6 +224,28 @@ async function shoot(browser: Browser) {
     { name: 'search', url: '/search/coffee', signedIn: true },
     { name: 'upload', url: '/upload', signedIn: true },
     { name: 'settings', url: '/settings', signedIn: true },
+    {
+      name: 'boards',
+      url: paths.boards(me),
+      signedIn: true,
+      // On a phone the profile's header fills the first screen: scrolled to the tabs, two rows of
+      // boards show (a desktop's page does not scroll).
+      open: (page) =>
+        page
+          .getByRole('link', { name: BOARD_COPY.boardsTab, exact: true })
+          .evaluate((tab) => window.scrollBy(0, tab.getBoundingClientRect().top - 16)),
+    },
+    { name: 'board', url: paths.board(me, board.slug), signedIn: true },
+    {
+      name: 'save',
+      url: paths.post(postIds[SAVED_POST]!),
+      signedIn: true,
+      // The post page's Save ('Saved · Study spots' here) opens the picker over it.
+      open: async (page) => {
+        await page.getByRole('main').getByRole('button', { name: /^Save/ }).first().click();
+        await page.getByRole('dialog', { name: BOARD_COPY.pickerTitle }).getByRole('button', { pressed: true }).waitFor();
+      },
+    },
   ];
   await mkdir(OUT, { recursive: true });
   for (const size of SIZES) {
@@ -173,6 +261,10 @@ async function shoot(browser: Browser) {
       }
       await page.goto(screen.url);
       await settle(page);
+      if (screen.open) {
+        await screen.open(page);
+        await settle(page);
+      }
       const file = path.join(OUT, `${screen.name}-${sizeName}.jpg`);
       await page.screenshot({ path: file, type: 'jpeg', quality: 80 });
       console.log(`saved ${path.relative(process.cwd(), file)}`);
@@ -185,10 +277,10 @@ const dataDir = await mkdtemp(path.join(tmpdir(), 'dormboard-screenshots-'));
 const server = startServer(dataDir);
 try {
   await waitForServer();
-  await seed();
+  const postIds = await seed();
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
-    await shoot(browser);
+    await shoot(browser, postIds);
   } finally {
     await browser.close();
   }
