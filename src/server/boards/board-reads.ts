@@ -34,14 +34,12 @@ interface BoardEntry {
 /** Later pages kept per cached board (each ~60 rows): paging deep into a big board stays bounded. */
 const LATER_PAGES_KEPT = 4;
 
-/** Everything a Boards tab shows, for every viewer: each board with who may see it if secret, and its covers. */
+/** A Boards tab's boards for every viewer, each with who may see it if secret (covers: CoverCandidates). */
 interface TabEntry {
-  boards: Array<{
-    row: queries.TabBoardRow;
-    memberIds: string[];
-    covers: { chosen?: queries.CoverCandidate; newest: queries.CoverCandidate[] };
-  }>;
+  boards: Array<{ row: queries.TabBoardRow; memberIds: string[] }>;
 }
+
+type CoverCandidates = { chosen?: queries.CoverCandidate; newest: queries.CoverCandidate[] };
 
 /** Covers kept per board of a tab: a viewer hiding the authors of all of them reads the database. */
 const TAB_COVER_CANDIDATES = 3;
@@ -77,6 +75,7 @@ export class BoardReads {
   private readonly ids: Region<string>;
   private readonly entries: Region<BoardEntry>;
   private readonly tabs: Region<TabEntry>;
+  private readonly covers: Region<CoverCandidates>;
 
   constructor(
     private readonly db: AppDb,
@@ -98,6 +97,14 @@ export class BoardReads {
       bytes: (entry) => JSON.stringify({ ...entry, laterPages: undefined }).length * (entry.more ? 1 + LATER_PAGES_KEPT : 1),
     });
     this.tabs = cache.region('boards of user', { staleAfter: staleTabs });
+    this.covers = cache.region('board covers', {
+      staleAfter: (change) =>
+        change.kind === 'board'
+          ? [change.boardId]
+          : (change.kind === 'post' && change.deleted) || change.kind === 'account-deleted'
+            ? ALL
+            : [],
+    });
   }
 
   async board(rawUsername: string, slug: string, viewerId: string | undefined): Promise<BoardResponse> {
@@ -145,9 +152,10 @@ export class BoardReads {
       if (boardSeen(seen, viewerId, row, item.memberIds.includes(viewerId ?? ''))) shown.push(item);
     }
     const page = shown.slice(0, BOARDS_PAGE_SIZE);
-    const covers = page.map(({ covers }) => pickCover(covers, seen));
+    const candidates = await this.coverCandidates(page.map(({ row }) => row.id));
+    const covers = candidates.map((each) => pickCover(each, seen));
     // A board whose cached covers are all hidden from the viewer: its newest visible from the database.
-    const missing = page.filter((item, i) => covers[i] === undefined && item.row.postCount > item.covers.newest.length);
+    const missing = page.filter((item, i) => covers[i] === undefined && item.row.postCount > candidates[i]!.newest.length);
     const fetched = await queries.coversOf(
       this.db,
       missing.map((item) => item.row.id),
@@ -214,28 +222,39 @@ export class BoardReads {
 
   private async loadTab(userId: string): Promise<TabEntry> {
     const rows = await queries.allBoardsOfUser(this.db, userId);
-    const ids = rows.map((row) => row.id);
-    const [members, covers] = await Promise.all([
-      queries.memberIdsOf(
-        this.db,
-        rows.filter((row) => row.secret).map((row) => row.id),
-      ),
-      queries.coverCandidates(this.db, ids, TAB_COVER_CANDIDATES),
-    ]);
-    return {
-      boards: rows.map((row) => ({ row, memberIds: members.get(row.id) ?? [], covers: covers.get(row.id) ?? { newest: [] } })),
+    const members = await queries.memberIdsOf(
+      this.db,
+      rows.filter((row) => row.secret).map((row) => row.id),
+    );
+    return { boards: rows.map((row) => ({ row, memberIds: members.get(row.id) ?? [] })) };
+  }
+
+  /**
+   * The cover candidates of a page of boards, each cached on its own (a save to one board leaves
+   * the others'); the ones not cached are read in one statement.
+   */
+  private coverCandidates(boardIds: string[]): Promise<CoverCandidates[]> {
+    const missing: string[] = [];
+    let batch: Promise<Map<string, CoverCandidates>> | undefined;
+    // The region calls `load` at once for each miss, so the batch starts after all have asked.
+    const load = (id: string) => {
+      missing.push(id);
+      batch ??= Promise.resolve().then(() => queries.coverCandidates(this.db, missing, TAB_COVER_CANDIDATES));
+      return batch.then((found) => found.get(id) ?? { newest: [] });
     };
+    return Promise.all(boardIds.map((id) => this.covers.get(id, () => load(id))));
   }
 
   /** The board page's cover: the chosen one if the viewer sees its author, else the newest they see. */
   private async coverOf(entry: BoardEntry, seen: SeenBy): Promise<queries.CoverRow | undefined> {
+    // The board's newest saves are its cover candidates here (the tab keeps three).
     const cover = pickCover({ chosen: entry.chosenCover, newest: entry.posts.map((row) => ({ ...row, boardId: entry.board.id })) }, seen);
     if (cover || !entry.more) return cover;
     return (await queries.coversOf(this.db, [entry.board.id], seen)).get(entry.board.id);
   }
 }
 
-function pickCover(covers: { chosen?: queries.CoverCandidate; newest: queries.CoverCandidate[] }, seen: SeenBy) {
+function pickCover(covers: CoverCandidates, seen: SeenBy) {
   if (covers.chosen && seen.sees(covers.chosen.userId)) return covers.chosen;
   return covers.newest.find((cover) => seen.sees(cover.userId));
 }
