@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/processes.js';
@@ -34,5 +35,20 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('server process', () => {
     // The username is still taken after the restart.
     expect((await api.call('POST', '/api/auth/register', { ...account, email: 'other@example.com' })).status).toBe(409);
     expect(await second.stop('SIGINT')).toBe(0);
+  }, 90_000);
+
+  it('shuts down even while a connection that never sent a request stays open', async () => {
+    const server = await startServer({ DATA_DIR: tempDir('idle') }, script);
+    // What a browser's spare connection looks like to the server: open, silent.
+    const { port } = new URL(server.base);
+    const silent = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => silent.once('connect', resolve));
+    try {
+      const started = Date.now();
+      expect(await server.stop('SIGTERM')).toBe(0);
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      silent.destroy();
+    }
   }, 90_000);
 });
