@@ -152,37 +152,11 @@ export type CoverRow = {
  * (both only when their author is visible to the viewer). Two index probes per board.
  */
 export async function coversOf(db: AppDb, boardIds: string[], seen: SeenBy): Promise<Map<string, CoverRow>> {
-  if (boardIds.length === 0) return new Map();
-  const visibleAuthor = amongVisible(seen, posts.userId);
-  const chosen = await db
-    .select({
-      boardId: boards.id,
-      description: posts.description,
-      imageKey: posts.imageKey,
-      width: posts.width,
-      height: posts.height,
-      placeholder: posts.placeholder,
-    })
-    .from(boards)
-    .innerJoin(posts, eq(posts.id, boards.coverPostId))
-    .where(and(inArray(boards.id, boardIds), visibleAuthor));
-  const covers = new Map(chosen.map((row) => [row.boardId, row]));
-  const rest = boardIds.filter((id) => !covers.has(id));
-  if (rest.length === 0) return covers;
-  const hidden = seen.hiddenIds();
-  const notHidden = hidden.length > 0 ? sql`and p.user_id <> all(${toTextArray(hidden)})` : sql``;
-  // A lateral probe per board walks board_posts_board_recent_idx from the newest save.
-  const newest =
-    await db.execute<CoverRow>(sql`select b.id as "boardId", c.description, c.image_key as "imageKey", c.width, c.height, c.placeholder
-    from unnest(${toTextArray(rest)}) as b(id)
-    cross join lateral (
-      select p.description, p.image_key, p.width, p.height, p.placeholder
-      from board_posts bp join posts p on p.id = bp.post_id
-      where bp.board_id = b.id ${notHidden}
-      order by bp.saved_at desc, bp.post_id desc
-      limit 1
-    ) as c`);
-  for (const row of (newest as { rows: CoverRow[] }).rows) covers.set(row.boardId, row);
+  const covers = new Map<string, CoverRow>();
+  for (const [id, { chosen, newest }] of await coverCandidates(db, boardIds, 1, seen)) {
+    const cover = chosen ?? newest[0];
+    if (cover) covers.set(id, cover);
+  }
   return covers;
 }
 
@@ -198,10 +172,11 @@ function toTextArray(values: string[]): SQL {
 export type CoverCandidate = CoverRow & { userId: string };
 
 /**
- * Each board's possible covers, for every viewer: the chosen post, and the `newest` most recently
- * saved (a viewer who hides their authors falls back to the database). Two statements in all.
+ * Each board's possible covers: the chosen post, and the `newest` most recently saved; only those
+ * whose authors `seen` sees when given, else for every viewer (a cache filters them per viewer).
+ * Two statements in all, a lateral probe per board walking board_posts_board_recent_idx.
  */
-export async function coverCandidates(db: AppDb, boardIds: string[], newest: number) {
+export async function coverCandidates(db: AppDb, boardIds: string[], newest: number, seen?: SeenBy) {
   const candidates = new Map<string, { chosen?: CoverCandidate; newest: CoverCandidate[] }>();
   if (boardIds.length === 0) return candidates;
   for (const id of boardIds) candidates.set(id, { newest: [] });
@@ -217,16 +192,18 @@ export async function coverCandidates(db: AppDb, boardIds: string[], newest: num
     })
     .from(boards)
     .innerJoin(posts, eq(posts.id, boards.coverPostId))
-    .where(inArray(boards.id, boardIds));
+    .where(and(inArray(boards.id, boardIds), seen && amongVisible(seen, posts.userId)));
   for (const row of chosen) candidates.get(row.boardId)!.chosen = row;
   if (newest === 0) return candidates;
+  const hidden = seen?.hiddenIds() ?? [];
+  const notHidden = hidden.length > 0 ? sql`and p.user_id <> all(${toTextArray(hidden)})` : sql``;
   const result = await db.execute<CoverCandidate>(sql`select b.id as "boardId", c.user_id as "userId", c.description,
       c.image_key as "imageKey", c.width, c.height, c.placeholder
     from unnest(${toTextArray(boardIds)}) as b(id)
     cross join lateral (
       select p.user_id, p.description, p.image_key, p.width, p.height, p.placeholder
       from board_posts bp join posts p on p.id = bp.post_id
-      where bp.board_id = b.id
+      where bp.board_id = b.id ${notHidden}
       order by bp.saved_at desc, bp.post_id desc
       limit ${newest}
     ) as c`);
