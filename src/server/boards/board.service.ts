@@ -86,22 +86,15 @@ export class BoardService {
     refuse(validateBoardName(name) ?? validateBoardDescription(description));
     await this.count(viewer);
     const id = newId();
-    const slug = await this.db.transaction(async (tx) => {
+    await this.db.transaction(async (tx) => {
       await queries.lockOwner(tx, viewer.id);
       if ((await queries.boardCount(tx, viewer.id)) >= BOARDS_PER_USER_MAX) throw new AppError(409, 'TOO_MANY_BOARDS');
-      const free = freeSlug(name, await queries.slugsLike(tx, viewer.id, boardSlug(name)));
-      await nameTaken(queries.insertBoard(tx, { id, ownerId: viewer.id, name, slug: free, description, secret: body.secret ?? false }));
-      return free;
+      const slug = freeSlug(name, await queries.slugsLike(tx, viewer.id, boardSlug(name)));
+      await nameTaken(queries.insertBoard(tx, { id, ownerId: viewer.id, name, slug, description, secret: body.secret ?? false }));
     });
-    await this.changes.changed({
-      kind: 'board',
-      boardId: id,
-      actorId: viewer.id,
-      ownerUsername: viewer.username,
-      slugs: [slug],
-      usernames: [viewer.username],
-    });
-    return this.detail(await this.access.byId(id, viewer.id));
+    const created = await this.access.byId(id, viewer.id);
+    await this.boardChanged(viewer, created);
+    return this.detail(created);
   }
 
   /** Owner only. A new name gives a new slug (the client follows it to the new address). */
