@@ -7,7 +7,7 @@ import type { UserDirectory } from '../directory/user-directory.js';
 import { normalizeUsername } from '../directory/username.js';
 import { boardSeen, visibleItems, withRoomForHidden, type SeenBy } from '../directory/visibility.js';
 import { AppError } from '../http/app-error.js';
-import { decodeCursor, encodeCursor, toPage, type PageKey } from '../http/cursor.js';
+import { decodeCursor, encodeCursor, pgTimeMicros, toPage, type PageKey } from '../http/cursor.js';
 import { imageSet } from '../posts/post-images.js';
 import { roleOf } from './board-access.js';
 import { toDetail, toSummary, visibleMembers } from './board-json.js';
@@ -257,13 +257,4 @@ export class BoardReads {
 function pickCover(covers: CoverCandidates, seen: SeenBy) {
   if (covers.chosen && seen.sees(covers.chosen.userId)) return covers.chosen;
   return covers.newest.find((cover) => seen.sees(cover.userId));
-}
-
-/** PostgreSQL's text form of a timestamptz ("2026-11-22 01:45:00.123456+00") in microseconds since 1970. */
-function pgTimeMicros(text: string): number {
-  const match = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?([+-]\d{2})(?::?(\d{2}))?$/.exec(text);
-  if (!match) throw new AppError(400, 'BAD_REQUEST');
-  const [, date, time, fraction = '', hours, minutes = '00'] = match;
-  const ms = Date.parse(`${date}T${time}${hours}:${minutes}`);
-  return ms * 1000 + Number(fraction.padEnd(6, '0'));
 }

@@ -15,25 +15,26 @@ export function encodeCursor(key: PageKey): string {
 }
 
 /** PostgreSQL's text form of a timestamptz, e.g. "2026-11-22 01:45:00.123456+00". */
-const PG_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?[+-](\d{2})(?::(\d{2}))?$/;
+const PG_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?([+-]\d{2})(?::(\d{2}))?$/;
+
+/** The fields of a PostgreSQL timestamp's text: the date and time as numbers, the fraction's digits, the offset in minutes. */
+function pgTimestampParts(value: string) {
+  const match = PG_TIMESTAMP.exec(value);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const offsetHours = Number(match[8]);
+  const offsetMinutes = Number(match[9] ?? 0);
+  return { year, month, day, hour, minute, second, fraction: match[7] ?? '', offsetHours, offsetMinutes };
+}
 
 /**
  * Only real calendar times pass: the database would refuse "Feb 30", or a UTC offset of 16 hours
  * or more, with an error, not a 400.
  */
 function isPgTimestamp(value: string): boolean {
-  const match = PG_TIMESTAMP.exec(value);
-  if (!match) return false;
-  const [year, month, day, hour, minute, second, offsetHours] = match.slice(1, 8).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const offsetMinutes = Number(match[8] ?? 0);
+  const parts = pgTimestampParts(value);
+  if (!parts) return false;
+  const { year, month, day, hour, minute, second, offsetHours, offsetMinutes } = parts;
   const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
   return (
     date.getUTCFullYear() === year &&
@@ -42,9 +43,23 @@ function isPgTimestamp(value: string): boolean {
     hour < 24 &&
     minute < 60 &&
     second < 60 &&
-    offsetHours < 16 &&
+    Math.abs(offsetHours) < 16 &&
     offsetMinutes < 60
   );
+}
+
+/**
+ * A cursor's time (a PostgreSQL timestamp's text, checked by decodeCursor) in microseconds since
+ * 1970, for comparing with sort keys in memory (boards/board-reads.ts) without a JS Date's
+ * rounding to milliseconds.
+ */
+export function pgTimeMicros(value: string): number {
+  const parts = pgTimestampParts(value);
+  if (!parts) throw new AppError(400, 'BAD_REQUEST');
+  const { year, month, day, hour, minute, second, fraction, offsetHours, offsetMinutes } = parts;
+  const offset = Math.sign(offsetHours || 1) * (Math.abs(offsetHours) * 60 + offsetMinutes);
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second) - offset * 60_000;
+  return ms * 1000 + Number(fraction.padEnd(6, '0'));
 }
 
 export function decodeCursor(cursor: string | undefined): PageKey | undefined {
