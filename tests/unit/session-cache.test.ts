@@ -3,7 +3,12 @@ import type { UserRow } from '../../src/server/auth/auth.queries.js';
 import { SessionCache } from '../../src/server/auth/session-cache.js';
 
 /** A session of user `id`, named after it. */
-const user = (id: string) => ({ user: { id, username: id } as UserRow, sessionId: `s-${id}` });
+const created = new Date();
+const user = (id: string) => ({
+  user: { id, username: id } as UserRow,
+  sessionId: `s-${id}`,
+  session: { epoch: 0, createdAt: created, expiresAt: created },
+});
 const inAnHour = () => new Date(Date.now() + 60 * 60 * 1000);
 
 describe('SessionCache', () => {

@@ -1,4 +1,4 @@
-import { and, desc, eq, lte, ne, or } from 'drizzle-orm';
+import { and, desc, eq, lte, ne, or, sql } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { passwordResets, sessions, users } from '../db/schema.js';
 import { isUsernameHeld } from './username-hold.js';
@@ -7,6 +7,11 @@ export type UserRow = typeof users.$inferSelect;
 
 export async function findUserByUsername(db: AppDb, username: string): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.username, username)).limit(1);
+  return row;
+}
+
+export async function findUserById(db: AppDb, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row;
 }
 
@@ -38,13 +43,39 @@ export async function insertUser(db: AppDb, user: typeof users.$inferInsert): Pr
   return row!;
 }
 
-export async function insertSession(db: AppDb, session: typeof sessions.$inferInsert) {
-  await db.insert(sessions).values(session);
+export interface NewSession {
+  tokenHash: string;
+  id: string;
+  userId: string;
+  expiresAt: Date;
+  userAgent: string;
+  /** The account's session epoch as the sign-in read it, before its password check. */
+  epoch: number;
+}
+
+/**
+ * Inserts the session only if its account is still in the epoch the sign-in read and is not
+ * suspended; false otherwise. One statement on the account's row locked FOR SHARE: a change
+ * that moves the epoch on (endSessions, which updates that row first) either commits before it,
+ * and the insert finds no row, or waits for it, and then deletes the session it inserted.
+ */
+export async function insertSessionIfCurrent(db: AppDb, session: NewSession): Promise<boolean> {
+  const result = await db.execute(sql`
+    INSERT INTO ${sessions} (token_hash, id, user_id, expires_at, user_agent, epoch)
+    SELECT ${session.tokenHash}, ${session.id}, ${users.id}, ${session.expiresAt.toISOString()}::timestamptz, ${session.userAgent}, ${users.sessionEpoch}
+    FROM ${users}
+    WHERE ${users.id} = ${session.userId}
+      AND ${users.sessionEpoch} = ${session.epoch}
+      AND (${users.suspendedUntil} IS NULL OR ${users.suspendedUntil} <= now())
+    FOR SHARE
+    RETURNING token_hash`);
+  return (result as { rows: unknown[] }).rows.length > 0;
 }
 
 export interface FoundSession {
   user: UserRow;
   id: string;
+  epoch: number;
   expiresAt: Date;
   createdAt: Date;
   lastSeenAt: Date;
@@ -56,6 +87,7 @@ export async function findSession(db: AppDb, tokenHash: string): Promise<FoundSe
     .select({
       user: users,
       id: sessions.id,
+      epoch: sessions.epoch,
       expiresAt: sessions.expiresAt,
       createdAt: sessions.createdAt,
       lastSeenAt: sessions.lastSeenAt,
@@ -79,6 +111,7 @@ export async function listSessions(db: AppDb, userId: string) {
     .select({
       id: sessions.id,
       tokenHash: sessions.tokenHash,
+      epoch: sessions.epoch,
       userAgent: sessions.userAgent,
       createdAt: sessions.createdAt,
       lastSeenAt: sessions.lastSeenAt,
@@ -98,17 +131,38 @@ export async function deleteSessionById(db: AppDb, userId: string, id: string): 
   return row?.tokenHash;
 }
 
-/** Ends every session of the user but the one given. */
-export async function deleteOtherSessions(db: AppDb, userId: string, keepTokenHash: string) {
-  await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, keepTokenHash)));
+/**
+ * A credential or status change: moves the account's session epoch on, so every session made
+ * before it (and any a racing sign-in inserts) is over (auth/session-rule.ts), and deletes them;
+ * `keepTokenHash` names the one to keep (Change Password's own), carried into the new epoch.
+ * The account's row is updated first, in the caller's transaction: that row lock is what a
+ * racing insertSessionIfCurrent waits on. Undefined when the account is gone.
+ */
+export async function endSessions(
+  tx: AppDb,
+  userId: string,
+  keepTokenHash?: string,
+): Promise<{ sessionEpoch: number; suspendedUntil: Date | null } | undefined> {
+  const [account] = await tx
+    .update(users)
+    .set({ sessionEpoch: sql`${users.sessionEpoch} + 1` })
+    .where(eq(users.id, userId))
+    .returning({ sessionEpoch: users.sessionEpoch, suspendedUntil: users.suspendedUntil });
+  if (!account) return undefined;
+  const others =
+    keepTokenHash === undefined ? eq(sessions.userId, userId) : and(eq(sessions.userId, userId), ne(sessions.tokenHash, keepTokenHash));
+  await tx.delete(sessions).where(others);
+  if (keepTokenHash !== undefined) {
+    await tx
+      .update(sessions)
+      .set({ epoch: account.sessionEpoch })
+      .where(and(eq(sessions.userId, userId), eq(sessions.tokenHash, keepTokenHash)));
+  }
+  return account;
 }
 
 export async function deleteSession(db: AppDb, tokenHash: string) {
   await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
-}
-
-export async function deleteUserSessions(db: AppDb, userId: string) {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
 /** Every user's expired sessions (sessions_expires_at_idx finds them). */

@@ -17,9 +17,10 @@ import { isCommonPassword } from './common-passwords.js';
 import { inviteCodeHash } from './invites.js';
 import { isInviteLive, redeemInvite } from './invites.queries.js';
 import { hashPassword, verifyDecoy, verifyPassword } from './password.js';
-import type { SessionCache } from './session-cache.js';
+import type { SessionCache, SessionOwner } from './session-cache.js';
+import { sessionIsLive } from './session-rule.js';
 import { describeUserAgent } from './user-agent.js';
-import { hashSessionToken, hasEnded, newSessionToken, sessionTouch, SESSION_TTL_MS, storedUserAgent } from './session-token.js';
+import { hashSessionToken, newSessionToken, sessionTouch, SESSION_TTL_MS, storedUserAgent } from './session-token.js';
 
 export interface SignedIn {
   user: UserRow;
@@ -28,9 +29,7 @@ export interface SignedIn {
 }
 
 /** The user a session cookie belongs to, the session's public id, and its new expiry if this use extended it. */
-export interface CurrentSession {
-  user: UserRow;
-  sessionId: string;
+export interface CurrentSession extends SessionOwner {
   renewedUntil?: Date;
 }
 
@@ -154,14 +153,8 @@ export class AuthService {
 
   /** Ends every session of the user, in every browser (this one included). */
   async logoutEverywhere(user: UserRow): Promise<void> {
-    await queries.deleteUserSessions(this.db, user.id);
+    await this.db.transaction((tx) => queries.endSessions(tx, user.id));
     this.sessions.forgetUser(user.id);
-  }
-
-  /** Ends every session of the user but the one this token belongs to (after a password change). */
-  async logoutOthers(userId: string, token: string): Promise<void> {
-    await queries.deleteOtherSessions(this.db, userId, hashSessionToken(token));
-    this.sessions.forgetUser(userId);
   }
 
   /**
@@ -178,8 +171,8 @@ export class AuthService {
     }
     const passwordHash = await hashPassword(body.newPassword, this.passwordCost);
     await this.db.transaction(async (tx) => {
+      await queries.endSessions(tx, user.id, hashSessionToken(token));
       await queries.setPasswordHash(tx, user.id, passwordHash);
-      await queries.deleteOtherSessions(tx, user.id, hashSessionToken(token));
     });
     // This session's cached row holds the old hash; the others have ended.
     this.sessions.forgetUser(user.id);
@@ -190,7 +183,7 @@ export class AuthService {
     const now = Date.now();
     const rows = await queries.listSessions(this.db, user.id);
     return rows
-      .filter((row) => !hasEnded(row, now))
+      .filter((row) => sessionIsLive(row, user, now))
       .map((row) => ({
         id: row.id,
         ...describeUserAgent(row.userAgent),
@@ -219,25 +212,33 @@ export class AuthService {
   async sessionForToken(token: string | undefined): Promise<CurrentSession | undefined> {
     if (!token) return undefined;
     const tokenHash = hashSessionToken(token);
+    const now = Date.now();
     const cached = this.sessions.get(tokenHash);
-    if (cached) return cached;
+    if (cached) {
+      if (sessionIsLive(cached.session, cached.user, now)) return cached;
+      this.sessions.forgetSession(tokenHash);
+    }
 
     const generation = this.sessions.generation;
     const found = await queries.findSession(this.db, tokenHash);
     if (!found) return undefined;
-    const now = Date.now();
-    if (hasEnded(found, now)) {
+    if (!sessionIsLive(found, found.user, now)) {
       await queries.deleteSession(this.db, tokenHash);
       return undefined;
     }
-    const owner = { user: found.user, sessionId: found.id };
+    const owner = {
+      user: found.user,
+      sessionId: found.id,
+      session: { epoch: found.epoch, createdAt: found.createdAt, expiresAt: found.expiresAt },
+    };
     const touch = sessionTouch(found, now);
     if (!touch) {
       this.sessions.set(tokenHash, owner, found.expiresAt, generation);
       return owner;
     }
     if (!(await queries.touchSession(this.db, tokenHash, touch))) return undefined;
-    this.sessions.set(tokenHash, owner, touch.expiresAt ?? found.expiresAt, generation);
+    if (touch.expiresAt) owner.session.expiresAt = touch.expiresAt;
+    this.sessions.set(tokenHash, owner, owner.session.expiresAt, generation);
     return { ...owner, ...(touch.expiresAt && { renewedUntil: touch.expiresAt }) };
   }
 
@@ -250,19 +251,32 @@ export class AuthService {
     await queries.deleteExpiredSessions(this.db);
     const token = newSessionToken();
     const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-    await queries.insertSession(this.db, {
+    const started = await queries.insertSessionIfCurrent(this.db, {
       tokenHash: hashSessionToken(token),
       id: newId(),
       userId: user.id,
       expiresAt,
       userAgent: storedUserAgent(userAgent),
+      epoch: user.sessionEpoch,
     });
+    if (!started) throw await this.sessionRefused(user.id);
     return { user, token, expiresAt };
+  }
+
+  /**
+   * Why a sign-in's session was not made: the account changed while its password was checked.
+   * Suspended now: the suspension's message. Otherwise its password changed (or every session was
+   * ended) meanwhile, so the password typed was the old one, or the account is gone.
+   */
+  private async sessionRefused(userId: string): Promise<AppError> {
+    const account = await queries.findUserById(this.db, userId);
+    if (account && isSuspended(account.suspendedUntil)) return suspendedError(account.suspendedUntil!).withAudit({ accountId: userId });
+    return new AppError(401, 'INCORRECT_LOGIN').withAudit(account ? { accountId: userId } : {});
   }
 }
 
 /** 'This account is suspended until {date}.' filled in, or the permanent one. */
-function suspendedError(until: Date): AppError {
+export function suspendedError(until: Date): AppError {
   if (isPermanent(until)) return new AppError(403, 'ACCOUNT_SUSPENDED');
   return new AppError(403, 'ACCOUNT_SUSPENDED_UNTIL', [ERRORS.ACCOUNT_SUSPENDED_UNTIL.replace('{date}', formatSuspensionEnd(until))]);
 }

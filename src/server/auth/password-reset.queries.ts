@@ -40,8 +40,3 @@ export async function consumeReset(db: AppDb, tokenHash: string, now: Date): Pro
     .returning({ userId: passwordResets.userId });
   return row?.userId;
 }
-
-export async function findUserById(db: AppDb, id: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-  return row;
-}

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ResetBody } from '../../shared/api/password-reset.js';
 import { errorCodeOf } from '../../shared/errors.js';
+import { isSuspended } from '../../shared/moderation.js';
 import { validateNewPassword } from '../../shared/validation/password.js';
 import { validateForgotPassword } from '../../shared/validation/password-reset.js';
 import { parseIdentifier } from '../../shared/validation/sign-in.js';
@@ -13,7 +14,7 @@ import type { SecurityEvent } from '../http/security-log.js';
 import type { Outbox } from '../mail/outbox.js';
 import * as queries from './auth.queries.js';
 import type { UserRow } from './auth.queries.js';
-import type { AuthService, SignedIn } from './auth.service.js';
+import { suspendedError, type AuthService, type SignedIn } from './auth.service.js';
 import { isCommonPassword } from './common-passwords.js';
 import { hashPassword } from './password.js';
 import { passwordResetMail } from './password-reset-mail.js';
@@ -116,14 +117,17 @@ export class PasswordResetService {
       // Checked again here: the link may have been used (or replaced) while the hash was made.
       const owner = await resets.consumeReset(tx, tokenHash, new Date(this.now()));
       if (!owner) return undefined;
+      const account = await queries.endSessions(tx, owner);
+      // A suspended account gets no way back in through a reset: nothing changes (the link
+      // stays), and the answer is the sign-in's suspension message (issue 26).
+      if (account && isSuspended(account.suspendedUntil)) throw suspendedError(account.suspendedUntil!).withAudit({ accountId: owner });
       await queries.setPasswordHash(tx, owner, passwordHash);
-      await queries.deleteUserSessions(tx, owner);
       return owner;
     });
     if (!userId) throw invalidLink();
     // After the commit: a read in between would otherwise cache a session that just ended.
     this.deps.sessions.forgetUser(userId);
-    const user = await resets.findUserById(this.db, userId);
+    const user = await queries.findUserById(this.db, userId);
     if (!user) throw invalidLink();
     return this.deps.auth.startSession(user, userAgent);
   }

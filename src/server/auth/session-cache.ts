@@ -2,10 +2,11 @@ import { systemClock, type Clock } from '../clock.js';
 import type { Change } from '../cache/changes.js';
 import type { UserRow } from './auth.queries.js';
 
-/** Who a session belongs to, and the session's public id. */
+/** Who a session belongs to, the session's public id, and what the session rule reads of it. */
 export interface SessionOwner {
   user: UserRow;
   sessionId: string;
+  session: { epoch: number; createdAt: Date; expiresAt: Date };
 }
 
 interface Entry extends SessionOwner {
@@ -41,7 +42,7 @@ export class SessionCache {
       this.entries.delete(tokenHash);
       return undefined;
     }
-    return { user: entry.user, sessionId: entry.sessionId };
+    return { user: entry.user, sessionId: entry.sessionId, session: entry.session };
   }
 
   /** Take before reading a session from the database; pass to set(). */
@@ -49,11 +50,11 @@ export class SessionCache {
     return this.forgets;
   }
 
-  set(tokenHash: string, { user, sessionId }: SessionOwner, expiresAt: Date, generation: number) {
+  set(tokenHash: string, { user, sessionId, session }: SessionOwner, expiresAt: Date, generation: number) {
     if (this.ttlMs <= 0 || generation !== this.forgets) return;
     // Map keeps insertion order: the oldest entry goes first when full.
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(tokenHash, { user, sessionId, expiresAt: expiresAt.getTime(), cachedAt: this.now() });
+    this.entries.set(tokenHash, { user, sessionId, session, expiresAt: expiresAt.getTime(), cachedAt: this.now() });
   }
 
   forgetSession(tokenHash: string) {

@@ -20,6 +20,8 @@ export const users = pgTable('users', {
   role: text('role').$type<Role>().notNull().default('member'),
   /** Suspended until then; PERMANENT_SUSPENSION for good; null when not suspended. */
   suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
+  /** Moved on by every credential or status change; a session of an earlier epoch is over (migration 13). */
+  sessionEpoch: integer('session_epoch').notNull().default(0),
 });
 
 export const sessions = pgTable(
@@ -37,6 +39,8 @@ export const sessions = pgTable(
     userAgent: text('user_agent').notNull().default(''),
     /** Moved on by a use at most every few minutes (auth/session-token.ts). */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The account's session epoch it was made in (auth/session-rule.ts). */
+    epoch: integer('epoch').notNull().default(0),
   },
   (table) => [index('sessions_user_id_idx').on(table.userId)],
 );

@@ -1,7 +1,7 @@
 import type { LogEntry, ModeratedUser, QueueItem, ReportBody } from '../../shared/api/moderation.js';
 import { MODERATION_NOTE_MAX_LENGTH, PERMANENT_SUSPENSION, REPORT_DETAILS_MAX_LENGTH } from '../../shared/moderation.js';
 import type { UserRow } from '../auth/auth.queries.js';
-import { deleteUserSessions } from '../auth/auth.queries.js';
+import { endSessions } from '../auth/auth.queries.js';
 import type { SessionCache } from '../auth/session-cache.js';
 import type { Changes } from '../cache/changes.js';
 import type { RateLimitConfig } from '../config.js';
@@ -208,7 +208,7 @@ export class ModerationService {
     const user = await this.db.transaction(async (tx) => {
       const target = await ModerationService.lockTarget(tx, actor, userId);
       await queries.setSuspension(tx, target.id, until);
-      await deleteUserSessions(tx, target.id);
+      await endSessions(tx, target.id);
       await queries.closeReports(tx, { userId: target.id, postId: null, allOfUser: true }, 'actioned', actor.id);
       const action = body.days === null ? 'suspend-permanent' : `suspend-${body.days}`;
       await queries.insertLog(tx, this.entry(actor, action, target, post?.id ?? null, note));
