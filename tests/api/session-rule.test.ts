@@ -7,6 +7,7 @@ import { OWASP_ARGON2ID } from '../../src/server/config.js';
 import { newAccount, signUp } from '../helpers/accounts.js';
 import { expectError, query } from '../helpers/people.js';
 import { resetLinkFor } from '../helpers/reset-links.js';
+import { race, raceRounds, type Thief } from '../helpers/session-race.js';
 import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -44,56 +45,10 @@ async function call(method: string, url: string, cookie?: string, body?: unknown
 const signIn = (username: string, password: string) => call('POST', API.login, undefined, { identifier: username, password });
 const isAlive = async (cookie: string) => (await call('GET', API.me, cookie)).status === 200;
 
-interface RaceOutcome {
-  /** Sign-ins the thieves sent. */
-  signIns: number;
-  /** Of the sessions they were given, how many still work after the change. */
-  alive: number;
-  /** Sessions they were given. */
-  given: number;
-}
-
-/**
- * Four thieves keep signing in with `password` while `change` runs; they stop once it is done
- * and their sign-ins in flight have answered. Then every session they were given is tried.
- */
-async function race(username: string, password: string, change: () => Promise<void>): Promise<RaceOutcome> {
-  let stop = false;
-  let signIns = 0;
-  const cookies: string[] = [];
-  const thief = async () => {
-    while (!stop) {
-      const answer = await signIn(username, password);
-      signIns += 1;
-      if (answer.cookie) cookies.push(answer.cookie);
-    }
-  };
-  const thieves = Array.from({ length: 4 }, thief);
-  // The change lands while sign-ins are in flight, after each thief is well under way.
-  while (signIns < 8) await new Promise((resolve) => setTimeout(resolve, 2));
-  await change();
-  stop = true;
-  await Promise.all(thieves);
-  const alive = (await Promise.all(cookies.map(isAlive))).filter(Boolean).length;
-  return { signIns, alive, given: cookies.length };
-}
-
-/** The figures the issue asks for, in the test's output. */
-function logOutcome(name: string, outcome: RaceOutcome) {
-  console.info(`${name}: ${outcome.alive} of ${outcome.given} thief sessions alive after ${outcome.signIns} racing sign-ins`);
-}
-
-/** Rounds of `race` until at least 50 sign-ins raced; the totals. */
-async function raceRounds(round: (n: number) => Promise<RaceOutcome>): Promise<RaceOutcome> {
-  const total = { signIns: 0, alive: 0, given: 0 };
-  for (let n = 0; total.signIns < 50 || n < 3; n += 1) {
-    const outcome = await round(n);
-    total.signIns += outcome.signIns;
-    total.alive += outcome.alive;
-    total.given += outcome.given;
-  }
-  return total;
-}
+const thiefOf = (username: string, password: string): Thief => ({
+  signIn: async () => (await signIn(username, password)).cookie,
+  isAlive,
+});
 
 beforeAll(async () => {
   t = await createTestApp(
@@ -117,9 +72,9 @@ describe('sign-ins in flight never outlive "every other session ends"', () => {
   it('Change Password: 0 thief sessions alive', async () => {
     const owner = await account();
     const ownerSession = owner.cookie;
-    const outcome = await raceRounds(async (n) => {
+    const outcome = await raceRounds('password change', async (n) => {
       const [current, next] = [PASSWORDS[n % 2]!, PASSWORDS[(n + 1) % 2]!];
-      return race(owner.username, current, async () => {
+      return race(thiefOf(owner.username, current), async () => {
         const changed = await call('POST', API.password, ownerSession, {
           currentPassword: current,
           newPassword: next,
@@ -129,7 +84,6 @@ describe('sign-ins in flight never outlive "every other session ends"', () => {
       });
     });
     expect(outcome.signIns).toBeGreaterThanOrEqual(50);
-    logOutcome('password change', outcome);
     expect(outcome.given).toBeGreaterThan(0);
     expect(outcome.alive, JSON.stringify(outcome)).toBe(0);
     // The owner's own session is the one that stays.
@@ -138,23 +92,22 @@ describe('sign-ins in flight never outlive "every other session ends"', () => {
 
   it('a reset link: 0 thief sessions alive', async () => {
     const owner = await account();
-    const outcome = await raceRounds(async (n) => {
+    const outcome = await raceRounds('reset link', async (n) => {
       const [current, next] = [PASSWORDS[n % 2]!, PASSWORDS[(n + 1) % 2]!];
       const { token } = await resetLinkFor(t, owner.username);
-      return race(owner.username, current, async () => {
+      return race(thiefOf(owner.username, current), async () => {
         const reset = await call('POST', API.reset, undefined, { token, newPassword: next, confirmPassword: next });
         expect(reset.status, reset.text).toBe(200);
       });
     });
-    logOutcome('reset link', outcome);
     expect(outcome.signIns).toBeGreaterThanOrEqual(50);
     expect(outcome.alive, JSON.stringify(outcome)).toBe(0);
   });
 
   it('a suspension: 0 sessions alive, and none of them can post', async () => {
     const [owner, moderator, admin] = [await account(), await account('moderator'), await account('admin')];
-    const outcome = await raceRounds(async () => {
-      const outcome = await race(owner.username, PASSWORDS[0], async () => {
+    const outcome = await raceRounds('suspension', async () => {
+      const outcome = await race(thiefOf(owner.username, PASSWORDS[0]), async () => {
         const suspended = await call('POST', API.moderationSuspend, moderator.cookie, { username: owner.username, days: 1 });
         expect(suspended.status, suspended.text).toBe(200);
       });
@@ -162,7 +115,6 @@ describe('sign-ins in flight never outlive "every other session ends"', () => {
       expect(lifted.status, lifted.text).toBe(204);
       return outcome;
     });
-    logOutcome('suspension', outcome);
     expect(outcome.signIns).toBeGreaterThanOrEqual(50);
     expect(outcome.alive, JSON.stringify(outcome)).toBe(0);
   });
