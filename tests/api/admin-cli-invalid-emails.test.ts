@@ -72,14 +72,13 @@ describe('npm run admin -- invalid-emails', () => {
       if (!TEST_DATABASE_URL) await database.close();
 
       const run = await runTool('admin', ['invalid-emails'], env);
+      if (!TEST_DATABASE_URL) database = await openDatabase({ dataDir });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toBe('');
       expect(run.stdout).toBe(
         [`5 stored e-mail addresses are not valid (left unchanged; no mail goes to them):`, ...REFUSED].join('\n') + '\n',
       );
       expect(run.stdout).not.toContain('\u001b');
-
-      if (!TEST_DATABASE_URL) database = await openDatabase({ dataDir });
       expect(await stored(database)).toEqual(before);
     } finally {
       await database.close();

@@ -212,6 +212,27 @@ describe('validateSignUp: e-mail', () => {
   });
 });
 
+describe('validateSignUp: REGISTRATION=domains with a *. entry (issue 26), as the create-account form runs it', () => {
+  const policy = { emailDomains: ['*.campus.example.edu'] };
+  const form = (email: string) => validateSignUp(normalizeSignUp({ ...VALID, email }), {}, policy);
+
+  it('a string holding a second address is "Invalid email address.", never let through by the domain check', () => {
+    for (const email of [
+      'att@evil.test,x.campus.example.edu',
+      'att@evil.test;x.campus.example.edu',
+      'att@evil.test>x.campus.example.edu',
+    ]) {
+      expect(form(email), email).toEqual([ERRORS.EMAIL_INVALID]);
+    }
+  });
+
+  it('a subdomain address passes (a trailing dot too); another domain is told the configured list', () => {
+    expect(form('stu@cs.campus.example.edu')).toEqual([]);
+    expect(form('stu@cs.campus.example.edu.')).toEqual([]);
+    expect(form('stu@evil.test')).toEqual(['Sign-ups are limited to addresses at *.campus.example.edu.']);
+  });
+});
+
 describe('validateSignUp: password', () => {
   it.each([
     [7, [ERRORS.PASSWORD_LENGTH]],
