@@ -28,7 +28,7 @@ import { backupRoutes } from './backup/backup.routes.js';
 import { AuthService } from './auth/auth.service.js';
 import { registerCurrentUser } from './auth/current-user.js';
 import { SessionCache } from './auth/session-cache.js';
-import { StoredEmails } from './auth/stored-emails.js';
+import { StoredEmails, warnOfRefusedEmails } from './auth/stored-emails.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
@@ -283,16 +283,7 @@ export async function buildApp({
   const moderation = new ModerationService({ db: database.orm, files: tracked, changes, sessions, limiter, limits: config.rateLimits });
   const roles = new Roles(database.orm, sessions);
   const storedEmails = new StoredEmails(database.orm);
-  // Addresses stored before the strict e-mail parser that it refuses get no mail: say so once.
-  app.addHook('onReady', async () => {
-    const refused = await storedEmails.refused();
-    if (refused.length > 0) {
-      app.log.warn(
-        { count: refused.length },
-        `${refused.length} stored e-mail address(es) are not valid and get no mail: list them with npm run admin -- invalid-emails`,
-      );
-    }
-  });
+  warnOfRefusedEmails(app, storedEmails);
   const dataExport = new DataExport({
     db: database.orm,
     storage: files,
