@@ -28,6 +28,7 @@ import { backupRoutes } from './backup/backup.routes.js';
 import { AuthService } from './auth/auth.service.js';
 import { registerCurrentUser } from './auth/current-user.js';
 import { SessionCache } from './auth/session-cache.js';
+import { StoredEmails, warnOfRefusedEmails } from './auth/stored-emails.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
@@ -281,6 +282,8 @@ export async function buildApp({
   const deletion = new AccountDeletion(tracked, changes, limiter, config.rateLimits);
   const moderation = new ModerationService({ db: database.orm, files: tracked, changes, sessions, limiter, limits: config.rateLimits });
   const roles = new Roles(database.orm, sessions);
+  const storedEmails = new StoredEmails(database.orm);
+  warnOfRefusedEmails(app, storedEmails);
   const dataExport = new DataExport({
     db: database.orm,
     storage: files,
@@ -309,7 +312,8 @@ export async function buildApp({
     await app.register(backupRoutes({ database, storage: files, dataDir: config.dataDir, token: adminToken }));
   }
   // npm run admin: the embedded database is this process's, so its commands run here.
-  if (adminToken) await app.register(adminRoutes({ context: { resets, invites, roles, siteUrl: siteUrl(config) }, token: adminToken }));
+  if (adminToken)
+    await app.register(adminRoutes({ context: { resets, invites, roles, storedEmails, siteUrl: siteUrl(config) }, token: adminToken }));
   app.get(API.openapi, { schema: { hide: true } }, async () => app.swagger());
 
   await registerClientApp(app, config.clientDir, {

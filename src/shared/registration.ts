@@ -3,6 +3,7 @@
  * create-account form says the same as the server, before anything is sent.
  */
 import { ERRORS } from './errors.js';
+import type { EmailAddress } from './validation/email.js';
 
 export const REGISTRATION_MODES = ['open', 'domains', 'invite', 'closed'] as const;
 export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
@@ -26,15 +27,12 @@ const DOMAIN_ENTRY = /^(\*\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-
 export const isDomainEntry = (entry: string) => DOMAIN_ENTRY.test(entry.toLowerCase());
 
 /**
- * Whether an address is at one of the domains. Takes the normalized address (NFKC, lower case:
- * validation/sign-up.ts normalizeEmail), so a full-width or capitalized spelling of an allowed
- * domain is that domain, and a look-alike (a Cyrillic 'е', 'uni.example.edu.evil.com',
- * 'evil-uni.example.edu') is not.
+ * Whether an address is at one of the domains. Takes the parsed address (validation/email.ts), so
+ * the domain is the one the mail would go to, never text after some '@' in a string that holds
+ * two addresses; and a full-width or capitalized spelling of an allowed domain is that domain,
+ * while a look-alike ('uni.example.edu.evil.com', 'evil-uni.example.edu') is not.
  */
-export function emailDomainAllowed(email: string, domains: readonly string[]): boolean {
-  const at = email.lastIndexOf('@');
-  if (at < 0) return false;
-  const domain = email.slice(at + 1);
+export function emailDomainAllowed({ domain }: EmailAddress, domains: readonly string[]): boolean {
   return domains.some((entry) => {
     const pattern = entry.toLowerCase();
     return pattern.startsWith('*.') ? domain.endsWith(pattern.slice(1)) : domain === pattern;

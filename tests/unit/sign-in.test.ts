@@ -52,6 +52,15 @@ describe('parseIdentifier', () => {
     expect(parseIdentifier('\n Alice \t')).toEqual({ by: 'username', username: 'alice' });
   });
 
+  it('an e-mail is what the one parser accepts (issue 26): its spelling signs in; anything else is a username', () => {
+    expect(parseIdentifier('alice@example.test.')).toEqual({ by: 'email', email: 'alice@example.test' });
+    expect(parseIdentifier('att@evil.test,x@campus.example.edu')).toEqual({
+      by: 'username',
+      username: 'att@evil.test,x@campus.example.edu',
+    });
+    expect(parseIdentifier('"a b"@x.edu')).toEqual({ by: 'username', username: '"a b"@x.edu' });
+  });
+
   it('keeps inner characters as they are', () => {
     expect(parseIdentifier('al ice')).toEqual({ by: 'username', username: 'al ice' });
     expect(parseIdentifier('first.last+tag@sub.example.org')).toEqual({

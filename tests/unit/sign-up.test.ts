@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/shared/errors.js';
-import { looksLikeEmail, normalizeEmail, normalizeSignUp, validateSignUp, type SignUpInput } from '../../src/shared/validation/sign-up.js';
+import { parseEmail } from '../../src/shared/validation/email.js';
+import { normalizeSignUp, validateSignUp, type SignUpInput } from '../../src/shared/validation/sign-up.js';
 import { parseIdentifier } from '../../src/shared/validation/sign-in.js';
 
 /** A sign-up that passes every rule; each test breaks one field. */
@@ -178,7 +179,7 @@ describe('validateSignUp: e-mail', () => {
     'accepts %s',
     (email) => {
       expect(check({ email })).toEqual([]);
-      expect(looksLikeEmail(email)).toBe(true);
+      expect(parseEmail(email)).toBeDefined();
     },
   );
 
@@ -199,15 +200,36 @@ describe('validateSignUp: e-mail', () => {
     'a@b@c.com',
   ])('refuses %j', (email) => {
     expect(check({ email })).toEqual([ERRORS.EMAIL_INVALID]);
-    expect(looksLikeEmail(email)).toBe(false);
+    expect(parseEmail(email)).toBeUndefined();
   });
 
   it('refuses an address longer than 254 characters', () => {
     const local = 'a'.repeat(64);
-    const fits = `${local}@${'b'.repeat(254 - 64 - 1 - 4)}.com`;
+    const fits = `${local}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(254 - 64 - 1 - 64 - 64 - 4)}.com`;
     expect(fits).toHaveLength(254);
     expect(check({ email: fits })).toEqual([]);
     expect(check({ email: `a${fits}` })).toEqual([ERRORS.EMAIL_INVALID]);
+  });
+});
+
+describe('validateSignUp: REGISTRATION=domains with a *. entry (issue 26), as the create-account form runs it', () => {
+  const policy = { emailDomains: ['*.campus.example.edu'] };
+  const form = (email: string) => validateSignUp(normalizeSignUp({ ...VALID, email }), {}, policy);
+
+  it('a string holding a second address is "Invalid email address.", never let through by the domain check', () => {
+    for (const email of [
+      'att@evil.test,x.campus.example.edu',
+      'att@evil.test;x.campus.example.edu',
+      'att@evil.test>x.campus.example.edu',
+    ]) {
+      expect(form(email), email).toEqual([ERRORS.EMAIL_INVALID]);
+    }
+  });
+
+  it('a subdomain address passes (a trailing dot too); another domain is told the configured list', () => {
+    expect(form('stu@cs.campus.example.edu')).toEqual([]);
+    expect(form('stu@cs.campus.example.edu.')).toEqual([]);
+    expect(form('stu@evil.test')).toEqual(['Sign-ups are limited to addresses at *.campus.example.edu.']);
   });
 });
 
@@ -265,16 +287,18 @@ describe('e-mail look-alikes', () => {
       '\ufe0f',
       '\u{e0041}',
     ]) {
-      expect(looksLikeEmail(`al${char}ice@campus.edu`), JSON.stringify(char)).toBe(false);
+      expect(parseEmail(`al${char}ice@campus.edu`), JSON.stringify(char)).toBeUndefined();
     }
-    expect(looksLikeEmail('alice@campus.edu')).toBe(true);
-    expect(looksLikeEmail('café@campus.edu')).toBe(true);
+    expect(parseEmail('alice@campus.edu')).toBeDefined();
+    // Letters outside ASCII are refused outright (issue 26): a Cyrillic 'а' is a look-alike.
+    expect(parseEmail('café@campus.edu')).toBeUndefined();
+    expect(parseEmail('аlice@campus.edu')).toBeUndefined();
   });
 
-  it('normalizeEmail folds compatibility forms (NFKC) and case, so variants of one address are one address', () => {
-    expect(normalizeEmail('ＡＬＩＣＥ＠ｃａｍｐｕｓ．ｅｄｕ')).toBe('alice@campus.edu');
-    expect(normalizeEmail('ﬁona@campus.edu')).toBe('fiona@campus.edu');
-    expect(normalizeEmail('ⓑob@campus.edu')).toBe('bob@campus.edu');
+  it('normalizeSignUp folds compatibility forms (NFKC) and case, so variants of one address are one address', () => {
+    expect(parseEmail('ＡＬＩＣＥ＠ｃａｍｐｕｓ．ｅｄｕ')?.address).toBe('alice@campus.edu');
+    expect(parseEmail('ﬁona@campus.edu')?.address).toBe('fiona@campus.edu');
+    expect(parseEmail('ⓑob@campus.edu')?.address).toBe('bob@campus.edu');
     expect(normalizeSignUp({ username: 'a', email: 'Ａlice@Campus.edu', password: 'p' }).email).toBe('alice@campus.edu');
     expect(parseIdentifier('ＡＬＩＣＥ＠ｃａｍｐｕｓ．ｅｄｕ')).toEqual({ by: 'email', email: 'alice@campus.edu' });
   });

@@ -1,5 +1,6 @@
 import type { Invites } from '../auth/invites.js';
 import type { PasswordResetService } from '../auth/password-reset.service.js';
+import type { StoredEmails } from '../auth/stored-emails.js';
 import type { Roles } from '../moderation/roles.js';
 
 /**
@@ -11,6 +12,8 @@ export interface AdminContext {
   invites: Invites;
   /** Roles (issue 17): `role <username> <role>`. */
   roles: Roles;
+  /** `invalid-emails` (issue 26). */
+  storedEmails: StoredEmails;
   /** Where the site is: PUBLIC_URL, or http://localhost:PORT. */
   siteUrl: string;
 }

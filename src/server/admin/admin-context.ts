@@ -2,6 +2,7 @@ import { AuthService } from '../auth/auth.service.js';
 import { Invites } from '../auth/invites.js';
 import { PasswordResetService } from '../auth/password-reset.service.js';
 import { SessionCache } from '../auth/session-cache.js';
+import { StoredEmails } from '../auth/stored-emails.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { MemoryCounterStore, RateLimiter } from '../http/rate-limiter.js';
@@ -26,6 +27,7 @@ export function standaloneAdminContext(database: Database, config: Config): Admi
     resets: new PasswordResetService({ db: database.orm, auth, sessions, limiter, limits: config.rateLimits }),
     invites: new Invites(database.orm),
     roles: new Roles(database.orm, sessions),
+    storedEmails: new StoredEmails(database.orm),
     siteUrl: siteUrl(config),
   };
 }

@@ -1,10 +1,11 @@
 import { CommandFailed, UsageError, type AdminCommand, type AdminContext } from './admin-command.js';
+import { invalidEmailsCommand } from './invalid-emails.command.js';
 import { inviteCommand } from './invite.command.js';
 import { resetLinkCommand } from './reset-link.command.js';
 import { roleCommand } from './role.command.js';
 
 /** Every command, in the order `help` lists them. */
-export const ADMIN_COMMANDS: ReadonlyArray<AdminCommand> = [resetLinkCommand, inviteCommand, roleCommand];
+export const ADMIN_COMMANDS: ReadonlyArray<AdminCommand> = [resetLinkCommand, inviteCommand, roleCommand, invalidEmailsCommand];
 
 const HELP_WORDS = new Set(['help', '--help', '-h']);
 
@@ -15,7 +16,7 @@ export interface AdminResult {
   stderr: string;
 }
 
-const usageOf = (command: AdminCommand) => `npm run admin -- ${command.name} ${command.usage}`;
+const usageOf = (command: AdminCommand) => `npm run admin -- ${command.name} ${command.usage}`.trimEnd();
 
 export function adminHelp(): string {
   const width = Math.max(...ADMIN_COMMANDS.map((command) => usageOf(command).length));

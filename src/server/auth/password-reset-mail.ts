@@ -1,9 +1,20 @@
 import { COPY } from '../../shared/copy.js';
+import type { EmailAddress } from '../../shared/validation/email.js';
 import { escapeHtml } from '../http/escape-html.js';
 import type { Mail } from '../mail/mailer.js';
 
 /** The mail "Forgot password?" sends: the link, that it expires in an hour, and what to do if unasked. */
-export function passwordResetMail({ to, username, link, appName }: { to: string; username: string; link: string; appName: string }): Mail {
+export function passwordResetMail({
+  to,
+  username,
+  link,
+  appName,
+}: {
+  to: EmailAddress;
+  username: string;
+  link: string;
+  appName: string;
+}): Mail {
   const words = COPY.resetMail;
   const text = [words.greeting(username), '', words.asked(appName), '', link, '', words.expires, words.ignore, '', `— ${appName}`].join(
     '\n',

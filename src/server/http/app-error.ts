@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorCode } from '../../shared/errors.js';
+import { ERRORS, errorCodeOf, type ErrorCode } from '../../shared/errors.js';
 import type { SecurityEvent } from './security-log.js';
 
 /**
@@ -12,7 +12,8 @@ export class AppError extends Error {
     readonly messages?: string[],
     readonly headers: Record<string, string> = {},
   ) {
-    super(ERRORS[code]);
+    // A code whose text has a {placeholder} says it filled in, as its line in `messages` does.
+    super(messages?.find((message) => errorCodeOf(message) === code) ?? ERRORS[code]);
     this.name = 'AppError';
   }
 

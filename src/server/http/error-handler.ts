@@ -51,7 +51,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply
         .code(error.status)
         .headers(error.headers)
-        .send(body(error.code, error.messages ? { messages: error.messages } : {}));
+        .send(body(error.code, { message: error.message, ...(error.messages && { messages: error.messages }) }));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const detail = error.validation.map((issue) => `${issue.instancePath || '/'} ${issue.message}`.trim()).join('; ');

@@ -1,5 +1,5 @@
 import { ERRORS } from '../errors.js';
-import { looksLikeEmail, normalizeEmail } from './sign-up.js';
+import { parseEmail } from './email.js';
 
 export interface SignInInput {
   /** A username or an e-mail address. */
@@ -14,9 +14,11 @@ export function validateSignIn({ identifier, password }: SignInInput): string[] 
   return identifier.trim() && password ? [] : [ERRORS.FILL_IN_ALL_FIELDS];
 }
 
-/** An identifier that looks like an e-mail signs in by e-mail; anything else is a username. */
+/**
+ * An identifier that parses as an e-mail address signs in by that address (parseEmail's
+ * spelling); anything else is a username.
+ */
 export function parseIdentifier(identifier: string): SignInIdentity {
-  const value = identifier.trim().toLowerCase();
-  const email = normalizeEmail(identifier.trim());
-  return looksLikeEmail(email) ? { by: 'email', email } : { by: 'username', username: value };
+  const email = parseEmail(identifier.trim());
+  return email ? { by: 'email', email: email.address } : { by: 'username', username: identifier.trim().toLowerCase() };
 }

@@ -1,6 +1,7 @@
 import { ERRORS } from '../errors.js';
 import { domainsMessage, emailDomainAllowed } from '../registration.js';
-import { EMAIL_MAX_LENGTH, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from '../limits.js';
+import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from '../limits.js';
+import { parseEmail } from './email.js';
 import { passwordProblems } from './password.js';
 
 export interface SignUpInput {
@@ -9,33 +10,16 @@ export interface SignUpInput {
   password: string;
 }
 
-/** A standard e-mail shape: something@domain.tld, no spaces, one '@'. */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /**
- * Characters that do not show: controls, format characters (zero-width space and joiners,
- * bidi marks), separators and the other default-ignorable code points (Hangul fillers, variation
- * selectors). In an address they only serve to make a second account look like the first.
+ * Username and e-mail are lower-cased before they are checked and stored (spec section 5). The
+ * address becomes parseEmail's one spelling (NFKC, lower case, no trailing dot), so a variant of
+ * a taken address is the taken address; text that is no address is only folded, for
+ * validateSignUp to refuse.
  */
-const INVISIBLE = /[\p{C}\p{Z}\p{Default_Ignorable_Code_Point}]/u;
-
-export function looksLikeEmail(value: string): boolean {
-  return value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(value) && !INVISIBLE.test(value);
-}
-
-/**
- * The one spelling of an address that is stored and compared: NFKC folds compatibility forms
- * (full-width ａｌｉｃｅ＠ｃａｍｐｕｓ．ｅｄｕ, ligatures, circled letters) into the plain ones, so a
- * variant of a taken address is the taken address; then lower case (spec section 5).
- */
-export function normalizeEmail(value: string): string {
-  return value.normalize('NFKC').toLowerCase();
-}
-
-/** Username and e-mail are lower-cased before they are checked and stored (spec section 5). */
 export function normalizeSignUp(input: SignUpInput): SignUpInput {
   return {
     username: input.username.toLowerCase(),
-    email: normalizeEmail(input.email),
+    email: parseEmail(input.email)?.address ?? input.email.normalize('NFKC').toLowerCase(),
     password: input.password,
   };
 }
@@ -83,9 +67,10 @@ export function validateSignUp(
     if (found.usernameTaken) messages.push(ERRORS.USERNAME_TAKEN);
   }
 
-  if (email && !looksLikeEmail(email)) messages.push(ERRORS.EMAIL_INVALID);
-  else if (email && policy.emailDomains && !emailDomainAllowed(email, policy.emailDomains)) {
-    messages.push(domainsMessage(policy.emailDomains));
+  if (email) {
+    const address = parseEmail(email);
+    if (!address) messages.push(ERRORS.EMAIL_INVALID);
+    else if (policy.emailDomains && !emailDomainAllowed(address, policy.emailDomains)) messages.push(domainsMessage(policy.emailDomains));
   }
 
   if (password) messages.push(...passwordProblems(password, found));
