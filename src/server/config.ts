@@ -6,9 +6,14 @@ import { POOL_THREADS_PER_IMAGE } from './images/image-queue.js';
 import type { MaintenanceConfig } from './db/embedded-maintenance.js';
 
 export interface RateLimitConfig {
-  /** Sign-in attempts from one address, whatever the account, per window. */
+  /** Failed sign-ins from one address, whatever the account, per window (answered as usual). */
   loginPerIp: number;
-  /** Failed sign-ins for one account from one address, per window. */
+  /**
+   * Failed sign-ins from one address per window once loginPerIp is used up: passwords are still
+   * checked, a right one signs in, a wrong one gets 429; past these, none is checked (auth.service.ts).
+   */
+  loginChecksPerIp: number;
+  /** Failed sign-ins for one username or e-mail as typed, from one address, per window. */
   loginFailuresPerAccount: number;
   /** New accounts from one address per window. */
   registerPerIp: number;
@@ -289,6 +294,7 @@ export interface Config {
 
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   loginPerIp: 100,
+  loginChecksPerIp: 1000,
   loginFailuresPerAccount: 10,
   registerPerIp: 20,
   passwordChangesPerUser: 10,
@@ -403,6 +409,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cacheMaxBytes: integer(env.CACHE_MAX_MB, 64, 'CACHE_MAX_MB') * 1024 * 1024,
     rateLimits: {
       loginPerIp: integer(env.RATE_LIMIT_LOGIN_PER_IP, DEFAULT_RATE_LIMITS.loginPerIp, 'RATE_LIMIT_LOGIN_PER_IP'),
+      loginChecksPerIp: integer(env.RATE_LIMIT_LOGIN_CHECKS_PER_IP, DEFAULT_RATE_LIMITS.loginChecksPerIp, 'RATE_LIMIT_LOGIN_CHECKS_PER_IP'),
       loginFailuresPerAccount: integer(
         env.RATE_LIMIT_LOGIN_FAILURES,
         DEFAULT_RATE_LIMITS.loginFailuresPerAccount,
