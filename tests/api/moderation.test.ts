@@ -438,18 +438,46 @@ describe('every moderation route × member / moderator / admin / suspended', () 
 });
 
 describe('blocks and reports', () => {
-  it('someone who blocked the reporter is hidden from them (404); someone the reporter blocked can still be reported', async () => {
-    const [reporter, blocker, blocked] = [await account(), await account(), await account()];
-    const blockerPost = await postOf(blocker);
+  it('a report works across a block, either way, by post and by username; it lands in the queue and shows the reporter nothing', async () => {
+    const [victim, harasser, blocked, moderator] = [await account(), await account(), await account(), await account('moderator')];
+    const harasserPost = await postOf(harasser);
     const blockedPost = await postOf(blocked);
-    expect((await send('PUT', API.block(reporter.username), blocker.cookie)).statusCode).toBeLessThan(300);
-    expect((await send('PUT', API.block(blocked.username), reporter.cookie)).statusCode).toBeLessThan(300);
-    expectError(await report(reporter.cookie, { postId: blockerPost.id, reason: 'spam' }), 404, 'POST_NOT_FOUND');
-    expectError(await report(reporter.cookie, { username: blocker.username, reason: 'spam' }), 404, 'USER_NOT_FOUND');
-    expect((await report(reporter.cookie, { postId: blockedPost.id, reason: 'harassment' })).statusCode).toBe(204);
-    expect((await report(reporter.cookie, { username: blocked.username, reason: 'harassment' })).statusCode).toBe(204);
-    expect(await openReports(blocker.uid)).toBe(0);
+    // The harasser blocks the person they post about first; the victim blocked someone else.
+    expect((await send('PUT', API.block(victim.username), harasser.cookie)).statusCode).toBeLessThan(300);
+    expect((await send('PUT', API.block(blocked.username), victim.cookie)).statusCode).toBeLessThan(300);
+    const sent = [
+      await report(victim.cookie, { postId: harasserPost.id, reason: 'harassment' }),
+      await report(victim.cookie, { username: `@${harasser.username}`, reason: 'harassment' }),
+      await report(victim.cookie, { postId: blockedPost.id, reason: 'spam' }),
+      await report(victim.cookie, { username: blocked.username, reason: 'spam' }),
+    ];
+    // 204 and an empty body: the answer carries nothing of the blocked content.
+    for (const response of sent) {
+      expect(response.statusCode, response.body).toBe(204);
+      expect(response.body).toBe('');
+    }
+    expect(await openReports(harasser.uid)).toBe(2);
     expect(await openReports(blocked.uid)).toBe(2);
+    // The reads still follow the one visibility rule: the victim sees none of the harasser's.
+    expectError(await send('GET', API.post(harasserPost.id), victim.cookie), 404, 'POST_NOT_FOUND');
+    expectError(await send('GET', API.user(harasser.username), victim.cookie), 404, 'USER_NOT_FOUND');
+    const queue = (await send('GET', API.moderationQueue, moderator.cookie)).json<QueueResponse>();
+    const keys = queue.items.filter((item) => item.reporters.some((one) => one.username === victim.username)).map((item) => item.key);
+    expect(keys.toSorted()).toEqual(
+      [`post:${harasserPost.id}`, `user:${harasser.username}`, `post:${blockedPost.id}`, `user:${blocked.username}`].toSorted(),
+    );
+  });
+
+  it('what may not be reported across a block is what no one may: a missing post or user, a suspended one', async () => {
+    const [reporter, blocker] = [await account(), await account()];
+    const post = await postOf(blocker);
+    expect((await send('PUT', API.block(reporter.username), blocker.cookie)).statusCode).toBeLessThan(300);
+    expectError(await report(reporter.cookie, { postId: 'nosuchpost', reason: 'spam' }), 404, 'POST_NOT_FOUND');
+    expectError(await report(reporter.cookie, { username: 'nosuchuser', reason: 'spam' }), 404, 'USER_NOT_FOUND');
+    await query(t.database, `UPDATE users SET suspended_until = now() + interval '1 day' WHERE id = $1`, [blocker.uid]);
+    expectError(await report(reporter.cookie, { postId: post.id, reason: 'spam' }), 404, 'POST_NOT_FOUND');
+    expectError(await report(reporter.cookie, { username: blocker.username, reason: 'spam' }), 404, 'USER_NOT_FOUND');
+    expect(await openReports(blocker.uid)).toBe(0);
   });
 });
 

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizz
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { ReportReason, ReportStatus, Role } from '../../shared/moderation.js';
 import type { AppDb } from '../db/database.js';
-import { blocks, moderationLog, posts, reports, users } from '../db/schema.js';
+import { moderationLog, posts, reports, users } from '../db/schema.js';
 import { visibleTo } from '../directory/visibility.js';
 import type { PageKey } from '../http/cursor.js';
 import { newId } from '../ids.js';
@@ -28,36 +28,33 @@ const moderatedUser = {
 };
 
 /**
- * Whom a reporter may report: anyone visible to them (the one visibility rule), and also someone
- * they blocked, whom they still find (visibility.ts): blocking a harasser must not stop the
- * report. Someone who blocked the reporter, or is suspended, is hidden from them: 404.
+ * THE "may report" rule (issue 26), apart from the visibility rule on purpose: a report may name
+ * anyone not suspended now (what a signed-out visitor finds), whatever blocks lie between the
+ * reporter and them, either way. A harasser who blocks the people they post about must not stop
+ * those people's reports, and someone who blocked a harasser still reports them. A removed post
+ * is a deleted row. The rule only lets a report in: the answer is an empty 204, so the reporter
+ * is shown nothing, and every read still follows visibility.ts.
  */
-function reportable(reporterId: string, userId: AnyPgColumn): SQL {
-  return or(
-    visibleTo(reporterId, userId),
-    and(
-      visibleTo(undefined, userId),
-      sql`exists (select 1 from ${blocks} where ${and(eq(blocks.blockerId, reporterId), eq(blocks.blockedId, userId))})`,
-    ),
-  )!;
+function mayReport(userId: AnyPgColumn): SQL {
+  return visibleTo(undefined, userId);
 }
 
-/** A user the reporter may report (reportable). */
-export async function findReportableUser(db: AppDb, username: string, reporterId: string) {
+/** A user anyone may report (mayReport). */
+export async function findReportableUser(db: AppDb, username: string) {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.username, username), reportable(reporterId, users.id)))
+    .where(and(eq(users.username, username), mayReport(users.id)))
     .limit(1);
   return row;
 }
 
-/** A post the reporter may report (its author reportable), with its author. */
-export async function findReportablePost(db: AppDb, postId: string, reporterId: string) {
+/** A post anyone may report (its author mayReport), with its author. */
+export async function findReportablePost(db: AppDb, postId: string) {
   const [row] = await db
     .select({ id: posts.id, userId: posts.userId })
     .from(posts)
-    .where(and(eq(posts.id, postId), reportable(reporterId, posts.userId)))
+    .where(and(eq(posts.id, postId), mayReport(posts.userId)))
     .limit(1);
   return row;
 }

@@ -56,7 +56,7 @@ export class ModerationService {
   }
 
   /**
-   * A report of a post or a profile the reporter can see. A second report of the same target
+   * A report of someone else's post or profile, across blocks too (mayReport). A second report of the same target
    * while the first is open is answered alike and stores nothing (idempotent: a double click,
    * or a reporter who forgot, needs no error). Every attempt counts against the hourly limit.
    */
@@ -69,11 +69,11 @@ export class ModerationService {
     if (body.reason === 'other' && details === '') throw new AppError(400, 'REPORT_DETAILS_REQUIRED');
     let target: Target;
     if (body.postId !== undefined) {
-      const post = await queries.findReportablePost(this.db, body.postId, reporter.id);
+      const post = await queries.findReportablePost(this.db, body.postId);
       if (!post) throw new AppError(404, 'POST_NOT_FOUND');
       target = { userId: post.userId, postId: post.id };
     } else {
-      const user = await queries.findReportableUser(this.db, body.username!.replace(/^@/, '').toLowerCase(), reporter.id);
+      const user = await queries.findReportableUser(this.db, body.username!.replace(/^@/, '').toLowerCase());
       if (!user) throw new AppError(404, 'USER_NOT_FOUND');
       target = { userId: user.id, postId: null };
     }
