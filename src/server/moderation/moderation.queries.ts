@@ -81,29 +81,61 @@ export interface Target {
   postId: string | null;
 }
 
-/** The open reports' targets, newest report first; `id` is '<user id>/<post id or nothing>'. */
-export async function openTargets(db: AppDb, after: PageKey | undefined, limit: number) {
-  const key = sql`${reports.targetUserId} || '/' || coalesce(${reports.targetPostId}, '')`;
-  const result = await db.execute(sql`
-    SELECT ${reports.targetUserId} AS "userId", ${reports.targetPostId} AS "postId", ${key} AS id,
-           max(${reports.createdAt})::text AS "sortTime", count(*)::int AS reports
-    FROM ${reports}
-    WHERE ${reports.status} = 'open'
-    GROUP BY ${reports.targetUserId}, ${reports.targetPostId}
-    ${after ? sql`HAVING (max(${reports.createdAt}), ${key}) < (${after.sortTime}::timestamptz, ${after.id})` : sql``}
-    ORDER BY max(${reports.createdAt}) DESC, id DESC
-    LIMIT ${limit + 1}`);
-  return (result as { rows: Array<{ userId: string; postId: string | null; id: string; sortTime: string; reports: number }> }).rows;
+/**
+ * Whether a report came from an account younger than `newAccountMs` when it was sent (issue 26):
+ * one address can make dozens of fresh accounts an hour, an older one is not made on demand.
+ */
+function fromNewAccount(newAccountMs: number): SQL {
+  return sql`r.created_at < u.created_at + make_interval(secs => ${newAccountMs / 1000}::double precision)`;
 }
 
-/** The open reports of these targets: at most `perTarget` newest each, with the reporter's name. */
-export async function openReportsOf(db: AppDb, targets: Target[], perTarget: number) {
+/**
+ * The open reports' targets: first those with a report from an established account, by their
+ * newest such report, then those reported by new accounts only (a flood from fresh accounts can
+ * neither fill the first page nor move a target up it), newest first. `id` is
+ * '<1 established, 0 new only>/<user id>/<post id or nothing>', so the cursor carries the rank.
+ */
+export async function openTargets(db: AppDb, after: PageKey | undefined, limit: number, newAccountMs: number) {
+  const afterRank = after?.id.startsWith('1/') ? 1 : 0;
+  const result = await db.execute(sql`
+    SELECT "userId", "postId", established || '/' || "userId" || '/' || coalesce("postId", '') AS id,
+           sort_at::text AS "sortTime", "latestAt", reports, established = 0 AS "newAccountsOnly"
+    FROM (
+      SELECT r.target_user_id AS "userId", r.target_post_id AS "postId",
+             (NOT bool_and(${fromNewAccount(newAccountMs)}))::int AS established,
+             coalesce(max(r.created_at) FILTER (WHERE NOT ${fromNewAccount(newAccountMs)}), max(r.created_at)) AS sort_at,
+             max(r.created_at)::text AS "latestAt", count(*)::int AS reports
+      FROM reports r JOIN users u ON u.id = r.reporter_id
+      WHERE r.status = 'open'
+      GROUP BY r.target_user_id, r.target_post_id
+    ) AS targets
+    ${after ? sql`WHERE (established, sort_at, established || '/' || "userId" || '/' || coalesce("postId", '')) < (${afterRank}, ${after.sortTime}::timestamptz, ${after.id})` : sql``}
+    ORDER BY established DESC, sort_at DESC, id DESC
+    LIMIT ${limit + 1}`);
+  return (
+    result as {
+      rows: Array<{
+        userId: string;
+        postId: string | null;
+        id: string;
+        sortTime: string;
+        latestAt: string;
+        reports: number;
+        newAccountsOnly: boolean;
+      }>;
+    }
+  ).rows;
+}
+
+/** The open reports of these targets: at most `perTarget` newest each, with the reporter's name and whether their account was new. */
+export async function openReportsOf(db: AppDb, targets: Target[], perTarget: number, newAccountMs: number) {
   if (targets.length === 0) return [];
   const userIds = [...new Set(targets.map((target) => target.userId))];
   const result = await db.execute(sql`
-    SELECT "userId", "postId", reason, details, at, username FROM (
+    SELECT "userId", "postId", reason, details, at, username, "newAccount" FROM (
       SELECT r.target_user_id AS "userId", r.target_post_id AS "postId", r.reason, r.details, r.created_at::text AS at,
-             u.username, row_number() OVER (PARTITION BY r.target_user_id, r.target_post_id ORDER BY r.created_at DESC) AS n
+             u.username, ${fromNewAccount(newAccountMs)} AS "newAccount",
+             row_number() OVER (PARTITION BY r.target_user_id, r.target_post_id ORDER BY r.created_at DESC) AS n
       FROM reports r JOIN users u ON u.id = r.reporter_id
       WHERE r.status = 'open' AND r.target_user_id IN (${sql.join(
         userIds.map((id) => sql`${id}`),
@@ -114,7 +146,15 @@ export async function openReportsOf(db: AppDb, targets: Target[], perTarget: num
     ORDER BY at DESC`);
   return (
     result as {
-      rows: Array<{ userId: string; postId: string | null; reason: ReportReason; details: string; at: string; username: string }>;
+      rows: Array<{
+        userId: string;
+        postId: string | null;
+        reason: ReportReason;
+        details: string;
+        at: string;
+        username: string;
+        newAccount: boolean;
+      }>;
     }
   ).rows;
 }
