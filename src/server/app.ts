@@ -280,7 +280,15 @@ export async function buildApp({
   });
   const invites = new Invites(database.orm);
   const deletion = new AccountDeletion(tracked, changes, limiter, config.rateLimits);
-  const moderation = new ModerationService({ db: database.orm, files: tracked, changes, sessions, limiter, limits: config.rateLimits });
+  const moderation = new ModerationService({
+    db: database.orm,
+    files: tracked,
+    changes,
+    sessions,
+    limiter,
+    limits: config.rateLimits,
+    newAccountMs: config.reportNewAccountMs,
+  });
   const roles = new Roles(database.orm, sessions);
   const storedEmails = new StoredEmails(database.orm);
   warnOfRefusedEmails(app, storedEmails);

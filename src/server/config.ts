@@ -6,9 +6,14 @@ import { POOL_THREADS_PER_IMAGE } from './images/image-queue.js';
 import type { MaintenanceConfig } from './db/embedded-maintenance.js';
 
 export interface RateLimitConfig {
-  /** Sign-in attempts from one address, whatever the account, per window. */
+  /** Failed sign-ins from one address, whatever the account, per window (answered as usual). */
   loginPerIp: number;
-  /** Failed sign-ins for one account from one address, per window. */
+  /**
+   * Failed sign-ins from one address per window once loginPerIp is used up: passwords are still
+   * checked, a right one signs in, a wrong one gets 429; past these, none is checked (auth.service.ts).
+   */
+  loginChecksPerIp: number;
+  /** Failed sign-ins for one username or e-mail as typed, from one address, per window. */
   loginFailuresPerAccount: number;
   /** New accounts from one address per window. */
   registerPerIp: number;
@@ -36,6 +41,8 @@ export interface RateLimitConfig {
   exportWindowMs: number;
   /** Reports one account may send per report window (issue 17; each lands in the moderators' queue). */
   reportsPerUser: number;
+  /** Reports from one address per report window, whatever the account (issue 26: fresh accounts could fill the queue). */
+  reportsPerIp: number;
   reportWindowMs: number;
   /** Blocks and unblocks one account may make per block window (issue 17; each rereads two users' follows). */
   blocksPerUser: number;
@@ -268,6 +275,11 @@ export interface Config {
   embeddedMaintenance: MaintenanceConfig;
   /** How long a session's user is remembered (embedded database only); 0 turns it off. */
   sessionCacheMs: number;
+  /**
+   * Reports sent by an account younger than this (at the time of the report) rank after the
+   * others in the moderation queue and are marked there (issue 26); 0 marks none.
+   */
+  reportNewAccountMs: number;
   /** Bytes the shared read cache (cache/read-cache.ts) may hold, all its regions together. */
   cacheMaxBytes: number;
   timeouts: TimeoutConfig;
@@ -289,6 +301,7 @@ export interface Config {
 
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   loginPerIp: 100,
+  loginChecksPerIp: 1000,
   loginFailuresPerAccount: 10,
   registerPerIp: 20,
   passwordChangesPerUser: 10,
@@ -305,6 +318,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   exportsPerUser: 5,
   exportWindowMs: 60 * 60 * 1000,
   reportsPerUser: 20,
+  reportsPerIp: 100,
   reportWindowMs: 60 * 60 * 1000,
   blocksPerUser: 60,
   blockWindowMs: 60 * 60 * 1000,
@@ -400,9 +414,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       analyzeMs: integer(env.EMBEDDED_ANALYZE_MS, 86_400_000, 'EMBEDDED_ANALYZE_MS'),
     },
     sessionCacheMs: integer(env.SESSION_CACHE_MS, 60_000, 'SESSION_CACHE_MS'),
+    reportNewAccountMs: integer(env.REPORT_NEW_ACCOUNT_MS, 24 * 60 * 60 * 1000, 'REPORT_NEW_ACCOUNT_MS'),
     cacheMaxBytes: integer(env.CACHE_MAX_MB, 64, 'CACHE_MAX_MB') * 1024 * 1024,
     rateLimits: {
       loginPerIp: integer(env.RATE_LIMIT_LOGIN_PER_IP, DEFAULT_RATE_LIMITS.loginPerIp, 'RATE_LIMIT_LOGIN_PER_IP'),
+      loginChecksPerIp: integer(env.RATE_LIMIT_LOGIN_CHECKS_PER_IP, DEFAULT_RATE_LIMITS.loginChecksPerIp, 'RATE_LIMIT_LOGIN_CHECKS_PER_IP'),
       loginFailuresPerAccount: integer(
         env.RATE_LIMIT_LOGIN_FAILURES,
         DEFAULT_RATE_LIMITS.loginFailuresPerAccount,
@@ -427,6 +443,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       exportsPerUser: integer(env.RATE_LIMIT_EXPORTS_PER_USER, DEFAULT_RATE_LIMITS.exportsPerUser, 'RATE_LIMIT_EXPORTS_PER_USER'),
       exportWindowMs: DEFAULT_RATE_LIMITS.exportWindowMs,
       reportsPerUser: integer(env.RATE_LIMIT_REPORTS_PER_USER, DEFAULT_RATE_LIMITS.reportsPerUser, 'RATE_LIMIT_REPORTS_PER_USER'),
+      reportsPerIp: integer(env.RATE_LIMIT_REPORTS_PER_IP, DEFAULT_RATE_LIMITS.reportsPerIp, 'RATE_LIMIT_REPORTS_PER_IP'),
       reportWindowMs: DEFAULT_RATE_LIMITS.reportWindowMs,
       blocksPerUser: integer(env.RATE_LIMIT_BLOCKS_PER_USER, DEFAULT_RATE_LIMITS.blocksPerUser, 'RATE_LIMIT_BLOCKS_PER_USER'),
       blockWindowMs: DEFAULT_RATE_LIMITS.blockWindowMs,

@@ -288,6 +288,9 @@ export const COPY = {
     reportedProfile: 'Reported profile',
     reportsCount: (count: number) => (count === 1 ? '1 report' : `${count} reports`),
     reportedBy: 'Reported by',
+    /** Issue 26: a reporter whose account was under a day old (REPORT_NEW_ACCOUNT_MS); such items come last. */
+    newAccount: 'new account',
+    newAccountsOnly: 'only new accounts',
     andMore: (count: number) => `and ${count} more`,
     removePost: 'Remove Post',
     suspend: 'Suspend',

@@ -55,6 +55,8 @@ export const ERRORS = {
   REPORT_DETAILS_TOO_LONG: 'Details must be at most 500 characters.',
   /** Reports per account per hour (RATE_LIMIT_REPORTS_PER_USER). */
   REPORTING_TOO_FAST: 'You have sent a lot of reports. Try again later.',
+  /** Reports from one address per hour, whatever the account (RATE_LIMIT_REPORTS_PER_IP). */
+  REPORTS_FROM_ADDRESS_TOO_MANY: 'Many reports have come from your network this hour. Try again later.',
   MODERATION_NOTE_TOO_LONG: 'Note must be at most 500 characters.',
   /** A moderator acting on an admin or on themselves; a role change by anyone but an admin. */
   MODERATION_NOT_ALLOWED: 'You cannot do that to this account.',

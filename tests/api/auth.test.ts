@@ -1018,18 +1018,23 @@ describe('rate limits', () => {
     expect((await login(other.username, other.password, ip)).statusCode).toBe(200);
   });
 
-  it('typing the username or the e-mail counts against one account, and the answer never says whose e-mail it is', async () => {
+  it('the username and the e-mail each have their own count: a right password is never called wrong, and never tells whose e-mail it is', async () => {
     const account = await register();
     const ip = freshIp();
-    expectError(await login(account.username, 'wrong password', ip), 401, 'INCORRECT_LOGIN');
-    expectError(await login(account.email, 'wrong password', ip), 401, 'INCORRECT_LOGIN');
-    expectError(await login(account.username.toUpperCase(), 'wrong password', ip), 401, 'INCORRECT_LOGIN');
-    // The account's guesses are used up: even its right password, typed as the e-mail, is refused
-    // exactly like a wrong one (a 429 here would link the e-mail to the username).
-    expectError(await login(account.email, account.password, ip), 401, 'INCORRECT_LOGIN');
-    expectError(await login(account.username, account.password, ip), 401, 'INCORRECT_LOGIN');
-    // From the owner's own address it still works.
-    expect((await login(account.email, account.password, freshIp())).statusCode).toBe(200);
+    // A guesser at the owner's e-mail (from the owner's own campus NAT, say) uses its guesses up.
+    for (let i = 0; i < 3; i++) expectError(await login(account.email, 'wrong password', ip), 401, 'INCORRECT_LOGIN');
+    // The e-mail as typed is limited: 429, even for the right password, which the owner can read
+    // as "wait": never "Incorrect log in details." for a right password.
+    expectLimited(await login(account.email, account.password, ip));
+    // The username was never guessed at: the owner's right password is checked and signs in
+    // (before issue 26 a count joining the two answered it as a wrong password).
+    const owner = await login(account.username, account.password, ip);
+    expect(owner.statusCode, owner.body).toBe(200);
+    // The same the other way round, on another account: the username used up, the e-mail works.
+    const other = await register();
+    for (let i = 0; i < 3; i++) expectError(await login(other.username.toUpperCase(), 'wrong password', ip), 401, 'INCORRECT_LOGIN');
+    expectLimited(await login(other.username, other.password, ip));
+    expect((await login(other.email, other.password, ip)).statusCode).toBe(200);
   });
 
   it("after a username's guesses are used up, an e-mail's answer does not depend on whose account it is (no oracle)", async () => {
@@ -1047,6 +1052,9 @@ describe('rate limits', () => {
     expect(answers[0]).toEqual({ status: 401, body: { code: 'INCORRECT_LOGIN', message: ERRORS.INCORRECT_LOGIN }, cookies: 0 });
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
+    // And the victim's right password, typed as the e-mail, signs in like the other's.
+    expect((await login(victim.email, victim.password, ip)).statusCode).toBe(200);
+    expect((await login(other.email, other.password, ip)).statusCode).toBe(200);
   });
 
   it('simultaneous wrong guesses: exactly the limit are checked, the rest get 429 (no check-then-record race)', async () => {
@@ -1055,7 +1063,7 @@ describe('rate limits', () => {
     const responses = await Promise.all(Array.from({ length: 12 }, () => login(account.username, 'wrong password', ip)));
     const statuses = responses.map((response) => response.statusCode).sort();
     expect(statuses).toEqual([...Array(3).fill(401), ...Array(9).fill(429)]);
-    // A mix of username and e-mail at once: the account's limit holds too.
+    // A mix of username and e-mail at once: each as typed has its limit, exactly.
     const mixed = await register();
     const other = freshIp();
     const answers = await Promise.all(
@@ -1174,18 +1182,58 @@ describe('rate limit: sign-ins per address', () => {
     await t?.close();
   });
 
-  it('refuses sign-ins after loginPerIp failures from one address, whatever the account', async () => {
+  it('past loginPerIp failures from one address, whatever the account, wrong passwords get 429 but a right one still signs in', async () => {
     const a = await signUp(t.app, newAccount());
     const b = await signUp(t.app, newAccount());
-    const ip = freshIp();
-    expect((await post(t.app, API.login, { identifier: a.username, password: 'nope nope' }, { remoteAddress: ip })).statusCode).toBe(401);
-    expect((await post(t.app, API.login, { identifier: b.username, password: 'nope nope' }, { remoteAddress: ip })).statusCode).toBe(401);
-    const limited = await post(t.app, API.login, { identifier: b.username, password: b.password }, { remoteAddress: ip });
-    expectError(limited, 429, 'RATE_LIMITED');
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect((await post(t.app, API.login, { identifier: b.username, password: b.password }, { remoteAddress: freshIp() })).statusCode).toBe(
-      200,
-    );
+    const nat = freshIp();
+    expect((await post(t.app, API.login, { identifier: a.username, password: 'nope nope' }, { remoteAddress: nat })).statusCode).toBe(401);
+    expect((await post(t.app, API.login, { identifier: b.username, password: 'nope nope' }, { remoteAddress: nat })).statusCode).toBe(401);
+    // The address's failures are used up: a wrong password, an unknown name or e-mail is refused.
+    for (const identifier of [b.username, 'ghost_user', 'nobody@example.com']) {
+      const limited = await post(t.app, API.login, { identifier, password: 'nope nope' }, { remoteAddress: nat });
+      expectError(limited, 429, 'RATE_LIMITED');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(limited.cookies).toHaveLength(0);
+    }
+    // A student behind the same NAT who types the right password is let in (before issue 26: 429
+    // for the whole window), by username or by e-mail.
+    const student = await post(t.app, API.login, { identifier: b.username, password: b.password }, { remoteAddress: nat });
+    expect(student.statusCode, student.body).toBe(200);
+    expect((await post(t.app, API.login, { identifier: a.email, password: a.password }, { remoteAddress: nat })).statusCode).toBe(200);
+  });
+
+  it('past both per-address budgets (loginPerIp, then loginChecksPerIp) nothing is checked: the right password gets 429 too', async () => {
+    const bounded = await createTestApp({
+      rateLimits: { ...DEFAULT_RATE_LIMITS, loginPerIp: 2, loginChecksPerIp: 3, registerPerIp: 100, windowMs: 60_000 },
+    });
+    try {
+      const students = await Promise.all(Array.from({ length: 3 }, () => signUp(bounded.app, newAccount())));
+      const nat = freshIp();
+      const login = (identifier: string, password: string) =>
+        post(bounded.app, API.login, { identifier, password }, { remoteAddress: nat });
+      // Different accounts, so no typed name's own limit is met.
+      expect((await login(students[0]!.username, 'nope nope')).statusCode).toBe(401);
+      expect((await login(students[1]!.username, 'nope nope')).statusCode).toBe(401);
+      // Checked past the first budget: a right password there gives its place back.
+      expect((await login(students[2]!.username, students[2]!.password)).statusCode).toBe(200);
+      for (const identifier of [students[0]!.email, students[1]!.email, 'ghost_user']) {
+        expectError(await login(identifier, 'nope nope'), 429, 'RATE_LIMITED');
+      }
+      // Both budgets used up: 2 + 3 wrong passwords checked from this address, and no more.
+      const refused = await login(students[2]!.email, students[2]!.password);
+      expectError(refused, 429, 'RATE_LIMITED');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+      const elsewhere = await post(
+        bounded.app,
+        API.login,
+        { identifier: students[2]!.email, password: students[2]!.password },
+        { remoteAddress: freshIp() },
+      );
+      expect(elsewhere.statusCode).toBe(200);
+    } finally {
+      await bounded.close();
+    }
   });
 
   it('successful sign-ins do not count: a campus NAT full of students is never locked out by its own sign-ins', async () => {

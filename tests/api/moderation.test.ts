@@ -12,6 +12,7 @@ import { expectError, mediaFiles, query } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
 import { startLocalS3, type LocalS3 } from '../helpers/s3.js';
 import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../helpers/test-app.js';
+import { QUEUE_PAGE } from '../../src/server/moderation/moderation.service.js';
 
 /** Reports, the queue and its actions, the log, suspensions and roles (issue 17), on a real database and disk. */
 
@@ -130,6 +131,99 @@ describe('POST /api/reports', () => {
       expect(await query(limited.database, 'SELECT 1 FROM reports')).toHaveLength(2);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('a flood of reports from one address (issue 26)', () => {
+  it('is limited per address, whatever the account (RATE_LIMIT_REPORTS_PER_IP): 429 with its own message, nothing stored', async () => {
+    const limited = await createTestApp({ rateLimits: { ...TEST_RATE_LIMITS, reportsPerIp: 3 } });
+    try {
+      const [first, second, third] = [
+        await signUp(limited.app, newAccount('ip')),
+        await signUp(limited.app, newAccount('ip')),
+        await signUp(limited.app, newAccount('ip')),
+      ];
+      const targets = await Promise.all(Array.from({ length: 4 }, () => signUp(limited.app, newAccount('tgt'))));
+      const reportFrom = (who: Account, target: Account, remoteAddress: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: API.reports,
+          payload: { username: target.username, reason: 'spam' },
+          headers: { cookie: who.cookie },
+          remoteAddress,
+        });
+      const dorm = '203.0.113.26';
+      expect((await reportFrom(first, targets[0]!, dorm)).statusCode).toBe(204);
+      expect((await reportFrom(first, targets[1]!, dorm)).statusCode).toBe(204);
+      expect((await reportFrom(second, targets[2]!, dorm)).statusCode).toBe(204);
+      // A fresh account from the same address: the address's reports are used up.
+      const refused = await reportFrom(third, targets[3]!, dorm);
+      expectError(refused, 429, 'REPORTS_FROM_ADDRESS_TOO_MANY');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(await query(limited.database, 'SELECT 1 FROM reports')).toHaveLength(3);
+      // The same account from another address is not refused.
+      expect((await reportFrom(third, targets[3]!, '198.51.100.26')).statusCode).toBe(204);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('reports from accounts under a day old rank after the others, across pages, and are marked', async () => {
+    const own = await createTestApp();
+    try {
+      const make = (prefix: string) => signUp(own.app, newAccount(prefix));
+      const reportAs = async (who: Account, target: Account) => {
+        const response = await own.app.inject({
+          method: 'POST',
+          url: API.reports,
+          payload: { username: target.username, reason: 'spam' },
+          headers: { cookie: who.cookie },
+        });
+        expect(response.statusCode, response.body).toBe(204);
+      };
+      const moderator = await make('mod');
+      await query(own.database, `UPDATE users SET role = 'moderator' WHERE id = $1`, [moderator.uid]);
+      const old = await make('old');
+      // Two days old: what a real account is and a fresh one cannot be made into on demand.
+      await query(own.database, `UPDATE users SET created_at = created_at - interval '2 days' WHERE id = $1`, [old.uid]);
+      const fresh = [await make('new'), await make('new')];
+      const [lone, mixed] = [await make('tgt'), await make('tgt')];
+      const flooded = [];
+      for (let i = 0; i < QUEUE_PAGE + 1; i += 1) flooded.push(await make('tgt'));
+
+      await reportAs(old, lone);
+      await reportAs(fresh[0]!, mixed);
+      await reportAs(old, mixed);
+      // The flood comes later: newer, yet it must not push the older accounts' reports off the first page.
+      for (const [i, target] of flooded.entries()) await reportAs(fresh[i % 2]!, target);
+
+      const page = async (cursor?: string) => {
+        const url = cursor ? `${API.moderationQueue}?cursor=${encodeURIComponent(cursor)}` : API.moderationQueue;
+        const response = await own.app.inject({ method: 'GET', url, headers: { cookie: moderator.cookie } });
+        expect(response.statusCode, response.body).toBe(200);
+        return response.json<QueueResponse>();
+      };
+      const first = await page();
+      expect(first.items).toHaveLength(QUEUE_PAGE);
+      const second = await page(first.nextCursor!);
+      expect(second.nextCursor).toBeNull();
+      const items = [...first.items, ...second.items];
+      expect(items.map((item) => item.key)).toEqual([
+        `user:${mixed.username}`,
+        `user:${lone.username}`,
+        ...flooded.map((target) => `user:${target.username}`).reverse(),
+      ]);
+      // Marked: the item, and each reporter.
+      expect(items.map((item) => item.newAccountsOnly)).toEqual([false, false, ...flooded.map(() => true)]);
+      expect(items[0]!.reporters.map(({ username, newAccount }) => ({ username, newAccount }))).toEqual([
+        { username: old.username, newAccount: false },
+        { username: fresh[0]!.username, newAccount: true },
+      ]);
+      expect(items[1]!.reporters.map((reporter) => reporter.newAccount)).toEqual([false]);
+      expect(items.slice(2).every((item) => item.reporters.every((reporter) => reporter.newAccount))).toBe(true);
+    } finally {
+      await own.close();
     }
   });
 });
@@ -440,18 +534,46 @@ describe('every moderation route × member / moderator / admin / suspended', () 
 });
 
 describe('blocks and reports', () => {
-  it('someone who blocked the reporter is hidden from them (404); someone the reporter blocked can still be reported', async () => {
-    const [reporter, blocker, blocked] = [await account(), await account(), await account()];
-    const blockerPost = await postOf(blocker);
+  it('a report works across a block, either way, by post and by username; it lands in the queue and shows the reporter nothing', async () => {
+    const [victim, harasser, blocked, moderator] = [await account(), await account(), await account(), await account('moderator')];
+    const harasserPost = await postOf(harasser);
     const blockedPost = await postOf(blocked);
-    expect((await send('PUT', API.block(reporter.username), blocker.cookie)).statusCode).toBeLessThan(300);
-    expect((await send('PUT', API.block(blocked.username), reporter.cookie)).statusCode).toBeLessThan(300);
-    expectError(await report(reporter.cookie, { postId: blockerPost.id, reason: 'spam' }), 404, 'POST_NOT_FOUND');
-    expectError(await report(reporter.cookie, { username: blocker.username, reason: 'spam' }), 404, 'USER_NOT_FOUND');
-    expect((await report(reporter.cookie, { postId: blockedPost.id, reason: 'harassment' })).statusCode).toBe(204);
-    expect((await report(reporter.cookie, { username: blocked.username, reason: 'harassment' })).statusCode).toBe(204);
-    expect(await openReports(blocker.uid)).toBe(0);
+    // The harasser blocks the person they post about first; the victim blocked someone else.
+    expect((await send('PUT', API.block(victim.username), harasser.cookie)).statusCode).toBeLessThan(300);
+    expect((await send('PUT', API.block(blocked.username), victim.cookie)).statusCode).toBeLessThan(300);
+    const sent = [
+      await report(victim.cookie, { postId: harasserPost.id, reason: 'harassment' }),
+      await report(victim.cookie, { username: `@${harasser.username}`, reason: 'harassment' }),
+      await report(victim.cookie, { postId: blockedPost.id, reason: 'spam' }),
+      await report(victim.cookie, { username: blocked.username, reason: 'spam' }),
+    ];
+    // 204 and an empty body: the answer carries nothing of the blocked content.
+    for (const response of sent) {
+      expect(response.statusCode, response.body).toBe(204);
+      expect(response.body).toBe('');
+    }
+    expect(await openReports(harasser.uid)).toBe(2);
     expect(await openReports(blocked.uid)).toBe(2);
+    // The reads still follow the one visibility rule: the victim sees none of the harasser's.
+    expectError(await send('GET', API.post(harasserPost.id), victim.cookie), 404, 'POST_NOT_FOUND');
+    expectError(await send('GET', API.user(harasser.username), victim.cookie), 404, 'USER_NOT_FOUND');
+    const queue = (await send('GET', API.moderationQueue, moderator.cookie)).json<QueueResponse>();
+    const keys = queue.items.filter((item) => item.reporters.some((one) => one.username === victim.username)).map((item) => item.key);
+    expect(keys.toSorted()).toEqual(
+      [`post:${harasserPost.id}`, `user:${harasser.username}`, `post:${blockedPost.id}`, `user:${blocked.username}`].toSorted(),
+    );
+  });
+
+  it('what may not be reported across a block is what no one may: a missing post or user, a suspended one', async () => {
+    const [reporter, blocker] = [await account(), await account()];
+    const post = await postOf(blocker);
+    expect((await send('PUT', API.block(reporter.username), blocker.cookie)).statusCode).toBeLessThan(300);
+    expectError(await report(reporter.cookie, { postId: 'nosuchpost', reason: 'spam' }), 404, 'POST_NOT_FOUND');
+    expectError(await report(reporter.cookie, { username: 'nosuchuser', reason: 'spam' }), 404, 'USER_NOT_FOUND');
+    await query(t.database, `UPDATE users SET suspended_until = now() + interval '1 day' WHERE id = $1`, [blocker.uid]);
+    expectError(await report(reporter.cookie, { postId: post.id, reason: 'spam' }), 404, 'POST_NOT_FOUND');
+    expectError(await report(reporter.cookie, { username: blocker.username, reason: 'spam' }), 404, 'USER_NOT_FOUND');
+    expect(await openReports(blocker.uid)).toBe(0);
   });
 });
 

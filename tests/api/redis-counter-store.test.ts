@@ -165,6 +165,24 @@ describe.each(backends)('counter store contract: $name', ({ make }) => {
     expect((await store.get(k)).count).toBe(10);
   });
 
+  it('takeFirst: of 30 simultaneous attempts at limits of 5 then 10, exactly 15 get a slot, in order; the rest a 429', async () => {
+    const limiter = new RateLimiter(store);
+    const [first, second] = [key('first'), key('second')];
+    const limits = [
+      { key: first, limit: 5 },
+      { key: second, limit: 10 },
+    ];
+    const answers = await Promise.allSettled(Array.from({ length: 30 }, () => limiter.takeFirst(limits, 60_000)));
+    const taken = answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value.index] : []));
+    expect(taken.filter((index) => index === 0)).toHaveLength(5);
+    expect(taken.filter((index) => index === 1)).toHaveLength(10);
+    expect(answers.filter((answer) => answer.status === 'rejected')).toHaveLength(15);
+    expect([(await store.get(first)).count, (await store.get(second)).count]).toEqual([5, 10]);
+    const error = await thrown(limiter.takeFirst(limits, 60_000));
+    expect(error.status).toBe(429);
+    expect(Number(error.headers?.['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
   it('take: all slots or none; the used-up limit answers 429 and the others are given back', async () => {
     const limiter = new RateLimiter(store);
     const [wide, narrow] = [key('wide'), key('narrow')];

@@ -62,6 +62,8 @@ test('report → queue → Remove Post and Suspend → the log; the author is lo
     .filter({ hasText: `@${author.username}` });
   await expect(postItem).toContainText('Spam');
   await expect(postItem).toContainText(`@${reporter.username}`);
+  // The reporter signed up a moment ago: marked as a new account (issue 26).
+  await expect(postItem).toContainText(COPY.moderation.newAccount);
   await postItem.getByRole('button', { name: COPY.moderation.removePost }).click();
   const remove = mod.getByRole('dialog', { name: COPY.moderation.removeTitle });
   await remove.getByLabel(COPY.moderation.note).fill('Advertising');
@@ -110,4 +112,34 @@ test('Report is not offered on your own post or profile, nor signed out', async 
   await page.goto(`/post/${postId}`);
   await expect(page.getByRole('heading', { name: 'Mine' })).toBeVisible();
   await expect(page.getByRole('button', { name: COPY.report.action })).toHaveCount(0);
+});
+
+test('a post and a profile hidden by a block are still reported, by link and by name, showing nothing of them', async ({
+  page,
+  request,
+}) => {
+  const harasser = await signUpViaApi(request, newAccount('harass'));
+  const postId = await postAs(request, 'About someone #dorm');
+  const victim = await signUpViaApi(page.request, newAccount('victim'));
+  // The harasser blocks the person they post about first (issue 26).
+  expect((await request.put(API.block(victim.username))).status()).toBeLessThan(300);
+
+  await page.goto(`/post/${postId}`);
+  await expect(page.getByRole('heading', { name: COPY.post.missingTitle })).toBeVisible();
+  await expect(page.getByText('About someone')).toHaveCount(0);
+  await page.getByRole('button', { name: COPY.report.action }).click();
+  const dialog = page.getByRole('dialog', { name: COPY.report.postTitle });
+  await dialog.getByLabel('Harassment or bullying').check();
+  await dialog.getByRole('button', { name: COPY.report.send }).click();
+  const thanks = page.getByRole('dialog', { name: COPY.report.thanksTitle });
+  await expect(thanks).toContainText(COPY.report.thanksMessage);
+  await thanks.getByRole('button', { name: COPY.close }).click();
+
+  await page.goto(`/@${harasser.username}`);
+  await expect(page.getByRole('heading', { name: COPY.profile.missingTitle })).toBeVisible();
+  await page.getByRole('button', { name: COPY.report.action }).click();
+  const profileDialog = page.getByRole('dialog', { name: COPY.report.profileTitle(harasser.username) });
+  await profileDialog.getByLabel('Harassment or bullying').check();
+  await profileDialog.getByRole('button', { name: COPY.report.send }).click();
+  await expect(page.getByRole('dialog', { name: COPY.report.thanksTitle })).toBeVisible();
 });

@@ -99,6 +99,7 @@ export const TEST_RATE_LIMITS: RateLimitConfig = {
   searchPerIp: 10_000,
   searchPerUser: 10_000,
   boardWritesPerUser: 10_000,
+  reportsPerIp: 10_000,
 };
 
 export interface TestApp {

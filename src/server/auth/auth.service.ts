@@ -9,7 +9,7 @@ import { OWASP_ARGON2ID, type Argon2Cost, type RateLimitConfig, type Registratio
 import type { AppDb } from '../db/database.js';
 import { hasSqlState } from '../db/sql-state.js';
 import { AppError } from '../http/app-error.js';
-import type { RateLimiter } from '../http/rate-limiter.js';
+import { tooManyRequests, type RateLimiter } from '../http/rate-limiter.js';
 import { newId } from '../ids.js';
 import * as queries from './auth.queries.js';
 import type { UserRow } from './auth.queries.js';
@@ -89,15 +89,23 @@ export class AuthService {
   /**
    * Sign-in limits (per 15 minutes, from one address: an IPv6 /64 counts as one, see
    * http/client-address.ts). Each guess takes its slots before the password is checked, so the
-   * limits hold exactly under any concurrency; a successful sign-in gives them back, so only
-   * failures count and a campus NAT full of students is never locked out by its own sign-ins.
+   * limits hold exactly under any concurrency; a right password gives them back, so only
+   * failures count.
    *
-   * - failures from the address, whatever the account (`loginPerIp`);
-   * - failures for what was typed (`loginFailuresPerAccount`): 429 once it is used up. It
-   *   depends only on the text typed, never on whose account it names;
-   * - failures for the account, whether its username or its e-mail was typed. When this one is
-   *   used up the guess is refused as a wrong password, unchecked: a 429 here would tell the
-   *   guesser that the e-mail they just tried belongs to the username they were guessing at.
+   * - Failures for what was typed, the username or the e-mail (`loginFailuresPerAccount`): 429
+   *   once used up, even for the right password, since every check answers a guess at the
+   *   account. It depends only on the text typed, never on whose account it names, so it links
+   *   no e-mail to a username. An account thus has that many guesses by its username and as many
+   *   by its e-mail. No count joins the two: whenever one refused a check that the typed text
+   *   still had room for, its answer would either call a right password wrong (the owner locked
+   *   out by a lie) or differ from an unrelated e-mail's (telling the guesser whose e-mail it is).
+   * - Failures from the address, whatever the account (`loginPerIp`): answered as usual. Past
+   *   them the address is not locked out (a campus NAT shares it with whoever guesses there):
+   *   passwords are still checked, within a second, larger budget of failures
+   *   (`loginChecksPerIp`); a right one signs in, a wrong one or an unknown name gets 429. A
+   *   429 there tells a guesser no more than a 401 would, so the two budgets together bound the
+   *   address's argon2 work and its wrong guesses; only once both are used up is everyone there
+   *   refused unchecked, the right password too.
    *
    * The limits are per address too, so a stranger elsewhere cannot lock the owner out.
    */
@@ -111,33 +119,34 @@ export class AuthService {
       identity.by === 'email'
         ? await queries.findUserByEmail(this.db, identity.email)
         : await queries.findUserByUsername(this.db, identity.username);
-    const { loginPerIp, loginFailuresPerAccount, windowMs } = this.limits;
+    const { loginPerIp, loginChecksPerIp, loginFailuresPerAccount, windowMs } = this.limits;
+    const naming = <T>(error: T) => (error instanceof AppError ? error.withAudit({ accountId: user?.id }) : error);
     const typedKey = `login:fail:typed:${identity.by}:${typed}:${address}`;
-    const slots = await this.limiter
-      .take(
+    const [typedSlot] = await this.limiter.take([{ key: typedKey, limit: loginFailuresPerAccount }], windowMs).catch((error: unknown) => {
+      throw naming(error);
+    });
+    const fromAddress = await this.limiter
+      .takeFirst(
         [
           { key: `login:fail:ip:${address}`, limit: loginPerIp },
-          { key: typedKey, limit: loginFailuresPerAccount },
+          { key: `login:over:ip:${address}`, limit: loginChecksPerIp },
         ],
         windowMs,
       )
-      .catch((error: unknown) => {
-        throw error instanceof AppError ? error.withAudit({ accountId: user?.id }) : error;
+      .catch(async (error: unknown) => {
+        await typedSlot!.release();
+        throw naming(error);
       });
-    const accountKey = user && `login:fail:user:${user.id}:${address}`;
-    const accountSlot = accountKey && (await this.limiter.tryTake(accountKey, loginFailuresPerAccount, windowMs));
 
-    if (!user || !accountSlot) {
-      // The same argon2 time as a real check, so neither case can be told apart by timing.
-      await verifyDecoy(body.password, this.passwordCost);
+    // A missing account costs the same argon2 time as a real one, so neither can be told apart by timing.
+    const right = user ? await verifyPassword(user.passwordHash, body.password) : await verifyDecoy(body.password, this.passwordCost);
+    if (!user || !right) {
+      // Past the address's failures only a right password is let in.
+      if (fromAddress.index > 0) throw naming(tooManyRequests(fromAddress.slot.resetAt));
       if (!user && identity.by === 'username') throw new AppError(404, 'USERNAME_NOT_REGISTERED');
-      // The log tells operators what the answer may not: this account's guesses are used up.
-      throw new AppError(401, 'INCORRECT_LOGIN').withAudit(user ? { event: 'rate limited', accountId: user.id } : {});
+      throw naming(new AppError(401, 'INCORRECT_LOGIN'));
     }
-    if (!(await verifyPassword(user.passwordHash, body.password))) {
-      throw new AppError(401, 'INCORRECT_LOGIN').withAudit({ accountId: user.id });
-    }
-    await Promise.all([...slots.map((slot) => slot.release()), this.limiter.clear(typedKey), this.limiter.clear(accountKey)]);
+    await Promise.all([fromAddress.slot.release(), this.limiter.clear(typedKey)]);
     // Only after the password: someone without it learns nothing about the account (issue 17).
     if (isSuspended(user.suspendedUntil)) throw suspendedError(user.suspendedUntil!).withAudit({ accountId: user.id });
     return this.startSession(user, userAgent);

@@ -44,7 +44,8 @@ export function amongVisible(seen: SeenBy, userId: AnyPgColumn): SQL | undefined
 
 /**
  * The rule straight from the tables, for one row at a time where a cached set must not decide
- * (a write: reporting someone): suspended now (unless the viewer), or a block either way.
+ * (a write): suspended now (unless the viewer), or a block either way. Reports take its
+ * signed-out form, blocks aside (moderation.queries.ts mayReport).
  */
 export function visibleTo(viewerId: string | undefined, userId: AnyPgColumn | SQL): SQL {
   // An alias of its own: `userId` may itself be users.id of the statement around it.

@@ -111,6 +111,24 @@ export class RateLimiter {
     return taken;
   }
 
+  /**
+   * A slot of the first of these limits that has one left, and which one it was (its index);
+   * when every one is used up, a 429 (with the code given) saying when the first of them frees.
+   */
+  async takeFirst(
+    limits: Array<{ key: string; limit: number }>,
+    windowMs: number,
+    code?: ErrorCode,
+  ): Promise<{ slot: Slot; index: number }> {
+    let freeAt = Infinity;
+    for (const [index, { key, limit }] of limits.entries()) {
+      const { slot, resetAt } = await this.attempt(key, limit, windowMs);
+      if (slot) return { slot, index };
+      freeAt = Math.min(freeAt, resetAt);
+    }
+    throw tooManyRequests(freeAt, code);
+  }
+
   async clear(key: string): Promise<void> {
     await this.store.reset(key);
   }

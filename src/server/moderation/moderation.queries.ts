@@ -2,7 +2,7 @@ import { and, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizz
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { ReportReason, ReportStatus, Role } from '../../shared/moderation.js';
 import type { AppDb } from '../db/database.js';
-import { blocks, moderationLog, posts, reports, users } from '../db/schema.js';
+import { moderationLog, posts, reports, users } from '../db/schema.js';
 import { visibleTo } from '../directory/visibility.js';
 import type { PageKey } from '../http/cursor.js';
 import { newId } from '../ids.js';
@@ -28,36 +28,33 @@ const moderatedUser = {
 };
 
 /**
- * Whom a reporter may report: anyone visible to them (the one visibility rule), and also someone
- * they blocked, whom they still find (visibility.ts): blocking a harasser must not stop the
- * report. Someone who blocked the reporter, or is suspended, is hidden from them: 404.
+ * THE "may report" rule (issue 26), apart from the visibility rule on purpose: a report may name
+ * anyone not suspended now (what a signed-out visitor finds), whatever blocks lie between the
+ * reporter and them, either way. A harasser who blocks the people they post about must not stop
+ * those people's reports, and someone who blocked a harasser still reports them. A removed post
+ * is a deleted row. The rule only lets a report in: the answer is an empty 204, so the reporter
+ * is shown nothing, and every read still follows visibility.ts.
  */
-function reportable(reporterId: string, userId: AnyPgColumn): SQL {
-  return or(
-    visibleTo(reporterId, userId),
-    and(
-      visibleTo(undefined, userId),
-      sql`exists (select 1 from ${blocks} where ${and(eq(blocks.blockerId, reporterId), eq(blocks.blockedId, userId))})`,
-    ),
-  )!;
+function mayReport(userId: AnyPgColumn): SQL {
+  return visibleTo(undefined, userId);
 }
 
-/** A user the reporter may report (reportable). */
-export async function findReportableUser(db: AppDb, username: string, reporterId: string) {
+/** A user anyone may report (mayReport). */
+export async function findReportableUser(db: AppDb, username: string) {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.username, username), reportable(reporterId, users.id)))
+    .where(and(eq(users.username, username), mayReport(users.id)))
     .limit(1);
   return row;
 }
 
-/** A post the reporter may report (its author reportable), with its author. */
-export async function findReportablePost(db: AppDb, postId: string, reporterId: string) {
+/** A post anyone may report (its author mayReport), with its author. */
+export async function findReportablePost(db: AppDb, postId: string) {
   const [row] = await db
     .select({ id: posts.id, userId: posts.userId })
     .from(posts)
-    .where(and(eq(posts.id, postId), reportable(reporterId, posts.userId)))
+    .where(and(eq(posts.id, postId), mayReport(posts.userId)))
     .limit(1);
   return row;
 }
@@ -84,29 +81,61 @@ export interface Target {
   postId: string | null;
 }
 
-/** The open reports' targets, newest report first; `id` is '<user id>/<post id or nothing>'. */
-export async function openTargets(db: AppDb, after: PageKey | undefined, limit: number) {
-  const key = sql`${reports.targetUserId} || '/' || coalesce(${reports.targetPostId}, '')`;
-  const result = await db.execute(sql`
-    SELECT ${reports.targetUserId} AS "userId", ${reports.targetPostId} AS "postId", ${key} AS id,
-           max(${reports.createdAt})::text AS "sortTime", count(*)::int AS reports
-    FROM ${reports}
-    WHERE ${reports.status} = 'open'
-    GROUP BY ${reports.targetUserId}, ${reports.targetPostId}
-    ${after ? sql`HAVING (max(${reports.createdAt}), ${key}) < (${after.sortTime}::timestamptz, ${after.id})` : sql``}
-    ORDER BY max(${reports.createdAt}) DESC, id DESC
-    LIMIT ${limit + 1}`);
-  return (result as { rows: Array<{ userId: string; postId: string | null; id: string; sortTime: string; reports: number }> }).rows;
+/**
+ * Whether a report came from an account younger than `newAccountMs` when it was sent (issue 26):
+ * one address can make dozens of fresh accounts an hour, an older one is not made on demand.
+ */
+function fromNewAccount(newAccountMs: number): SQL {
+  return sql`r.created_at < u.created_at + make_interval(secs => ${newAccountMs / 1000}::double precision)`;
 }
 
-/** The open reports of these targets: at most `perTarget` newest each, with the reporter's name. */
-export async function openReportsOf(db: AppDb, targets: Target[], perTarget: number) {
+/**
+ * The open reports' targets: first those with a report from an established account, by their
+ * newest such report, then those reported by new accounts only (a flood from fresh accounts can
+ * neither fill the first page nor move a target up it), newest first. `id` is
+ * '<1 established, 0 new only>/<user id>/<post id or nothing>', so the cursor carries the rank.
+ */
+export async function openTargets(db: AppDb, after: PageKey | undefined, limit: number, newAccountMs: number) {
+  const afterRank = after?.id.startsWith('1/') ? 1 : 0;
+  const result = await db.execute(sql`
+    SELECT "userId", "postId", established || '/' || "userId" || '/' || coalesce("postId", '') AS id,
+           sort_at::text AS "sortTime", "latestAt", reports, established = 0 AS "newAccountsOnly"
+    FROM (
+      SELECT r.target_user_id AS "userId", r.target_post_id AS "postId",
+             (NOT bool_and(${fromNewAccount(newAccountMs)}))::int AS established,
+             coalesce(max(r.created_at) FILTER (WHERE NOT ${fromNewAccount(newAccountMs)}), max(r.created_at)) AS sort_at,
+             max(r.created_at)::text AS "latestAt", count(*)::int AS reports
+      FROM reports r JOIN users u ON u.id = r.reporter_id
+      WHERE r.status = 'open'
+      GROUP BY r.target_user_id, r.target_post_id
+    ) AS targets
+    ${after ? sql`WHERE (established, sort_at, established || '/' || "userId" || '/' || coalesce("postId", '')) < (${afterRank}, ${after.sortTime}::timestamptz, ${after.id})` : sql``}
+    ORDER BY established DESC, sort_at DESC, id DESC
+    LIMIT ${limit + 1}`);
+  return (
+    result as {
+      rows: Array<{
+        userId: string;
+        postId: string | null;
+        id: string;
+        sortTime: string;
+        latestAt: string;
+        reports: number;
+        newAccountsOnly: boolean;
+      }>;
+    }
+  ).rows;
+}
+
+/** The open reports of these targets: at most `perTarget` newest each, with the reporter's name and whether their account was new. */
+export async function openReportsOf(db: AppDb, targets: Target[], perTarget: number, newAccountMs: number) {
   if (targets.length === 0) return [];
   const userIds = [...new Set(targets.map((target) => target.userId))];
   const result = await db.execute(sql`
-    SELECT "userId", "postId", reason, details, at, username FROM (
+    SELECT "userId", "postId", reason, details, at, username, "newAccount" FROM (
       SELECT r.target_user_id AS "userId", r.target_post_id AS "postId", r.reason, r.details, r.created_at::text AS at,
-             u.username, row_number() OVER (PARTITION BY r.target_user_id, r.target_post_id ORDER BY r.created_at DESC) AS n
+             u.username, ${fromNewAccount(newAccountMs)} AS "newAccount",
+             row_number() OVER (PARTITION BY r.target_user_id, r.target_post_id ORDER BY r.created_at DESC) AS n
       FROM reports r JOIN users u ON u.id = r.reporter_id
       WHERE r.status = 'open' AND r.target_user_id IN (${sql.join(
         userIds.map((id) => sql`${id}`),
@@ -117,7 +146,15 @@ export async function openReportsOf(db: AppDb, targets: Target[], perTarget: num
     ORDER BY at DESC`);
   return (
     result as {
-      rows: Array<{ userId: string; postId: string | null; reason: ReportReason; details: string; at: string; username: string }>;
+      rows: Array<{
+        userId: string;
+        postId: string | null;
+        reason: ReportReason;
+        details: string;
+        at: string;
+        username: string;
+        newAccount: boolean;
+      }>;
     }
   ).rows;
 }

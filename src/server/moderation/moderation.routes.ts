@@ -17,6 +17,7 @@ import { API } from '../../shared/api/paths.js';
 import { PageQuery } from '../../shared/api/posts.js';
 import { requireRole, requireUser } from '../auth/current-user.js';
 import { AppError } from '../http/app-error.js';
+import { rateLimitAddress } from '../http/client-address.js';
 import { logSecurityEvent } from '../http/security-log.js';
 import type { ModerationService } from './moderation.service.js';
 import type { Roles } from './roles.js';
@@ -44,7 +45,7 @@ export const moderationRoutes =
         },
       },
       async (request, reply) => {
-        await moderation.report(requireUser(request), request.body);
+        await moderation.report(requireUser(request), request.body, rateLimitAddress(request.ip));
         return reply.code(204).send(null);
       },
     );

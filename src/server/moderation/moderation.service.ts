@@ -48,6 +48,8 @@ export class ModerationService {
       sessions: SessionCache;
       limiter: RateLimiter;
       limits: RateLimitConfig;
+      /** Reports from accounts younger than this rank last in the queue, marked (config.reportNewAccountMs). */
+      newAccountMs: number;
     },
   ) {}
 
@@ -56,24 +58,27 @@ export class ModerationService {
   }
 
   /**
-   * A report of a post or a profile the reporter can see. A second report of the same target
+   * A report of someone else's post or profile, across blocks too (mayReport). A second report of the same target
    * while the first is open is answered alike and stores nothing (idempotent: a double click,
-   * or a reporter who forgot, needs no error). Every attempt counts against the hourly limit.
+   * or a reporter who forgot, needs no error). Every attempt counts against the hourly limits:
+   * the account's, then the address's, whatever the account (one address makes up to 80 fresh
+   * accounts an hour; issue 26).
    */
-  async report(reporter: UserRow, body: ReportBody): Promise<void> {
+  async report(reporter: UserRow, body: ReportBody, address: string): Promise<void> {
     const { limiter, limits } = this.deps;
     await limiter.hit(`reports:user:${reporter.id}`, limits.reportsPerUser, limits.reportWindowMs, 'REPORTING_TOO_FAST');
+    await limiter.hit(`reports:ip:${address}`, limits.reportsPerIp, limits.reportWindowMs, 'REPORTS_FROM_ADDRESS_TOO_MANY');
     if ((body.postId === undefined) === (body.username === undefined)) throw new AppError(400, 'BAD_REQUEST');
     const details = (body.details ?? '').trim();
     if (Array.from(details).length > REPORT_DETAILS_MAX_LENGTH) throw new AppError(400, 'REPORT_DETAILS_TOO_LONG');
     if (body.reason === 'other' && details === '') throw new AppError(400, 'REPORT_DETAILS_REQUIRED');
     let target: Target;
     if (body.postId !== undefined) {
-      const post = await queries.findReportablePost(this.db, body.postId, reporter.id);
+      const post = await queries.findReportablePost(this.db, body.postId);
       if (!post) throw new AppError(404, 'POST_NOT_FOUND');
       target = { userId: post.userId, postId: post.id };
     } else {
-      const user = await queries.findReportableUser(this.db, body.username!.replace(/^@/, '').toLowerCase(), reporter.id);
+      const user = await queries.findReportableUser(this.db, body.username!.replace(/^@/, '').toLowerCase());
       if (!user) throw new AppError(404, 'USER_NOT_FOUND');
       target = { userId: user.id, postId: null };
     }
@@ -99,13 +104,17 @@ export class ModerationService {
     };
   }
 
-  /** Open reports grouped by target, the newest report first: a page of QUEUE_PAGE targets. */
+  /**
+   * Open reports grouped by target, the newest report first, a page of QUEUE_PAGE targets; those
+   * reported by new accounts only come after all the others (queries.openTargets).
+   */
   async queue(actor: Actor, cursor: string | undefined): Promise<{ items: QueueItem[]; nextCursor: string | null }> {
-    const { rows, nextCursor } = toPage(await queries.openTargets(this.db, decodeCursor(cursor), QUEUE_PAGE), QUEUE_PAGE);
+    const { newAccountMs } = this.deps;
+    const { rows, nextCursor } = toPage(await queries.openTargets(this.db, decodeCursor(cursor), QUEUE_PAGE, newAccountMs), QUEUE_PAGE);
     const userIds = [...new Set(rows.map((row) => row.userId))];
     const postIds = rows.flatMap((row) => (row.postId ? [row.postId] : []));
     const [reports, counts, people, posts] = await Promise.all([
-      queries.openReportsOf(this.db, rows, REPORTERS_SHOWN),
+      queries.openReportsOf(this.db, rows, REPORTERS_SHOWN, newAccountMs),
       queries.reasonCountsOf(this.db, userIds),
       queries.moderatedUsers(this.db, userIds),
       queries.postsForQueue(this.db, postIds),
@@ -128,9 +137,16 @@ export class ModerationService {
             .sort((a, b) => b.count - a.count),
           reporters: reports
             .filter((report) => same(report, row))
-            .map((report) => ({ username: report.username, reason: report.reason, details: report.details, at: report.at })),
+            .map((report) => ({
+              username: report.username,
+              reason: report.reason,
+              details: report.details,
+              at: report.at,
+              newAccount: report.newAccount,
+            })),
           reports: row.reports,
-          latestAt: new Date(row.sortTime).toISOString(),
+          newAccountsOnly: row.newAccountsOnly,
+          latestAt: new Date(row.latestAt).toISOString(),
         },
       ];
     });

@@ -70,9 +70,16 @@ export const QueueItem = z
     /** The reported user, or the author of the reported post. */
     user: ModeratedUser,
     reasons: z.array(z.object({ reason: z.enum(REASON_KEYS), count: z.number().int() })),
-    /** The first reporters (up to REPORTERS_SHOWN) with what they wrote; `reports` counts them all. */
-    reporters: z.array(z.object({ username: z.string(), reason: z.enum(REASON_KEYS), details: z.string(), at: z.string() })),
+    /**
+     * The first reporters (up to REPORTERS_SHOWN) with what they wrote; `reports` counts them all.
+     * newAccount: their account was younger than the server's REPORT_NEW_ACCOUNT_MS (a day) when they reported.
+     */
+    reporters: z.array(
+      z.object({ username: z.string(), reason: z.enum(REASON_KEYS), details: z.string(), at: z.string(), newAccount: z.boolean() }),
+    ),
     reports: z.number().int(),
+    /** Every open report of it came from a new account: such items come after all the others. */
+    newAccountsOnly: z.boolean(),
     latestAt: z.string(),
   })
   .meta({ id: 'QueueItem' });

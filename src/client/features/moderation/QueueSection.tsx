@@ -23,6 +23,7 @@ function Item({ item, ask }: { item: QueueItem; ask: (asked: Asked) => void }) {
       <p className={styles.kind} id={`item-${item.key}`}>
         {post ? COPY.moderation.reportedPost : COPY.moderation.reportedProfile} · {COPY.moderation.reportsCount(item.reports)} ·{' '}
         <time dateTime={item.latestAt}>{timeAgo(new Date(item.latestAt))}</time>
+        {item.newAccountsOnly && <span className={styles.badge}>{COPY.moderation.newAccountsOnly}</span>}
       </p>
       <div className={styles.content}>
         {post ? (
@@ -62,6 +63,7 @@ function Item({ item, ask }: { item: QueueItem; ask: (asked: Asked) => void }) {
           {item.reporters.map((reporter) => (
             <li key={reporter.username}>
               <Link to={paths.profile(reporter.username)}>@{reporter.username}</Link>
+              {reporter.newAccount && <span className={styles.badge}>{COPY.moderation.newAccount}</span>}
               {reporter.details && <span className={styles.details}>: “{reporter.details}”</span>}
             </li>
           ))}
@@ -88,7 +90,10 @@ function Item({ item, ask }: { item: QueueItem; ask: (asked: Asked) => void }) {
   );
 }
 
-/** Open reports grouped by target, the newest report first, with what can be done about each. */
+/**
+ * Open reports grouped by target, the newest report first (those from new accounts only after
+ * the rest, marked), with what can be done about each.
+ */
 export function QueueSection() {
   const queue = useQueue();
   const [asked, setAsked] = useState<Asked | null>(null);

@@ -17,8 +17,10 @@ type Target = { postId: string } | { username: string };
 /**
  * The Report action (issue 17) on someone else's post or profile: a dialog with the reasons,
  * the words 'Something else' requires, then the thanks. Not shown signed out, nor on your own.
+ * Without an owner it is on a not-found page: a post or profile hidden by a block can still be
+ * reported by its link (issue 26), and the dialog shows nothing of it.
  */
-export function ReportButton({ target, owner }: { target: Target; owner: string }) {
+export function ReportButton({ target, owner }: { target: Target; owner?: string }) {
   const me = useCurrentUser();
   const [open, setOpen] = useState(false);
   if (!me || me.username === owner) return null;

@@ -10,6 +10,7 @@ import { Skeleton, SkeletonCards, SkeletonProfileHeader } from '../../ui/Skeleto
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useOnVisible } from '../../ui/use-on-visible';
 import { useCurrentUser } from '../../api/current-user';
+import { ApiError } from '../../api/http';
 import { EmptyState } from '../errors';
 import { FollowButton } from '../follows';
 import { ReportButton } from '../moderation';
@@ -85,6 +86,10 @@ export function ProfilePage({ username, tab = 'posts' }: { username: string; tab
     return (
       <Page back>
         <ProfileError error={profile.error} username={username} />
+        {/* Hidden by their block, they may still be reported by name (issue 26). */}
+        {profile.error instanceof ApiError && profile.error.status === 404 && (
+          <ReportButton target={{ username: username.toLowerCase() }} />
+        )}
       </Page>
     );
   }

@@ -10,6 +10,7 @@ import { Page } from '../../ui/Page';
 import { Skeleton, SkeletonCards, SkeletonPost } from '../../ui/Skeleton';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useCurrentUser } from '../../api/current-user';
+import { ApiError } from '../../api/http';
 import { CardSaveButton, SaveButton } from '../boards';
 import { Notice } from '../errors';
 import { FollowButton } from '../follows';
@@ -63,7 +64,7 @@ export function PostPage() {
   const { id = '' } = useParams();
   useDocumentTitle('Post');
   const me = useCurrentUser();
-  const { data: post, isPending, isError } = usePost(id);
+  const { data: post, isPending, isError, error } = usePost(id);
 
   if (isPending) {
     return (
@@ -78,6 +79,8 @@ export function PostPage() {
     return (
       <Page back>
         <Notice title={COPY.post.missingTitle} message={COPY.post.missingMessage} />
+        {/* Hidden by its author's block, it may still be reported by its link (issue 26). */}
+        {error instanceof ApiError && error.status === 404 && <ReportButton target={{ postId: id }} />}
       </Page>
     );
   }
