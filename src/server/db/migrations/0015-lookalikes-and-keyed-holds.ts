@@ -1,0 +1,23 @@
+/**
+ * Look-alikes and held names (issue 26):
+ * - users.email_skeleton and boards.name_skeleton: the look-alike key of the address and of the
+ *   board's name (lookalikes/skeleton.ts), unique (per owner for boards), so a Cyrillic а or a
+ *   zero-width space makes no second 'alice@example.test' or 'Books', even when two requests
+ *   race. Computed by the app, not here: rows from before are null (never equal to anything)
+ *   until the server fills them in at start (lookalikes/fill-keys.ts). Two existing rows with one
+ *   key keep working: the first gets the key, the other stays null.
+ * - released_usernames.email_hmac: the address of a held name's account, keyed with the
+ *   server's secret (server-secret.ts) instead of a plain SHA-256 that anyone could test a
+ *   guessed address against. The old hashes are dropped: those names stay held for their 30 days.
+ */
+export default /* sql */ `
+ALTER TABLE users ADD COLUMN email_skeleton text;
+CREATE UNIQUE INDEX users_email_skeleton_idx ON users (email_skeleton);
+
+ALTER TABLE boards ADD COLUMN name_skeleton text;
+CREATE UNIQUE INDEX boards_owner_name_skeleton_idx ON boards (owner_id, name_skeleton);
+
+ALTER TABLE released_usernames RENAME COLUMN email_hash TO email_hmac;
+ALTER TABLE released_usernames ALTER COLUMN email_hmac DROP NOT NULL;
+UPDATE released_usernames SET email_hmac = NULL;
+`;
