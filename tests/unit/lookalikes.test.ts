@@ -60,8 +60,11 @@ describe('lookalikeKey', () => {
     expect(lookalikeKey('ALICE@Example.TEST')).toBe(key);
     expect(lookalikeKey('Dorm \u0456deas')).toBe(lookalikeKey('dorm ideas'));
     expect(lookalikeKey('\uFF24\uFF4F\uFF52\uFF4D')).toBe(lookalikeKey('Dorm'));
-    // A capital of another script looks like a Latin capital, which is the lower-case letter here.
+    // A capital of another script looks like the Latin capital (case is folded after the skeleton)...
     expect(lookalikeKey('\u0410pple')).toBe(lookalikeKey('apple'));
+    expect(lookalikeKey('\u0412ooks')).toBe(lookalikeKey('Books'));
+    // ...and its small letter need not look like the Latin small one: в is not b.
+    expect(lookalikeKey('\u0432ooks')).not.toBe(lookalikeKey('books'));
   });
 
   it('keeps names that differ in plain ASCII apart (two real mailboxes are two people)', () => {

@@ -46,8 +46,10 @@ export function skeleton(text: string, { keepAscii = false } = {}): string {
 /**
  * What two names are compared by for uniqueness (e-mail addresses, a user's own board names):
  * equal keys mean one would pass for the other. Compatibility forms (full-width ａ, ligatures)
- * and case are folded first (NFKC, lower case), then the skeleton is taken, then case again (a
- * prototype can be a capital: small-capital ᴀ is 'A').
+ * are folded first (NFKC), then the skeleton is taken, then case is folded: the skeleton comes
+ * first because a capital of another script looks like a Latin capital, not like its own small
+ * letter (Cyrillic В is B, but в is not b). Names that differ only in case are the same name
+ * anyway (addresses are stored in lower case; boards have a unique lower(name) too).
  *
  * Plain ASCII stays itself: two texts that differ in ASCII are different names, so a character
  * from another script (Cyrillic а, Greek ο), an invisible one or a compatibility form is a
@@ -56,5 +58,5 @@ export function skeleton(text: string, { keepAscii = false } = {}): string {
  * student whose real address differs from another's only by 1 and l could never sign up.
  */
 export function lookalikeKey(text: string): string {
-  return skeleton(text.normalize('NFKC').toLowerCase(), { keepAscii: true }).toLowerCase().normalize('NFD');
+  return skeleton(text.normalize('NFKC'), { keepAscii: true }).toLowerCase().normalize('NFD');
 }
