@@ -89,7 +89,8 @@ export function validateSignUp(
   }
 
   if (password) messages.push(...passwordProblems(password, found));
-  // The auth service reports a taken e-mail after the form itself passed (spec section 8).
-  if (email && found.emailTaken) messages.push(ERRORS.EMAIL_TAKEN);
+  // The auth service reports a taken e-mail after the form itself passed (spec section 8). A
+  // malformed address is told only that, though it may look like a registered one (issue 26).
+  if (email && found.emailTaken && looksLikeEmail(email)) messages.push(ERRORS.EMAIL_TAKEN);
   return messages;
 }
