@@ -97,7 +97,7 @@ describe('REGISTRATION=domains', () => {
       'ann@evil-uni.example.edu',
       'ann@uni.example.edu.evil.com',
       'ann@uni.example.edu.',
-      'ann@unі.example.edu', // Cyrillic і
+      'cyril@unі.example.edu', // Cyrillic і (not ann: ann@uni.example.edu is registered, and this looks like it)
       'ann@uni.example.edu@evil.com',
       'uni.example.edu@evil.com',
       'ann@cs.staff.example.org', // staff.example.org is listed without *.
