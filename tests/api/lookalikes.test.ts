@@ -265,7 +265,9 @@ describe('rows from before migration 15', () => {
   });
 
   it('a held name keeps no old SHA-256 of its address, and stays held for everyone', async () => {
-    expect(await run('SELECT username, email_hmac FROM released_usernames')).toEqual([{ username: 'gonename', email_hmac: null }]);
+    expect(await run('SELECT username, email_hash, email_hmac FROM released_usernames')).toEqual([
+      { username: 'gonename', email_hash: '', email_hmac: null },
+    ]);
     const again = await register(app, { username: 'gonename', email: 'gone@example.test', password: 'another pass 5' });
     expectError(again, 409, 'USERNAME_TAKEN');
   });

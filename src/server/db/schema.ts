@@ -56,7 +56,10 @@ export const passwordResets = pgTable('password_resets', {
 /** Usernames of deleted accounts, held against impersonation (migration 10). */
 export const releasedUsernames = pgTable('released_usernames', {
   username: text('username').primaryKey(),
-  /** HMAC-SHA-256 of the account's address with the server's secret (migration 15; null for older holds). */
+  /**
+   * HMAC-SHA-256 of the account's address with the server's secret (migration 15; null for older
+   * holds). The column email_hash before it is left empty ('') and no longer read.
+   */
   emailHmac: text('email_hmac'),
   releasedAt: timestamp('released_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -8,7 +8,9 @@
  *   key keep working: the first gets the key, the other stays null.
  * - released_usernames.email_hmac: the address of a held name's account, keyed with the
  *   server's secret (server-secret.ts) instead of a plain SHA-256 that anyone could test a
- *   guessed address against. The old hashes are dropped: those names stay held for their 30 days.
+ *   guessed address against. The old hashes are emptied: those names stay held for their 30
+ *   days. email_hash itself stays, empty, for processes of the previous version during a rolling
+ *   upgrade: they give a name back to the address whose SHA-256 it holds, and '' is none.
  */
 export default /* sql */ `
 ALTER TABLE users ADD COLUMN email_skeleton text;
@@ -17,7 +19,7 @@ CREATE UNIQUE INDEX users_email_skeleton_idx ON users (email_skeleton);
 ALTER TABLE boards ADD COLUMN name_skeleton text;
 CREATE UNIQUE INDEX boards_owner_name_skeleton_idx ON boards (owner_id, name_skeleton);
 
-ALTER TABLE released_usernames RENAME COLUMN email_hash TO email_hmac;
-ALTER TABLE released_usernames ALTER COLUMN email_hmac DROP NOT NULL;
-UPDATE released_usernames SET email_hmac = NULL;
+ALTER TABLE released_usernames ADD COLUMN email_hmac text;
+ALTER TABLE released_usernames ALTER COLUMN email_hash SET DEFAULT '';
+UPDATE released_usernames SET email_hash = '';
 `;
