@@ -163,6 +163,16 @@ describe("a board name that looks like one of the owner's boards", () => {
     expect((await steps.update(owner, other.id, { name: `Sn${CYRILLIC_A}cks` })).name).toBe(`Sn${CYRILLIC_A}cks`);
   });
 
+  it('simultaneous creations of look-alike names: exactly one 201, the rest 409 BOARD_NAME_TAKEN', async () => {
+    const owner = await signUp(t.app, newAccount('lo'));
+    const names = ['Plans', fullWidth('Plans'), `Pl${CYRILLIC_A}ns`, `Pla${ZERO_WIDTH}ns`];
+    const responses = await Promise.all(names.map((name) => routes.create(owner.cookie, { name })));
+    expect(responses.map((r) => r.statusCode).sort(), responses.map((r) => r.body).join('\n')).toEqual([201, 409, 409, 409]);
+    for (const response of responses.filter((r) => r.statusCode === 409)) expectError(response, 409, 'BOARD_NAME_TAKEN');
+    const rows = await query(t.database, 'SELECT id FROM boards WHERE owner_id = $1', [owner.uid]);
+    expect(rows).toHaveLength(1);
+  });
+
   it('names that differ in plain ASCII stay apart: "Top 10" and "Top l0", "Modern" and "Modem"', async () => {
     const owner = await signUp(t.app, newAccount('lo'));
     for (const name of ['Top 10', 'Top l0', 'Modern', 'Modem']) await steps.create(owner, { name });
@@ -204,6 +214,7 @@ describe('rows from before migration 15', () => {
     await addUser('olduser1', 'old@example.test');
     await addUser('olduser2', `${CYRILLIC_O}ld@example.test`);
     await addUser('olduser3', 'other@example.test');
+    await addUser('olduser4', `b${CYRILLIC_O}b@example.test`);
     const addBoard = (id: string, name: string, slug: string) =>
       run('INSERT INTO boards (id, owner_id, name, slug) VALUES ($1, $2, $3, $4)', [id, 'olduser3', name, slug]);
     await addBoard('oldboard1', 'Books', 'books');
@@ -244,6 +255,7 @@ describe('rows from before migration 15', () => {
       ['olduser1', true],
       ['olduser2', false],
       ['olduser3', true],
+      ['olduser4', true],
     ]);
     const boards = await run<{ id: string; name_skeleton: string | null }>('SELECT id, name_skeleton FROM boards ORDER BY id');
     expect(boards.map((row) => [row.id, row.name_skeleton !== null])).toEqual([
@@ -259,6 +271,8 @@ describe('rows from before migration 15', () => {
   it('a new look-alike of either is refused', async () => {
     expectError(await register(app, { ...newAccount('ln'), email: `${GREEK_O}ld@ex${CYRILLIC_A}mple.test` }), 409, 'EMAIL_TAKEN');
     expectError(await register(app, { ...newAccount('ln'), email: 'old@example.test' }), 409, 'EMAIL_TAKEN');
+    // A stored address with a Cyrillic о: the plain one, however strict the address rules are now, is taken.
+    expectError(await register(app, { ...newAccount('ln'), email: 'bob@example.test' }), 409, 'EMAIL_TAKEN');
     const login = await app.inject({ method: 'POST', url: API.login, payload: { identifier: 'olduser3', password } });
     const cookie = sessionCookie(login);
     expectError(await boardRoutes(app).create(cookie, { name: `B${ZERO_WIDTH}ooks` }), 409, 'BOARD_NAME_TAKEN');
