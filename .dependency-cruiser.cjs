@@ -14,7 +14,11 @@ const SERVER_LAYERS = [
   'cache',
   'bounded-queue',
   'periodic-task',
+  // The server's own secret, for keyed hashes (issue 26).
+  'server-secret',
   'db',
+  // Look-alike keys of names (UTS #39 skeletons) and their filling-in for older rows (issue 26).
+  'lookalikes',
   'http',
   'images',
   // Reads every area's settings (their types live with the area they configure).

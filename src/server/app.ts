@@ -42,6 +42,8 @@ import { Roles } from './moderation/roles.js';
 import { Outbox } from './mail/outbox.js';
 import { handleFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { registerPeriodicTask } from './periodic-task.js';
+import { loadServerSecret } from './server-secret.js';
+import { fillLookalikeKeys } from './lookalikes/fill-keys.js';
 import { registerEmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './http/rate-limiter.js';
 import { RedisCounterStore } from './http/redis-counter-store.js';
@@ -222,6 +224,17 @@ export async function buildApp({
     },
   });
   if (database.kind === 'pglite') registerEmbeddedMaintenance(app, database, config.embeddedMaintenance);
+  // Rows from before migration 14 get their look-alike keys before the server listens; the hourly
+  // runs catch those an older process wrote during an upgrade.
+  registerPeriodicTask(app, {
+    name: 'look-alike keys',
+    everyMs: 60 * 60 * 1000,
+    atStart: true,
+    task: async () => {
+      const filled = await fillLookalikeKeys(database.orm);
+      if (filled > 0) app.log.info({ filled }, 'gave older accounts and boards their look-alike keys');
+    },
+  });
   // The one cache of shared reads; services report what changed, the cache decides what is stale.
   const changes = new Changes();
   const cache = new ReadCache({ maxBytes: config.cacheMaxBytes, ttlMs: config.cacheTtlMs, now: clock });
@@ -279,7 +292,10 @@ export async function buildApp({
     mail: outbox && config.publicUrl ? { outbox, publicUrl: config.publicUrl, appName: config.appName } : undefined,
   });
   const invites = new Invites(database.orm);
-  const deletion = new AccountDeletion(tracked, changes, limiter, config.rateLimits);
+  if (database.kind === 'postgres' && !config.serverSecret) {
+    app.log.warn('SERVER_SECRET is not set: using DATA_DIR/server-secret; every process sharing this database must have the same secret');
+  }
+  const deletion = new AccountDeletion(tracked, changes, limiter, config.rateLimits, await loadServerSecret(config));
   const moderation = new ModerationService({
     db: database.orm,
     files: tracked,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DEFAULT_APP_NAME } from '../shared/app-name.js';
 import { isDomainEntry, isRegistrationMode, REGISTRATION_MODES, type RegistrationSettings } from '../shared/registration.js';
 import { POOL_THREADS_PER_IMAGE } from './images/image-queue.js';
+import { SERVER_SECRET_MIN_LENGTH } from './server-secret.js';
 import type { MaintenanceConfig } from './db/embedded-maintenance.js';
 
 export interface RateLimitConfig {
@@ -246,6 +247,11 @@ export interface Config {
    * header (a forged Host would get victims mailed a link to the attacker's site).
    */
   publicUrl: string | undefined;
+  /**
+   * SERVER_SECRET: the key of hashes a copy of the database must not open (server-secret.ts).
+   * Undefined: one made once in DATA_DIR/server-secret.
+   */
+  serverSecret: string | undefined;
   /** Mail (SMTP_URL): "Forgot password?" mails reset links. Undefined: no mail, and no such link. */
   mail: MailConfig | undefined;
   /** REGISTRATION, REGISTRATION_EMAIL_DOMAINS: who may sign up. */
@@ -379,6 +385,15 @@ function refuseReplacedSettings(env: NodeJS.ProcessEnv) {
   }
 }
 
+/** A secret too short to resist guessing is refused, rather than used. */
+function serverSecretSetting(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (value.length < SERVER_SECRET_MIN_LENGTH) {
+    throw new Error(`SERVER_SECRET must be at least ${SERVER_SECRET_MIN_LENGTH} characters (e.g. openssl rand -base64 32)`);
+  }
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   refuseReplacedSettings(env);
   const appName = env.APP_NAME || DEFAULT_APP_NAME;
@@ -401,6 +416,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'dormboard:',
     appName,
     publicUrl,
+    serverSecret: serverSecretSetting(env.SERVER_SECRET),
     mail: mailConfig(env, appName, publicUrl),
     registration: registrationConfig(env),
     clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),

@@ -255,7 +255,7 @@ export const COPY = {
     keepFirst: 'Want to keep your photos?',
     downloadFirst: 'Download your data first.',
     usernameHeld: (days: number) =>
-      `Your username stays reserved for ${days} days: only an account with your e-mail address can take it in that time.`,
+      `Your username stays reserved for ${days} days: nobody can take it in that time, not even a new account of yours.`,
     password: 'Password',
     confirmTitle: 'Gone for good?',
     confirmMessage: (appName: string) => `Your account, posts and photos will be erased from ${appName}. This cannot be undone.`,

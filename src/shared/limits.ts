@@ -18,7 +18,7 @@ export const USERNAME_MIN_LENGTH = 3;
 export const USERNAME_MAX_LENGTH = 20;
 export const USERNAME_PATTERN = /^[a-z0-9_.]+$/;
 
-/** Not in the spec (issue 16): a deleted account's username is held this long for anyone but its own e-mail address. */
+/** Not in the spec (issue 16): a deleted account's username is held this long, for everyone (issue 26: its own address included). */
 export const USERNAME_HOLD_DAYS = 30;
 
 export const PASSWORD_MIN_LENGTH = 8;

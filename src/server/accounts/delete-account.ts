@@ -21,6 +21,8 @@ export class AccountDeletion {
     private readonly changes: Changes,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
+    /** The key of the held name's address (server-secret.ts). */
+    private readonly secret: Buffer,
   ) {}
 
   /**
@@ -55,7 +57,7 @@ export class AccountDeletion {
         if (!account) throw new AppError(401, 'NOT_SIGNED_IN');
         const released = (await postImageKeys(tx, user.id)).flatMap(imageFileKeys);
         if (account.iconKey) released.push(...iconFileKeys(account.iconKey));
-        await holdUsername(tx, account.username, account.email);
+        await holdUsername(tx, this.secret, account.username, account.email);
         await deleteUser(tx, user.id);
         return { result: account.username, released };
       },

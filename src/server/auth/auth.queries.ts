@@ -1,6 +1,7 @@
 import { and, desc, eq, lte, ne, or, sql } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { passwordResets, sessions, users } from '../db/schema.js';
+import { lookalikeKey } from '../lookalikes/skeleton.js';
 import { isUsernameHeld } from './username-hold.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -22,24 +23,30 @@ export async function findUserByEmail(db: AppDb, email: string): Promise<UserRow
 
 /**
  * Which of a username and an e-mail are already registered. A deleted account's name counts as
- * registered while it is held for someone else (username-hold.ts).
+ * registered while it is held (username-hold.ts); an address counts as registered when one that
+ * looks like it is (the same look-alike key: lookalikes/skeleton.ts).
  */
 export async function findTaken(db: AppDb, username: string, email: string) {
+  const emailSkeleton = lookalikeKey(email);
   const [rows, held] = await Promise.all([
     db
-      .select({ username: users.username, email: users.email })
+      .select({ username: users.username, email: users.email, emailSkeleton: users.emailSkeleton })
       .from(users)
-      .where(or(eq(users.username, username), eq(users.email, email))),
-    username === '' ? false : isUsernameHeld(db, username, email),
+      .where(or(eq(users.username, username), eq(users.email, email), eq(users.emailSkeleton, emailSkeleton))),
+    username === '' ? false : isUsernameHeld(db, username),
   ]);
   return {
     usernameTaken: held || rows.some((row) => row.username === username),
-    emailTaken: rows.some((row) => row.email === email),
+    emailTaken: email !== '' && rows.some((row) => row.email === email || row.emailSkeleton === emailSkeleton),
   };
 }
 
-export async function insertUser(db: AppDb, user: typeof users.$inferInsert): Promise<UserRow> {
-  const [row] = await db.insert(users).values(user).returning();
+/** A new account; its address's look-alike key is added here, so no insert goes without it. */
+export async function insertUser(db: AppDb, user: Omit<typeof users.$inferInsert, 'emailSkeleton'>): Promise<UserRow> {
+  const [row] = await db
+    .insert(users)
+    .values({ ...user, emailSkeleton: lookalikeKey(user.email) })
+    .returning();
   return row!;
 }
 

@@ -1,42 +1,40 @@
-import { createHash } from 'node:crypto';
-import { and, eq, gt, lte, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import { USERNAME_HOLD_DAYS } from '../../shared/limits.js';
 import type { AppDb } from '../db/database.js';
 import { releasedUsernames } from '../db/schema.js';
+import { keyedHash } from '../server-secret.js';
 
 /**
  * The username of a deleted account is held for USERNAME_HOLD_DAYS (30), so nobody can sign up as
  * someone who just left and be taken for them by their followers ("Username has already been
- * registered.").
- * The same e-mail address may take it back at once (the owner changing their mind); the e-mail
- * address itself is free at once. Only a hash of the address is kept, never the address.
+ * registered."). The e-mail address itself is free at once.
+ *
+ * Held for everyone, its own address included (issue 26): giving the name back to whoever types
+ * the address would hand it to anyone who knows or guesses it, and tell them the guess was right.
+ * Once addresses are verified, the owner may get it back early by proving the address: for that
+ * the hold keeps the address keyed with the server's secret (server-secret.ts), so a copy of the
+ * database cannot be searched for a guessed address. Never the address itself.
  */
 const holdInterval = sql.raw(`interval '${USERNAME_HOLD_DAYS} days'`);
 
-/** SHA-256 of an e-mail address as stored (already normalized: shared/validation/sign-up.ts). */
-export function emailHash(email: string): string {
-  return createHash('sha256').update(email).digest('hex');
+/** The held address's key (already normalized: shared/validation/sign-up.ts). */
+export function heldEmailHmac(secret: Buffer, email: string): string {
+  return keyedHash(secret, 'username-hold', email);
 }
 
 /** Holds a deleted account's name (in the deletion's transaction); expired holds go with it. */
-export async function holdUsername(db: AppDb, username: string, email: string): Promise<void> {
+export async function holdUsername(db: AppDb, secret: Buffer, username: string, email: string): Promise<void> {
   await db.delete(releasedUsernames).where(lte(releasedUsernames.releasedAt, sql`now() - ${holdInterval}`));
-  const hold = { username, emailHash: emailHash(email), releasedAt: sql`now()` };
+  const hold = { username, emailHmac: heldEmailHmac(secret, email), releasedAt: sql`now()` };
   await db.insert(releasedUsernames).values(hold).onConflictDoUpdate({ target: releasedUsernames.username, set: hold });
 }
 
-/** Whether the name is held for someone other than this e-mail address. */
-export async function isUsernameHeld(db: AppDb, username: string, email: string): Promise<boolean> {
+/** Whether the name is held, for whoever asks. */
+export async function isUsernameHeld(db: AppDb, username: string): Promise<boolean> {
   const [row] = await db
     .select({ username: releasedUsernames.username })
     .from(releasedUsernames)
-    .where(
-      and(
-        eq(releasedUsernames.username, username),
-        ne(releasedUsernames.emailHash, emailHash(email)),
-        gt(releasedUsernames.releasedAt, sql`now() - ${holdInterval}`),
-      ),
-    )
+    .where(and(eq(releasedUsernames.username, username), gt(releasedUsernames.releasedAt, sql`now() - ${holdInterval}`)))
     .limit(1);
   return row !== undefined;
 }

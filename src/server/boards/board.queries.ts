@@ -3,6 +3,7 @@ import type { AppDb } from '../db/database.js';
 import { boardMembers, boardPosts, boards, posts, users } from '../db/schema.js';
 import { amongVisible, type SeenBy } from '../directory/visibility.js';
 import type { PageKey } from '../http/cursor.js';
+import { lookalikeKey } from '../lookalikes/skeleton.js';
 import { cardColumns } from '../posts/post.queries.js';
 
 type Tx = Parameters<Parameters<AppDb['transaction']>[0]>[0];
@@ -273,8 +274,9 @@ export async function slugsLike(tx: Tx, ownerId: string, base: string, exceptBoa
   return new Set(rows.map((row) => row.slug));
 }
 
-export async function insertBoard(tx: Tx, values: typeof boards.$inferInsert) {
-  await tx.insert(boards).values(values);
+/** A new board; its name's look-alike key is added here (lookalikes/skeleton.ts), so no write goes without it. */
+export async function insertBoard(tx: Tx, values: Omit<typeof boards.$inferInsert, 'nameSkeleton'>) {
+  await tx.insert(boards).values({ ...values, nameSkeleton: lookalikeKey(values.name) });
 }
 
 export async function updateBoard(
@@ -282,7 +284,8 @@ export async function updateBoard(
   id: string,
   values: Partial<Pick<typeof boards.$inferInsert, 'name' | 'slug' | 'description' | 'secret' | 'coverPostId'>>,
 ) {
-  const changed = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+  const named = values.name === undefined ? values : { ...values, nameSkeleton: lookalikeKey(values.name) };
+  const changed = Object.fromEntries(Object.entries(named).filter(([, value]) => value !== undefined));
   if (Object.keys(changed).length > 0) await tx.update(boards).set(changed).where(eq(boards.id, id));
 }
 

@@ -203,7 +203,10 @@ function refuse(problem: ErrorCode | null) {
   if (problem) throw new AppError(400, problem);
 }
 
-/** The same name, ignoring case, as another of the owner's boards: the unique index decides. */
+/**
+ * The same name as another of the owner's boards, ignoring case, or one that looks like it (a
+ * Cyrillic а, a full-width letter, a zero-width space: lookalikes/skeleton.ts): the unique indexes decide.
+ */
 async function nameTaken(write: Promise<void>): Promise<void> {
   try {
     await write;

@@ -6,6 +6,8 @@ export const users = pgTable('users', {
   id: text('id').primaryKey(),
   username: text('username').notNull().unique(),
   email: text('email').notNull().unique(),
+  /** The address's look-alike key, unique (lookalikes/skeleton.ts); null until filled in (migration 14). */
+  emailSkeleton: text('email_skeleton').unique(),
   passwordHash: text('password_hash').notNull(),
   bio: text('bio').notNull().default(''),
   iconKey: text('icon_key'),
@@ -58,7 +60,11 @@ export const passwordResets = pgTable('password_resets', {
 /** Usernames of deleted accounts, held against impersonation (migration 10). */
 export const releasedUsernames = pgTable('released_usernames', {
   username: text('username').primaryKey(),
-  emailHash: text('email_hash').notNull(),
+  /**
+   * HMAC-SHA-256 of the account's address with the server's secret (migration 14; null for older
+   * holds). The column email_hash before it is left empty ('') and no longer read.
+   */
+  emailHmac: text('email_hmac'),
   releasedAt: timestamp('released_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -165,6 +171,8 @@ export const boards = pgTable('boards', {
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
   name: text('name').notNull(),
+  /** The name's look-alike key, unique per owner (lookalikes/skeleton.ts); null until filled in (migration 14). */
+  nameSkeleton: text('name_skeleton'),
   /** The board's address under its owner: /@{username}/boards/{slug}. */
   slug: text('slug').notNull(),
   description: text('description').notNull().default(''),
