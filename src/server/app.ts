@@ -45,6 +45,7 @@ import { registerEmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './http/rate-limiter.js';
 import { RedisCounterStore } from './http/redis-counter-store.js';
 import { registerSameOrigin } from './http/same-origin.js';
+import { registerStrictInput } from './http/strict-input.js';
 import { canonicalUrl, registerApiNoStore } from './http/url-space.js';
 import { ImageQueue } from './images/image-queue.js';
 import { followRoutes } from './follows/follow.routes.js';
@@ -185,6 +186,7 @@ export async function buildApp({
   // After helmet, so a refused request still carries the security headers.
   registerSameOrigin(app);
   registerApiNoStore(app);
+  registerStrictInput(app);
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: `${config.appName} API`, version: '1.0.0' },
