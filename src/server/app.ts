@@ -184,7 +184,7 @@ export async function buildApp({
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
   // After helmet, so a refused request still carries the security headers.
-  registerSameOrigin(app);
+  registerSameOrigin(app, config.publicUrl);
   registerApiNoStore(app);
   registerStrictInput(app);
   await app.register(fastifySwagger, {
