@@ -22,7 +22,6 @@ import { Invites } from './auth/invites.js';
 import { inviteRoutes } from './auth/invites.routes.js';
 import { PasswordResetService } from './auth/password-reset.service.js';
 import { passwordResetRoutes } from './auth/password-reset.routes.js';
-import { siteUrl } from './admin/admin-context.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { backupRoutes } from './backup/backup.routes.js';
 import { AuthService } from './auth/auth.service.js';
@@ -311,7 +310,7 @@ export async function buildApp({
     await app.register(backupRoutes({ database, storage: files, dataDir: config.dataDir, token: adminToken }));
   }
   // npm run admin: the embedded database is this process's, so its commands run here.
-  if (adminToken) await app.register(adminRoutes({ context: { resets, invites, roles, siteUrl: siteUrl(config) }, token: adminToken }));
+  if (adminToken) await app.register(adminRoutes({ context: { resets, invites, roles, publicUrl: config.publicUrl }, token: adminToken }));
   app.get(API.openapi, { schema: { hide: true } }, async () => app.swagger());
 
   await registerClientApp(app, config.clientDir, {

@@ -11,8 +11,8 @@ export interface AdminContext {
   invites: Invites;
   /** Roles (issue 17): `role <username> <role>`. */
   roles: Roles;
-  /** Where the site is: PUBLIC_URL, or http://localhost:PORT. */
-  siteUrl: string;
+  /** Where users reach the site (PUBLIC_URL): links are made only with it. */
+  publicUrl: string | undefined;
 }
 
 /**
