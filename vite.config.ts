@@ -19,7 +19,9 @@ export default defineConfig({
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,
-    sourcemap: true,
+    // None: served, they would publish the client's source and comments; nobody collects the
+    // client's stack traces, and the dev server (npm run dev) makes its own maps.
+    sourcemap: false,
   },
   server: {
     port: Number(process.env.PORT) || 3000,

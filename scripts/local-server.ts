@@ -8,9 +8,10 @@ import path from 'node:path';
 export function localServerEnv(port: number, dataDir: string, dist: string, mail?: { smtpPort: number }): Record<string, string> {
   return {
     // "Forgot password?" mails through an SMTP server on this machine (the e2e run starts one).
+    // Where the browser reaches it: reset links (npm run admin -- reset-link) and Origin checks.
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     ...(mail && {
       SMTP_URL: `smtp://mailer:secret@127.0.0.1:${mail.smtpPort}`,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
       MAIL_FROM: 'dormboard <no-reply@127.0.0.1>',
     }),
     PORT: String(port),

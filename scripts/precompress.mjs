@@ -14,6 +14,8 @@ let files = 0;
 for (const entry of await fs.readdir(root, { recursive: true, withFileTypes: true })) {
   if (!entry.isFile() || !TEXT.has(path.extname(entry.name))) continue;
   const file = path.join(entry.parentPath, entry.name);
+  // A template: the server fills in its placeholders and compresses the result itself.
+  if (file === path.join(root, 'index.html')) continue;
   const body = await fs.readFile(file);
   await fs.writeFile(`${file}.br`, await brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
   await fs.writeFile(`${file}.gz`, await gzip(body, { level: 9 }));

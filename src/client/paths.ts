@@ -1,3 +1,5 @@
+import type { NotFoundMessage } from '../shared/not-found-messages';
+
 /** Every route of the app (spec section 2), in one place. */
 export const paths = {
   home: '/',
@@ -29,5 +31,6 @@ export const paths = {
   moderationPeople: '/moderation/people',
   /** Not in the spec (issue 17): invite codes for REGISTRATION=invite (admins). */
   invites: '/moderation/invites',
-  notFound: (error?: string) => (error ? `/404/${encodeURIComponent(error)}` : '/404'),
+  /** Only the texts the page will show (shared/not-found-messages.ts). */
+  notFound: (error?: NotFoundMessage) => (error ? `/404/${encodeURIComponent(error)}` : '/404'),
 } as const;

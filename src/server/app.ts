@@ -22,7 +22,6 @@ import { Invites } from './auth/invites.js';
 import { inviteRoutes } from './auth/invites.routes.js';
 import { PasswordResetService } from './auth/password-reset.service.js';
 import { passwordResetRoutes } from './auth/password-reset.routes.js';
-import { siteUrl } from './admin/admin-context.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { backupRoutes } from './backup/backup.routes.js';
 import { AuthService } from './auth/auth.service.js';
@@ -48,6 +47,7 @@ import { registerEmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './http/rate-limiter.js';
 import { RedisCounterStore } from './http/redis-counter-store.js';
 import { registerSameOrigin } from './http/same-origin.js';
+import { registerStrictInput } from './http/strict-input.js';
 import { canonicalUrl, registerApiNoStore } from './http/url-space.js';
 import { ImageQueue } from './images/image-queue.js';
 import { followRoutes } from './follows/follow.routes.js';
@@ -186,8 +186,9 @@ export async function buildApp({
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
   // After helmet, so a refused request still carries the security headers.
-  registerSameOrigin(app);
+  registerSameOrigin(app, config.publicUrl);
   registerApiNoStore(app);
+  registerStrictInput(app);
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: `${config.appName} API`, version: '1.0.0' },
@@ -337,7 +338,7 @@ export async function buildApp({
   }
   // npm run admin: the embedded database is this process's, so its commands run here.
   if (adminToken)
-    await app.register(adminRoutes({ context: { resets, invites, roles, storedEmails, siteUrl: siteUrl(config) }, token: adminToken }));
+    await app.register(adminRoutes({ context: { resets, invites, roles, storedEmails, publicUrl: config.publicUrl }, token: adminToken }));
   app.get(API.openapi, { schema: { hide: true } }, async () => app.swagger());
 
   await registerClientApp(app, config.clientDir, {

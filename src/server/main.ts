@@ -37,3 +37,10 @@ const port = typeof address === 'object' && address ? address.port : config.port
 // Tells `npm run backup` that this process owns the embedded database and how to reach it.
 if (adminToken) await writeServerFile(config.dataDir, { pid: process.pid, port, token: adminToken });
 app.log.info(`${config.appName} is running at http://localhost:${port} (${database.kind})`);
+if (!config.publicUrl) {
+  app.log.warn(
+    'PUBLIC_URL is not set: npm run admin -- reset-link makes no links, "Forgot password?" mail cannot be turned on (SMTP_URL needs it), ' +
+      'and writes from browsers that send no Sec-Fetch-Site are checked against the Host header (X-Forwarded-Host with TRUST_PROXY). ' +
+      'Set PUBLIC_URL to the address users reach the site at, like https://dorm.example.edu.',
+  );
+}

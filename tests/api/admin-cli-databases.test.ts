@@ -46,25 +46,25 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('npm run admin on the embedded da
     await setup.close();
 
     // No server: the command opens DATA_DIR itself.
-    const offline = await runTool('admin', ['reset-link', 'alice'], { DATA_DIR: dataDir, PORT: '4321' });
+    const offline = await runTool('admin', ['reset-link', 'alice'], { DATA_DIR: dataDir, PUBLIC_URL: 'https://offline.example' });
     expect(offline.code, offline.stderr).toBe(0);
-    expect(offline.stdout).toMatch(/http:\/\/localhost:4321\/reset\/[\w-]{43}\n/);
+    expect(offline.stdout).toMatch(/https:\/\/offline\.example\/reset\/[\w-]{43}\n/);
     const first = resetTokenIn(offline.stdout)!;
-    const missing = await runTool('admin', ['reset-link', 'nobody'], { DATA_DIR: dataDir });
+    const missing = await runTool('admin', ['reset-link', 'nobody'], { DATA_DIR: dataDir, PUBLIC_URL: 'https://offline.example' });
     expect(missing).toMatchObject({ code: 1, stdout: '' });
     expect(missing.stderr).toBe('reset-link: no account is named @nobody\n');
 
     // A server on the same DATA_DIR: it owns the database now, and runs the command itself.
-    const server = await startServer({ DATA_DIR: dataDir });
+    const server = await startServer({ DATA_DIR: dataDir, PUBLIC_URL: 'https://online.example' });
     const browser = client(server.base);
     expect((await browser.call('POST', API.resetCheck, { token: first })).status).toBe(200);
     expect((await browser.call('POST', API.login, { identifier: 'alice', password: OLD_PASSWORD })).status).toBe(200);
     const signedIn = browser.cookie;
 
-    const online = await runTool('admin', ['reset-link', 'alice'], { DATA_DIR: dataDir });
+    // The server's PUBLIC_URL, not the command line's (which has none here).
+    const online = await runTool('admin', ['reset-link', 'alice'], { DATA_DIR: dataDir, PUBLIC_URL: '' });
     expect(online.code, online.stderr).toBe(0);
-    const port = new URL(server.base).port;
-    expect(online.stdout).toMatch(new RegExp(`http://localhost:${port}/reset/[\\w-]{43}\\n`));
+    expect(online.stdout).toMatch(/https:\/\/online\.example\/reset\/[\w-]{43}\n/);
     const second = resetTokenIn(online.stdout)!;
     // Written by the server into its own database: the old link is void there, the new one live.
     expect((await browser.call('POST', API.resetCheck, { token: first })).status).toBe(400);

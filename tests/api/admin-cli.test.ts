@@ -44,3 +44,14 @@ describe('npm run admin: help and bad command lines', () => {
     expect(fs.existsSync(dataDir)).toBe(false);
   });
 });
+
+describe('npm run admin -- reset-link without PUBLIC_URL', () => {
+  it('refuses with exit code 1, saying why and what to set: no localhost link', async () => {
+    const run = await admin(['reset-link', 'alice'], { DATA_DIR: tempDir('admin-no-public-url'), PUBLIC_URL: '' });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('reset-link: PUBLIC_URL is not set, so there is no address for the link.');
+    expect(run.stderr).toContain('Set PUBLIC_URL to the address users reach the site at (like https://dorm.example.edu)');
+    expect(run.stderr).not.toMatch(/localhost|\/reset\//);
+  }, 60_000);
+});

@@ -1028,7 +1028,8 @@ describe(`POST ${ADMIN_COMMAND_PATH} (npm run admin while the app owns the embed
 
   beforeAll(async () => {
     t = await createTestApp();
-    app = await buildApp({ config: t.config, database: t.database, adminToken: TOKEN });
+    // reset-link makes links only with PUBLIC_URL.
+    app = await buildApp({ config: { ...t.config, publicUrl: 'https://dorm.example.edu' }, database: t.database, adminToken: TOKEN });
     owner = await signUp(app);
   });
   afterAll(async () => {

@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -69,5 +71,64 @@ describe('client app', () => {
       expect(response.statusCode, url).toBe(404);
       expect(response.json()).toEqual({ code: 'NOT_FOUND', message: 'Not found :(' });
     }
+  });
+});
+
+/**
+ * What a build holds but no one may fetch: index.html as built is a template (placeholders, not
+ * the page), and source maps would publish the client's source. The directory is made like the
+ * build (scripts/precompress.mjs run on it), plus what an older build left: maps and compressed
+ * copies of the template.
+ */
+describe('client app: files of the build that are not served', () => {
+  const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-client-'));
+  const template = '<meta name="registration" content="__REGISTRATION__"><title>__APP_NAME__</title>';
+  const page = '<meta name="registration" content="open"><title>Campus</title>';
+  let t: TestApp;
+
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(clientDir, 'assets'));
+    fs.writeFileSync(path.join(clientDir, 'index.html'), template);
+    fs.writeFileSync(path.join(clientDir, 'assets', 'index-abc123.js'), 'console.log(1)\n//# sourceMappingURL=index-abc123.js.map');
+    fs.writeFileSync(path.join(clientDir, 'assets', 'index-abc123.js.map'), '{"sources":["../src/main.tsx"]}');
+    execFileSync(process.execPath, ['scripts/precompress.mjs', clientDir]);
+    t = await createTestApp({ clientDir, appName: 'Campus' });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(clientDir, { recursive: true, force: true });
+  });
+
+  it('the build compresses its assets but not the page template', () => {
+    expect(fs.existsSync(path.join(clientDir, 'assets', 'index-abc123.js.br'))).toBe(true);
+    expect(fs.existsSync(path.join(clientDir, 'index.html.br'))).toBe(false);
+    expect(fs.existsSync(path.join(clientDir, 'index.html.gz'))).toBe(false);
+  });
+
+  it('source maps answer 404, and the compressed copies of the template only the filled-in page', async () => {
+    // As an older build left them: the server must not serve them even if they are there.
+    fs.writeFileSync(path.join(clientDir, 'index.html.gz'), zlib.gzipSync(template));
+    fs.writeFileSync(path.join(clientDir, 'index.html.br'), zlib.brotliCompressSync(template));
+    await t.close();
+    t = await createTestApp({ clientDir, appName: 'Campus' });
+
+    for (const url of ['/assets/index-abc123.js.map', '/assets/index-abc123.js.map.br']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br, gzip' } });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toEqual({ code: 'NOT_FOUND', message: 'Not found :(' });
+    }
+    for (const url of ['/index.html', '/index.html.gz', '/index.html.br']) {
+      for (const encoding of ['identity', 'br', 'gzip']) {
+        const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': encoding } });
+        const body = response.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(response.rawPayload).toString() : response.body;
+        expect(response.statusCode, url).toBe(200);
+        expect(response.headers['content-type'], url).toContain('text/html');
+        expect(body, `${url} ${encoding}`).toBe(page);
+      }
+    }
+    // The assets themselves are still there, compressed.
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'br' } });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-encoding']).toBe('br');
   });
 });

@@ -476,7 +476,8 @@ const ALLOWED: Array<[string, Headers]> = [
 describe('CSRF: state-changing requests from another site are refused', () => {
   let t: TestApp;
   beforeAll(async () => {
-    const mailing = loadConfig({ SMTP_URL: `smtp://127.0.0.1:${await freePort()}`, PUBLIC_URL: 'https://dorm.example' });
+    // The origin the ALLOWED requests name (with PUBLIC_URL set, the Origin must be exactly it).
+    const mailing = loadConfig({ SMTP_URL: `smtp://127.0.0.1:${await freePort()}`, PUBLIC_URL: `http://${HOST}` });
     outbox = new Outbox(new Mailer(mailing.mail!));
     t = await createTestApp({ mail: mailing.mail, publicUrl: mailing.publicUrl }, { outbox });
   });
@@ -565,5 +566,46 @@ describe('CSRF behind a reverse proxy: the Origin is compared with the forwarded
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('CSRF with PUBLIC_URL set: the Origin must be that origin, whatever Host and X-Forwarded-Host say', () => {
+  const PUBLIC_URL = `https://${HOST}`;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ trustProxy: true, publicUrl: PUBLIC_URL });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const signIn = (user: { username: string; password: string }, headers: Headers) =>
+    t.app.inject({ method: 'POST', url: API.login, headers, payload: { identifier: user.username, password: user.password } });
+
+  it.each([
+    ['a forged X-Forwarded-Host', { host: '127.0.0.1:3000', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }],
+    ['a forged Host', { host: 'evil.example' }],
+  ])('an Origin matching %s but not PUBLIC_URL is refused', async (_, forged) => {
+    const user = await signUp(t.app);
+    expectError(await signIn(user, { ...forged, origin: 'https://evil.example' }), 403, 'CROSS_SITE_REQUEST');
+    expect(await sessionCount(t, user.uid)).toBe(1);
+  });
+
+  it('our host over another scheme is not our origin', async () => {
+    const user = await signUp(t.app);
+    expectError(await signIn(user, { host: HOST, origin: `http://${HOST}` }), 403, 'CROSS_SITE_REQUEST');
+    expect(await sessionCount(t, user.uid)).toBe(1);
+  });
+
+  it('the Origin of PUBLIC_URL works, behind the proxy or not', async () => {
+    const user = await signUp(t.app);
+    for (const headers of [
+      { host: '127.0.0.1:3000', 'x-forwarded-host': HOST, 'x-forwarded-proto': 'https', origin: PUBLIC_URL } as Headers,
+      { host: HOST, origin: PUBLIC_URL },
+    ]) {
+      const response = await signIn(user, headers);
+      expect(response.statusCode, response.body).toBe(200);
+    }
+    expect(await sessionCount(t, user.uid)).toBe(3);
   });
 });

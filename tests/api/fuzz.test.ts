@@ -1005,7 +1005,7 @@ const authRequests = fc.oneof(
     }),
   ),
   request({ method: methodFor('GET'), url: fc.constant(API.sessions), cookie: signedInCookie }),
-  // Download My Data: a ZIP for the actor (any query string is ignored), 401 signed out.
+  // Download My Data: a ZIP for the actor (a query key is refused: it takes none), 401 signed out.
   request({
     method: methodFor('GET'),
     url: fc.tuple(fc.constant(API.exportData), pageQuery).map(([url, q]) => `${url}${q}`),

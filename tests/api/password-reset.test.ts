@@ -15,7 +15,7 @@ import { sessionCookie, signUp } from '../helpers/accounts.js';
 import { expectError, get, query } from '../helpers/people.js';
 import { freePort } from '../helpers/services.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
-import { resetLinkFor, resetTokenIn } from '../helpers/reset-links.js';
+import { resetLinkFor, resetTokenIn, TEST_PUBLIC_URL } from '../helpers/reset-links.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -61,10 +61,10 @@ describe('reset links (the admin command, the reset page API)', () => {
     await t.close();
   });
 
-  it('reset-link prints a link under http://localhost:PORT by default; only the hash is stored, for an hour', async () => {
+  it('reset-link prints a link under PUBLIC_URL; only the hash is stored, for an hour', async () => {
     const owner = await signUp(t.app);
     const { token, output } = await resetLinkFor(t, owner.username);
-    expect(output).toContain(`http://localhost:${t.config.port}/reset/${token}`);
+    expect(output).toContain(`${TEST_PUBLIC_URL}/reset/${token}`);
     const rows = await query<{ token_hash: string; created_at: Date; expires_at: Date }>(
       t.database,
       'SELECT token_hash, created_at, expires_at FROM password_resets WHERE user_id = $1',
@@ -194,8 +194,24 @@ describe('reset links (the admin command, the reset page API)', () => {
     }
   });
 
+  it('reset-link without PUBLIC_URL: exit code 1, saying why and what to set; no link is made, and an earlier one still works', async () => {
+    const owner = await signUp(t.app);
+    const { token } = await resetLinkFor(t, owner.username);
+    const result = await runCommandLine(standaloneAdminContext(t.database, { ...t.config, publicUrl: undefined }), [
+      'reset-link',
+      owner.username,
+    ]);
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(result.stderr).toMatch(/^reset-link: PUBLIC_URL is not set, so there is no address for the link\.\nSet PUBLIC_URL to /);
+    expect(result.stderr).not.toContain('localhost');
+    const rows = await query<{ token_hash: string }>(t.database, 'SELECT token_hash FROM password_resets WHERE user_id = $1', [owner.uid]);
+    expect(rows.map((row) => row.token_hash)).toEqual([sha256(token)]);
+    expect((await check(t, token)).statusCode).toBe(200);
+  });
+
   it('reset-link for an account that does not exist: exit code 1, and nothing written', async () => {
-    const result = await runCommandLine(standaloneAdminContext(t.database, t.config), ['reset-link', 'nobody_here']);
+    const config = { ...t.config, publicUrl: TEST_PUBLIC_URL };
+    const result = await runCommandLine(standaloneAdminContext(t.database, config), ['reset-link', 'nobody_here']);
     expect(result).toMatchObject({ code: 1, stdout: '' });
     expect(result.stderr).toContain('@nobody_here');
   });

@@ -51,4 +51,30 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('server process', () => {
       silent.destroy();
     }
   }, 90_000);
+
+  it('warns once at start when PUBLIC_URL is not set, naming what it affects; not when it is', async () => {
+    /** The warnings about PUBLIC_URL it logged: pino's JSON lines. */
+    const warnings = (output: string) =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .filter((entry) => entry.level === 40 && entry.msg.includes('PUBLIC_URL'));
+
+    const without = await startServer({ DATA_DIR: tempDir('no-public-url'), PUBLIC_URL: '', LOG_LEVEL: 'info' }, script, { logs: true });
+    // Logged right after listening, which startServer waited for.
+    await expect.poll(() => warnings(without.output()).length).toBe(1);
+    expect(await without.stop()).toBe(0);
+    const [warning] = warnings(without.output());
+    for (const affected of ['reset-link', 'SMTP_URL', 'Sec-Fetch-Site', 'X-Forwarded-Host', 'https://dorm.example.edu']) {
+      expect(warning!.msg).toContain(affected);
+    }
+
+    const env = { DATA_DIR: tempDir('public-url'), PUBLIC_URL: 'https://dorm.example.edu', LOG_LEVEL: 'info' };
+    const withIt = await startServer(env, script, { logs: true });
+    // Its start-up line is read, so a warning would have been too.
+    await expect.poll(() => withIt.output()).toContain('is running at');
+    expect(await withIt.stop()).toBe(0);
+    expect(warnings(withIt.output())).toEqual([]);
+  }, 120_000);
 });

@@ -90,3 +90,33 @@ test('a screen that breaks while rendering offers Retry, which asks the server a
   await expect(page.getByText(COPY.post.missingTitle)).toBeVisible();
   await expect(failure(page)).toHaveCount(0);
 });
+
+test('the not-found page shows only the texts the app sends, not words from the link', async ({ page }, testInfo) => {
+  // One size is enough: this is about what the page says, not its layout.
+  test.skip(testInfo.project.name !== 'desktop');
+  // Someone else's words, as a heading and tab title on our origin.
+  await page.goto('/404/Your%20session%20expired.%20Sign%20in%20again%20at%20evil.example');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(COPY.notFound);
+  await expect(page).toHaveTitle(`${COPY.notFound} · dormboard`);
+  await expect(page.getByText('Your session expired', { exact: false })).toHaveCount(0);
+
+  // The one the app sends itself (a failed sign-out) still shows.
+  await page.goto(`/404/${COPY.settings.signOutFailed}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(COPY.settings.signOutFailed);
+  await expect(page).toHaveTitle(`${COPY.settings.signOutFailed} · dormboard`);
+});
+
+test('the build publishes no source maps and no page template', async ({ request }, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop');
+  const page = await (await request.get('/')).text();
+  const entry = /<script[^>]+src="(\/assets\/index-[^"]+\.js)"/.exec(page)?.[1];
+  expect(entry).toBeDefined();
+  expect((await request.get(`${entry}.map`)).status()).toBe(404);
+  // Not the whole script in a failure message: just whether it names a map.
+  expect((await (await request.get(entry!)).text()).includes('sourceMappingURL')).toBe(false);
+  for (const url of ['/index.html', '/index.html.gz', '/index.html.br']) {
+    const response = await request.get(url);
+    expect(response.headers()['content-type'], url).toContain('text/html');
+    expect(await response.text(), url).not.toContain('__REGISTRATION__');
+  }
+});

@@ -12,6 +12,8 @@ import { freePort } from './services.js';
 export interface ServerProcess {
   base: string;
   child: ChildProcess;
+  /** The end of what it printed: standard error, and with `logs` its log lines (standard output). */
+  output(): string;
   /** SIGTERM (or the given signal) and the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -46,18 +48,25 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 export interface StartOptions {
   /** Kill the server when this aborts (the test's signal): by default the running test's. */
   signal?: AbortSignal;
+  /** Keep its log lines (standard output) for output(). */
+  logs?: boolean;
 }
 
 /** Starts src/server/main.ts through tsx, or the given bundle from buildServer(). */
-export async function startServer(env: Record<string, string>, script?: string, { signal }: StartOptions = {}): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  script?: string,
+  { signal, logs = false }: StartOptions = {},
+): Promise<ServerProcess> {
   // A port free a moment ago, not a fixed sequence: test files in other processes start servers too.
   const port = await freePort();
   const args = script ? [script] : ['--import', 'tsx', 'src/server/main.ts'];
   const server = spawnGroup(process.execPath, args, {
     env: childEnv({ PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', CLIENT_DIR: '/nonexistent', ...env }),
     // stderr is passed through, and its end kept to explain a server that does not start.
-    stdio: ['ignore', 'ignore', 'pipe'],
-    echo: true,
+    stdio: ['ignore', logs ? 'pipe' : 'ignore', 'pipe'],
+    // Log lines asked for are for the test to read, not to echo.
+    echo: !logs,
     signal,
   });
   const base = `http://127.0.0.1:${port}`;
@@ -73,7 +82,7 @@ export async function startServer(env: Record<string, string>, script?: string, 
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  return { base, child: server.child, stop: (stopSignal = 'SIGTERM') => server.stop(stopSignal) };
+  return { base, child: server.child, output: () => server.output(), stop: (stopSignal = 'SIGTERM') => server.stop(stopSignal) };
 }
 
 /** Runs one of the npm tools (src/server/tools/*.ts) to completion. */

@@ -5,7 +5,6 @@ import { API } from '../../shared/api/paths.js';
 import { requireUser } from '../auth/current-user.js';
 import { AppError } from '../http/app-error.js';
 import { logRefusal } from '../http/error-handler.js';
-import { isCrossSite } from '../http/same-origin.js';
 import { logSecurityEvent } from '../http/security-log.js';
 import type { DataExport } from './export.service.js';
 
@@ -59,7 +58,7 @@ export const exportRoutes =
           const user = requireUser(request);
           // A costly read another site's page could start with the victim's cookie: only our own
           // pages (and a typed address) may.
-          if (isCrossSite(request)) throw new AppError(403, 'CROSS_SITE_REQUEST');
+          if (request.crossSite) throw new AppError(403, 'CROSS_SITE_REQUEST');
           const started = await exports.start(user, reader.signal);
           logSecurityEvent(request, 'downloaded data', { userId: user.id });
           return reply

@@ -14,8 +14,8 @@ export interface AdminContext {
   roles: Roles;
   /** `invalid-emails` (issue 26). */
   storedEmails: StoredEmails;
-  /** Where the site is: PUBLIC_URL, or http://localhost:PORT. */
-  siteUrl: string;
+  /** Where users reach the site (PUBLIC_URL): links are made only with it. */
+  publicUrl: string | undefined;
 }
 
 /**

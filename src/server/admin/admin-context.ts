@@ -9,11 +9,6 @@ import { MemoryCounterStore, RateLimiter } from '../http/rate-limiter.js';
 import { Roles } from '../moderation/roles.js';
 import type { AdminContext } from './admin-command.js';
 
-/** Where the site is, for the links commands print: PUBLIC_URL, else this machine's port. */
-export function siteUrl(config: Config): string {
-  return config.publicUrl ?? `http://localhost:${config.port}`;
-}
-
 /**
  * The command line's own services, for when it holds the database itself: PostgreSQL (whose
  * servers cache no sessions, so a change here reaches them on their next request), or an
@@ -28,6 +23,6 @@ export function standaloneAdminContext(database: Database, config: Config): Admi
     invites: new Invites(database.orm),
     roles: new Roles(database.orm, sessions),
     storedEmails: new StoredEmails(database.orm),
-    siteUrl: siteUrl(config),
+    publicUrl: config.publicUrl,
   };
 }

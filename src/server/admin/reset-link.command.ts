@@ -13,6 +13,16 @@ export function parseUsername(given: string): string {
 }
 
 /**
+ * Without PUBLIC_URL there is no address to put in a link: this machine's localhost is not where
+ * the student opens it, and a Host header is whatever a request said.
+ */
+const NO_PUBLIC_URL = [
+  'PUBLIC_URL is not set, so there is no address for the link.',
+  'Set PUBLIC_URL to the address users reach the site at (like https://dorm.example.edu) where the command',
+  'runs: for the embedded database with a server running on DATA_DIR, in that server, then restart it.',
+].join('\n');
+
+/**
  * `reset-link <username>`: password recovery without e-mail. The link voids any earlier one, works
  * once, for an hour; whoever uses it chooses the password and every session of the account ends.
  */
@@ -24,12 +34,14 @@ export const resetLinkCommand: AdminCommand<{ username: string }> = {
     const [given] = positional(args, ['<username>']);
     return { username: parseUsername(given!) };
   },
-  async run({ resets, siteUrl }, { username }) {
+  async run({ resets, publicUrl }, { username }) {
+    // Checked before the link is made: making it voids the account's earlier one.
+    if (!publicUrl) throw new CommandFailed(NO_PUBLIC_URL);
     const link = await resets.linkFor(username);
     if (!link) throw new CommandFailed(`no account is named @${username}`);
     return [
       `Password reset link for @${username} (works once, until ${link.expiresAt.toISOString()}):`,
-      `${siteUrl}${resetPath(link.token)}`,
+      `${publicUrl}${resetPath(link.token)}`,
       'It replaces any earlier link. Using it signs the account out everywhere.',
     ].join('\n');
   },

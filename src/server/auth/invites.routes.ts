@@ -44,7 +44,7 @@ export const inviteRoutes =
         schema: {
           tags: ['moderation'],
           summary: 'Revoke an invite code (admins)',
-          params: z.object({ id: z.string().max(64) }),
+          params: z.strictObject({ id: z.string().max(64) }),
           response: { 204: z.null(), 404: ErrorBody },
         },
       },

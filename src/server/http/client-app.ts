@@ -18,6 +18,14 @@ export interface ClientSettings {
 }
 
 /**
+ * Files of a build that no browser asks for by name, so they get no route. index.html as built
+ * still holds its placeholders (and an older build compressed it too): asked for by name, it is
+ * the filled-in page of the fallback, like every other page route. Source maps would publish
+ * the client's source with its comments (the build makes none; vite.config.ts).
+ */
+const UNSERVED_FILES = ['index.html', 'index.html.*', '**/*.map', '**/*.map.*'];
+
+/**
  * Serves the built React app: hashed assets cached forever, and index.html (with the product
  * name filled in) for every other GET so deep links work on reload. API, media and asset paths
  * that match nothing get a JSON 404 instead: a chunk an older build named (a tab opened before a
@@ -42,9 +50,7 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
       preCompressed: true,
       // Routes for the files present at start-up; the SPA fallback below handles the rest.
       wildcard: false,
-      // index.html as built still holds its placeholders: asked for by name, it is the filled-in
-      // page of the fallback below, like every other page route.
-      allowedPath: (pathName) => pathName !== '/index.html',
+      globIgnore: UNSERVED_FILES,
       setHeaders(res, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');

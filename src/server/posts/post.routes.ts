@@ -6,6 +6,7 @@ import { UsernameParams } from '../../shared/api/users.js';
 import { POST_IMAGE_MAX_BYTES } from '../../shared/limits.js';
 import { requireUser } from '../auth/current-user.js';
 import { readForm } from '../http/multipart-form.js';
+import { multipartValidator } from '../http/strict-input.js';
 import type { PostService } from './post.service.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody };
@@ -55,8 +56,8 @@ export const postRoutes =
           body: CreatePostForm.optional(),
           response: { 201: PostResponse, ...errors },
         },
-        // The multipart parser reads the body itself; skip JSON-schema validation of it.
-        validatorCompiler: () => () => ({ value: undefined }),
+        // The multipart parser reads the body itself; params and query are validated as usual.
+        validatorCompiler: multipartValidator,
       },
       async (request, reply) => {
         const author = requireUser(request, 'USER_DATA_NOT_FOUND');

@@ -4,6 +4,7 @@ import { ProfileResponse, UpdateProfileForm, UpdateProfileResponse, UsernamePara
 import { ICON_MAX_BYTES } from '../../shared/limits.js';
 import { requireUser } from '../auth/current-user.js';
 import { readForm } from '../http/multipart-form.js';
+import { multipartValidator } from '../http/strict-input.js';
 import type { UserService } from './user.service.js';
 
 export const userRoutes =
@@ -32,8 +33,8 @@ export const userRoutes =
           body: UpdateProfileForm.optional(),
           response: { 200: UpdateProfileResponse, 400: ErrorBody, 401: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody },
         },
-        // The multipart parser reads the body itself.
-        validatorCompiler: () => () => ({ value: undefined }),
+        // The multipart parser reads the body itself; params and query are validated as usual.
+        validatorCompiler: multipartValidator,
       },
       async (request) => {
         const user = requireUser(request, 'USER_DATA_NOT_FOUND');

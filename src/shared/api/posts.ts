@@ -59,7 +59,7 @@ export const PostParams = z.strictObject({ id: z.string().min(1).max(64) });
 export const PageQuery = z.strictObject({ cursor: z.string().max(200).optional() });
 
 /** Multipart fields of POST /api/posts (documented; multipart is parsed by hand). */
-export const CreatePostForm = z.object({
+export const CreatePostForm = z.strictObject({
   photo: z.string().meta({ format: 'binary' }),
   description: z.string().optional(),
   link: z.string().optional(),

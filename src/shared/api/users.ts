@@ -47,7 +47,7 @@ export const FollowState = z.object({ following: z.boolean(), followers: z.numbe
 export type FollowState = z.infer<typeof FollowState>;
 
 /** Multipart fields of PATCH /api/me (documented; parsed by hand). */
-export const UpdateProfileForm = z.object({
+export const UpdateProfileForm = z.strictObject({
   icon: z.string().meta({ format: 'binary' }).optional(),
   bio: z.string().optional(),
 });
