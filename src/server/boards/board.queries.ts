@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { boardMembers, boardPosts, boards, posts, users } from '../db/schema.js';
 import { amongVisible, type SeenBy } from '../directory/visibility.js';
@@ -65,14 +65,29 @@ export async function findBoard(db: Db, id: string, viewerId: string | undefined
   return row;
 }
 
-/** A board id by its owner's username and slug. */
-export async function findBoardId(db: AppDb, ownerUsername: string, slug: string): Promise<string | undefined> {
+/** What decides who may see a board, found by its address: its id, owner, secrecy and members. */
+export interface BoardAddress {
+  id: string;
+  ownerId: string;
+  secret: boolean;
+  memberIds: string[];
+}
+
+/** A board by its owner's username and slug, with what the visibility rule needs; one statement. */
+export async function findBoardAddress(db: AppDb, ownerUsername: string, slug: string): Promise<BoardAddress | null> {
   const [row] = await db
-    .select({ id: boards.id })
+    .select({
+      id: boards.id,
+      ownerId: boards.ownerId,
+      secret: boards.secret,
+      memberIds: sql<
+        string[]
+      >`coalesce((select array_agg(${boardMembers.userId}) from ${boardMembers} where ${boardMembers.boardId} = ${boards.id}), '{}')`,
+    })
     .from(boards)
     .innerJoin(users, eq(users.id, boards.ownerId))
     .where(and(eq(users.username, ownerUsername), eq(boards.slug, slug)));
-  return row?.id;
+  return row ?? null;
 }
 
 /** A board row with its sort key as a number (microseconds), for ordering in memory. */
@@ -258,19 +273,13 @@ export async function boardCount(tx: Tx, ownerId: string): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** The owner's slugs that `base` or `base-N` would collide with. */
-export async function slugsLike(tx: Tx, ownerId: string, base: string, exceptBoardId?: string): Promise<Set<string>> {
-  const rows = await tx
-    .select({ slug: boards.slug })
+/** Whether another of the owner's boards has this slug. */
+export async function slugTaken(tx: Tx, ownerId: string, slug: string, exceptBoardId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ one: sql<number>`1` })
     .from(boards)
-    .where(
-      and(
-        eq(boards.ownerId, ownerId),
-        or(eq(boards.slug, base), like(boards.slug, `${base}-%`)),
-        exceptBoardId ? sql`${boards.id} <> ${exceptBoardId}` : undefined,
-      ),
-    );
-  return new Set(rows.map((row) => row.slug));
+    .where(and(eq(boards.ownerId, ownerId), eq(boards.slug, slug), sql`${boards.id} <> ${exceptBoardId}`));
+  return row !== undefined;
 }
 
 export async function insertBoard(tx: Tx, values: typeof boards.$inferInsert) {

@@ -9,7 +9,7 @@ import type {
 } from '../../shared/api/boards.js';
 import type { ErrorCode } from '../../shared/errors.js';
 import { BOARD_POSTS_MAX, BOARDS_PER_USER_MAX } from '../../shared/limits.js';
-import { boardSlug, normalizeBoardName, validateBoardDescription, validateBoardName } from '../../shared/validation/board.js';
+import { normalizeBoardName, validateBoardDescription, validateBoardName } from '../../shared/validation/board.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import type { Changes } from '../cache/changes.js';
 import type { ReadCache } from '../cache/read-cache.js';
@@ -23,6 +23,7 @@ import type { RateLimiter } from '../http/rate-limiter.js';
 import { newId } from '../ids.js';
 import { BoardAccess, boardChanged, type BoardSeen } from './board-access.js';
 import { BoardReads } from './board-reads.js';
+import { keepsAddress, slugOf } from './board-slug.js';
 import { toDetail, toSummary, visibleMembers } from './board-json.js';
 import { countBoardWrite } from './board-writes.js';
 import * as queries from './board.queries.js';
@@ -89,7 +90,7 @@ export class BoardService {
     await this.db.transaction(async (tx) => {
       await queries.lockOwner(tx, viewer.id);
       if ((await queries.boardCount(tx, viewer.id)) >= BOARDS_PER_USER_MAX) throw new AppError(409, 'TOO_MANY_BOARDS');
-      const slug = freeSlug(name, await queries.slugsLike(tx, viewer.id, boardSlug(name)));
+      const slug = await slugFor(tx, viewer.id, name, id);
       await nameTaken(queries.insertBoard(tx, { id, ownerId: viewer.id, name, slug, description, secret: body.secret ?? false }));
     });
     const created = await this.access.byId(id, viewer.id);
@@ -112,9 +113,8 @@ export class BoardService {
       let slug: string | undefined;
       if (name !== undefined && name !== board.name) {
         await queries.lockOwner(tx, viewer.id);
-        const base = boardSlug(name);
-        // A new name that makes the same slug (a change of case, say) keeps the address.
-        slug = sameBase(board.slug, base) ? undefined : freeSlug(name, await queries.slugsLike(tx, viewer.id, base, id));
+        // A new name that makes the same words (a change of case, say) keeps the address.
+        slug = keepsAddress(board.slug, name, id) ? undefined : await slugFor(tx, viewer.id, name, id);
       }
       const update = queries.updateBoard(tx, id, {
         name,
@@ -213,14 +213,11 @@ async function nameTaken(write: Promise<void>): Promise<void> {
   }
 }
 
-/** `base`, or the first of `base-2`, `base-3`… the owner does not have. */
-function freeSlug(name: string, taken: Set<string>): string {
-  const base = boardSlug(name);
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
-}
-
-/** Whether `slug` is `base` or `base-N` (what freeSlug would have made from it). */
-function sameBase(slug: string, base: string): boolean {
-  return slug === base || new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+$`, 'u').test(slug);
+/**
+ * The board's slug from its name and its own id (board-slug.ts), never from the owner's other
+ * boards; the long form only when an older board of theirs has the short one as its slug.
+ */
+async function slugFor(tx: Parameters<typeof queries.slugTaken>[0], ownerId: string, name: string, id: string): Promise<string> {
+  const slug = slugOf(name, id);
+  return (await queries.slugTaken(tx, ownerId, slug, id)) ? slugOf(name, id, true) : slug;
 }
