@@ -10,6 +10,7 @@ import lastChange from './0009-last-change.js';
 import accountManagement from './0010-account-management.js';
 import communitySafety from './0011-community-safety.js';
 import boards from './0012-boards.js';
+import postIdempotency from './0017-post-idempotency.js';
 
 /**
  * Every schema change, in order. Append only: a released migration is never edited, because
@@ -28,4 +29,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 10, name: 'account-management', sql: accountManagement },
   { version: 11, name: 'community-safety', sql: communitySafety },
   { version: 12, name: 'boards', sql: boards },
+  { version: 17, name: 'post-idempotency', sql: postIdempotency },
 ];
