@@ -1102,8 +1102,9 @@ describe('PUT /api/boards/:id/members/:username (invite), POST …/join, DELETE 
       expect(await steps.picker(member!)).toEqual([]);
       expect((await steps.tab(undefined, member!.username)).boards).toEqual([]);
       expect((await boardRows(t.database, board.id)).saves).toEqual([{ post_id: post, saved_by: member!.uid }]);
-      // The owner still has the board; the member's saved post is hidden from the owner now, but counted.
-      expect((await steps.page(owner, owner!.username, board.slug)).count).toBe(1);
+      // The owner still has the board; the member's saved post is hidden from the owner now, and not counted for them.
+      expect((await steps.page(owner, owner!.username, board.slug)).count).toBe(0);
+      expect((await steps.page(undefined, owner!.username, board.slug)).count).toBe(1);
       expect((await steps.posts(owner, owner!.username, board.slug)).posts).toEqual([]);
     },
   );

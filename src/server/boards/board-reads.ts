@@ -10,6 +10,7 @@ import { AppError } from '../http/app-error.js';
 import { decodeCursor, encodeCursor, pgTimeMicros, toPage, type PageKey } from '../http/cursor.js';
 import { imageSet } from '../posts/post-images.js';
 import { roleOf } from './board-access.js';
+import type { BoardCounts } from './board-counts.js';
 import { toDetail, toSummary, visibleMembers } from './board-json.js';
 import * as queries from './board.queries.js';
 
@@ -82,6 +83,7 @@ export class BoardReads {
     private readonly db: AppDb,
     cache: ReadCache,
     private readonly directory: UserDirectory,
+    private readonly counts: BoardCounts,
   ) {
     this.addresses = cache.region('board by address', {
       // A block may end a membership (in the block's transaction): every address, as the entries.
@@ -112,8 +114,8 @@ export class BoardReads {
 
   async board(rawUsername: string, slug: string, viewerId: string | undefined): Promise<BoardResponse> {
     const { entry, role, seen } = await this.find(rawUsername, slug, viewerId);
-    const cover = await this.coverOf(entry, seen);
-    return { board: toDetail(entry.board, cover, role, visibleMembers(entry.members, role, seen)) };
+    const [cover, count] = await Promise.all([this.coverOf(entry, seen), this.countOf(entry, seen)]);
+    return { board: toDetail(entry.board, cover, count, role, visibleMembers(entry.members, role, seen)) };
   }
 
   /** A board's posts whose authors the viewer sees, newest saved first; the first page from memory. */
@@ -159,14 +161,20 @@ export class BoardReads {
     const covers = candidates.map((each) => pickCover(each, seen));
     // A board whose cached covers are all hidden from the viewer: its newest visible from the database.
     const missing = page.filter((item, i) => covers[i] === undefined && item.row.postCount > candidates[i]!.newest.length);
-    const fetched = await queries.coversOf(
-      this.db,
-      missing.map((item) => item.row.id),
-      seen,
-    );
+    const [fetched, counts] = await Promise.all([
+      queries.coversOf(
+        this.db,
+        missing.map((item) => item.row.id),
+        seen,
+      ),
+      this.counts.of(
+        page.map((item) => item.row),
+        seen,
+      ),
+    ]);
     const last = page.at(-1);
     return {
-      boards: page.map((item, i) => toSummary(item.row, covers[i] ?? fetched.get(item.row.id))),
+      boards: page.map((item, i) => toSummary(item.row, covers[i] ?? fetched.get(item.row.id), counts[i]!)),
       nextCursor: shown.length > BOARDS_PAGE_SIZE && last ? encodeCursor(last.row) : null,
     };
   }
@@ -250,6 +258,12 @@ export class BoardReads {
       return batch.then((found) => found.get(id) ?? { newest: [] });
     };
     return Promise.all(boardIds.map((id) => this.covers.get(id, () => load(id))));
+  }
+
+  /** The count the viewer may see: from the cached saves when they are all there, else BoardCounts. */
+  private async countOf(entry: BoardEntry, seen: SeenBy): Promise<number> {
+    if (!entry.more) return visibleItems(entry.posts, (row) => row.userId, seen).length;
+    return (await this.counts.of([entry.board], seen))[0]!;
   }
 
   /** The board page's cover: the chosen one if the viewer sees its author, else the newest they see. */

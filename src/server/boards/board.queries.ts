@@ -152,6 +152,22 @@ export async function saveTargets(db: AppDb, viewerId: string, seen: SeenBy, pos
   return (result as { rows: Array<BoardRow & { hasPost: boolean }> }).rows.map(({ hasPost, ...board }) => ({ board, hasPost }));
 }
 
+/**
+ * How many of each board's saved posts are by `authorIds` (those hidden from a viewer: a few).
+ * From the authors' side (posts_user_idx, then a probe of board_posts' key per post): a
+ * 10,000-post board costs what the hidden authors posted, not its size.
+ */
+export async function postsByAuthors(db: AppDb, boardIds: string[], authorIds: string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (boardIds.length === 0 || authorIds.length === 0) return counts;
+  const result = await db.execute<{ boardId: string; n: number }>(sql`select bp.board_id as "boardId", count(*)::int as n
+    from posts p join board_posts bp on bp.post_id = p.id and bp.board_id = any(${toTextArray(boardIds)})
+    where p.user_id = any(${toTextArray(authorIds)})
+    group by bp.board_id`);
+  for (const row of (result as { rows: Array<{ boardId: string; n: number }> }).rows) counts.set(row.boardId, row.n);
+  return counts;
+}
+
 /** What a cover needs: the picture and the description (alt text). */
 export type CoverRow = {
   boardId: string;
