@@ -160,8 +160,13 @@ export async function saveTargets(db: AppDb, viewerId: string, seen: SeenBy, pos
 export async function postsByAuthors(db: AppDb, boardIds: string[], authorIds: string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   if (boardIds.length === 0 || authorIds.length === 0) return counts;
+  // A probe of board_posts per post of theirs: as a plain join (or a LATERAL the planner flattens
+  // into one; OFFSET 0 keeps it apart) PGlite hashed all of a 10,000-post board's saves: 11 ms, not 1.
   const result = await db.execute<{ boardId: string; n: number }>(sql`select bp.board_id as "boardId", count(*)::int as n
-    from posts p join board_posts bp on bp.post_id = p.id and bp.board_id = any(${toTextArray(boardIds)})
+    from posts p
+    cross join lateral (
+      select board_id from board_posts where post_id = p.id and board_id = any(${toTextArray(boardIds)}) offset 0
+    ) as bp
     where p.user_id = any(${toTextArray(authorIds)})
     group by bp.board_id`);
   for (const row of (result as { rows: Array<{ boardId: string; n: number }> }).rows) counts.set(row.boardId, row.n);
