@@ -6,9 +6,9 @@
  * Drawing (planBoards) is pure and deterministic for a PRNG; loading (loadBoards) writes the
  * plan in bulk, letting migration 12's triggers keep every board's post_count as the app does.
  */
+import { slugOf } from '../src/server/boards/board-slug.js';
 import { newId } from '../src/server/ids.js';
 import { BOARD_MEMBERS_MAX, BOARD_POSTS_MAX, BOARDS_PER_USER_MAX } from '../src/shared/limits.js';
-import { boardSlug } from '../src/shared/validation/board.js';
 import { int, shuffle, zipf, type Random } from './seed-random.js';
 import * as words from './seed-words.js';
 
@@ -137,20 +137,15 @@ export function planBoards(options: {
   fill(sizes, weights, saves - big, big);
 
   // ---- boards
-  const names = new Map<number, { names: Set<string>; slugs: Set<string> }>();
+  const names = new Map<number, Set<string>>();
   const uniqueName = (owner: number) => {
-    const taken = names.get(owner) ?? { names: new Set(), slugs: new Set() };
+    const taken = names.get(owner) ?? new Set();
     names.set(owner, taken);
     const base = words.boardName(random);
     let name = base;
-    for (let n = 2; taken.names.has(name.toLowerCase()); n++) name = `${base} ${n}`;
-    // As the server makes slugs: "-2", "-3"… when the owner has that one already.
-    const baseSlug = boardSlug(name);
-    let slug = baseSlug;
-    for (let n = 2; taken.slugs.has(slug); n++) slug = `${baseSlug}-${n}`;
-    taken.names.add(name.toLowerCase());
-    taken.slugs.add(slug);
-    return { name, slug };
+    for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base} ${n}`;
+    taken.add(name.toLowerCase());
+    return name;
   };
   const popularRank = zipf(postCount || 1, 1, 50);
   const popularOrder = shuffle(
@@ -158,7 +153,8 @@ export function planBoards(options: {
     Array.from({ length: postCount }, (_, index) => index),
   );
   const boards = owners.map((owner, index): PlannedBoard => {
-    const { name, slug } = uniqueName(owner);
+    const name = uniqueName(owner);
+    const id = newId();
     const createdAt = now - Math.floor(random() * 365 * DAY_MS);
     const members: PlannedMember[] = [];
     const memberCount = index === 0 ? 3 : random() < SHARED_SHARE ? int(random, 1, 4) : 0;
@@ -176,10 +172,11 @@ export function planBoards(options: {
     }
     const posts = [...chosen];
     return {
-      id: newId(),
+      id,
       owner,
       name,
-      slug,
+      // As the server makes slugs: the name's words and a tail from the board's own id.
+      slug: slugOf(name, id),
       description: words.boardDescription(random),
       secret: index !== 0 && random() < SECRET_SHARE,
       createdAt,

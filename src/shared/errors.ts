@@ -12,6 +12,8 @@ export const ERRORS = {
   POST_NOT_FOUND: 'Post does not exists',
   /** Not in the spec, which left links to the browser's URL check: http and https only. */
   INVALID_LINK: 'Links must start with http:// or https://',
+  /** Not in the spec (issue 26): the upload form's key is 1 to 64 letters, digits, '-' or '_'. */
+  IDEMPOTENCY_KEY_INVALID: 'This upload could not be matched to its form. Reload the page and try again.',
   // Users
   USER_DATA_NOT_FOUND: 'User data not found',
   ICON_INVALID_FILETYPE: 'Profile icon is in an invalid filetype',

@@ -4,6 +4,10 @@ export const POST_IMAGE_QUALITY = 0.6;
 /** PNG and WebP post images above this size are converted to JPEG by the client compressor. */
 export const POST_IMAGE_CONVERT_SIZE = 3_000_000;
 export const POST_IMAGE_MAX_BYTES = 3_000_000;
+/** An upload form's key (issue 26) answers with the post it first made for this long. */
+export const POST_IDEMPOTENCY_WINDOW_MS = 10 * 60 * 1000;
+/** An upload form's key: 1 to 64 of A-Z, a-z, 0-9, '-' and '_' (a UUID or 32 hex digits). */
+export const POST_IDEMPOTENCY_KEY_MAX_LENGTH = 64;
 
 export const ICON_QUALITY = 0.4;
 export const ICON_CONVERT_SIZE = 1_000_000;

@@ -119,3 +119,76 @@ describe('cached board reads', () => {
     }
   });
 });
+
+describe('a hidden board and a missing one (issue 26)', () => {
+  /**
+   * A secret board answered from memory in 3.6 ms and a missing one from the database in 6.3 ms:
+   * the difference told anyone that a secret board is at that address. Both now take the same
+   * steps, counted here as the statements each request sends: the same one the first time, none after.
+   */
+  it('take the same steps: the same one statement on a cold address, none once warm, signed out or in', async () => {
+    const statements: string[] = [];
+    const counted = await createTestApp({}, { onStatement: (sql) => statements.push(sql) });
+    try {
+      const routes = boardSteps(counted.app);
+      const [owner, stranger] = await Promise.all([signUp(counted.app), signUp(counted.app)]);
+      const secret = await routes.create(owner, { name: 'Crush list', secret: true });
+      const missing = `${secret.slug.slice(0, -6)}zzzzzz`;
+      const stepsOf = async (viewer: typeof owner | undefined, slug: string, what: 'page' | 'posts') => {
+        statements.length = 0;
+        const url = what === 'page' ? API.userBoard(owner.username, slug) : API.userBoardPosts(owner.username, slug);
+        const response = await counted.app.inject({ method: 'GET', url, headers: viewer ? { cookie: viewer.cookie } : {} });
+        expect(response.statusCode, response.body).toBe(404);
+        expect(response.json()).toMatchObject({ code: 'BOARD_NOT_FOUND' });
+        return [...statements];
+      };
+      const boardStatements = (list: string[]) => list.filter((sql) => /\bboards?\b|board_/.test(sql));
+      /** `cold`: whether the addresses are still unread (answers are shared by every viewer). */
+      const compare = async (viewer: typeof owner | undefined, cold: boolean) => {
+        // The viewer's visibility sets, read once: not what this compares.
+        await stepsOf(viewer, 'warm-up', 'page');
+        const first = [await stepsOf(viewer, secret.slug, 'page'), await stepsOf(viewer, missing, 'page')];
+        expect(first[0]).toEqual(first[1]);
+        expect(boardStatements(first[0]!)).toHaveLength(cold ? 1 : 0);
+        for (const what of ['page', 'posts'] as const) {
+          const warm = [await stepsOf(viewer, secret.slug, what), await stepsOf(viewer, missing, what)];
+          expect(warm[0]).toEqual(warm[1]);
+          expect(boardStatements(warm[0]!)).toEqual([]);
+        }
+      };
+      await compare(undefined, true);
+      await compare(stranger, false);
+      // A change that empties the board caches (a block anywhere): both cold again, alike.
+      const blocked = await signUp(counted.app);
+      const blocking = await counted.app.inject({ method: 'PUT', url: API.block(blocked.username), headers: { cookie: stranger.cookie } });
+      expect(blocking.statusCode, blocking.body).toBe(200);
+      await compare(stranger, true);
+    } finally {
+      await counted.close();
+    }
+  });
+
+  it('a remembered "no board here" is forgotten when a board comes to the address, or a hidden one is shown', async () => {
+    const [owner, stranger] = await people(2);
+    const board = await steps.create(owner!, { name: 'Here', secret: true });
+    const status = async (slug: string, viewer?: { cookie: string }) =>
+      (await get(t.app, API.userBoard(owner!.username, slug), viewer?.cookie)).statusCode;
+    expect(await status(board.slug, stranger)).toBe(404);
+    // Shown to them: an invitation, then no longer secret.
+    await steps.invite(owner!, board.id, stranger!.username);
+    expect(await status(board.slug, stranger)).toBe(200);
+    expect(await status(board.slug)).toBe(404);
+    await steps.update(owner!, board.id, { secret: false });
+    expect(await status(board.slug)).toBe(200);
+    // Renamed away, the old address is nothing (and remembered so); renamed back, it is the board again.
+    const away = await steps.update(owner!, board.id, { name: 'There' });
+    expect(await status(board.slug)).toBe(404);
+    expect(await status(board.slug)).toBe(404);
+    expect((await steps.update(owner!, board.id, { name: 'Here' })).slug).toBe(board.slug);
+    expect(await status(board.slug)).toBe(200);
+    expect(await status(away.slug)).toBe(404);
+    // Deleted: nothing at its address.
+    expect((await t.app.inject({ method: 'DELETE', url: API.board(board.id), headers: { cookie: owner!.cookie } })).statusCode).toBe(204);
+    expect(await status(board.slug)).toBe(404);
+  });
+});

@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { slugOf } from '../../src/server/boards/board-slug.js';
 import { encodeCursor } from '../../src/server/http/cursor.js';
 import type { BoardDetail, BoardMember, BoardSummary } from '../../src/shared/api/boards.js';
 import { API } from '../../src/shared/api/paths.js';
@@ -128,7 +129,7 @@ describe('POST /api/boards', () => {
     expect(board).toEqual({
       id: expect.any(String),
       name: 'Dorm Room Ideas!',
-      slug: 'dorm-room-ideas',
+      slug: expect.stringMatching(/^dorm-room-ideas-[a-z2-7]{6}$/),
       secret: false,
       count: 0,
       cover: null,
@@ -138,16 +139,17 @@ describe('POST /api/boards', () => {
       role: 'owner',
       members: [],
     });
-    expect(await steps.page(owner, owner!.username, 'dorm-room-ideas')).toEqual(board);
+    expect(board.slug).toBe(slugOf('Dorm Room Ideas!', board.id));
+    expect(await steps.page(owner, owner!.username, board.slug)).toEqual(board);
     // Anyone sees a board that is not secret, as a viewer.
-    expect(await steps.page(undefined, owner!.username, 'dorm-room-ideas')).toEqual({ ...board, role: 'viewer' });
+    expect(await steps.page(undefined, owner!.username, board.slug)).toEqual({ ...board, role: 'viewer' });
     expect((await steps.tab(undefined, owner!.username)).boards.map((b) => b.id)).toEqual([board.id]);
   });
 
   it('creates a secret board when asked, with the description optional', async () => {
     const [owner] = await people(1);
     const board = await steps.create(owner!, { name: 'Gift ideas', secret: true });
-    expect(board).toMatchObject({ name: 'Gift ideas', slug: 'gift-ideas', secret: true, description: '' });
+    expect(board).toMatchObject({ name: 'Gift ideas', slug: slugOf('Gift ideas', board.id), secret: true, description: '' });
     expect((await boardRows(t.database, board.id)).board).toMatchObject({ secret: true, description: '' });
   });
 
@@ -165,24 +167,73 @@ describe('POST /api/boards', () => {
     expect((await steps.create(owner!, { name: 'long description', description })).description).toBe(description);
   });
 
-  it('slugs: from the name, -2 and -3 when the owner has it already, "board" for a name of emoji only, any script', async () => {
+  it('slugs: the words of the name and a tail from the board\'s own id; "board" for a name of emoji only; any script', async () => {
     const [owner, other] = await people(2);
-    expect((await steps.create(owner!, { name: 'Dorm Room Ideas' })).slug).toBe('dorm-room-ideas');
-    expect((await steps.create(owner!, { name: 'Dorm room ideas!' })).slug).toBe('dorm-room-ideas-2');
-    expect((await steps.create(owner!, { name: 'dorm-room ideas?' })).slug).toBe('dorm-room-ideas-3');
-    expect((await steps.create(owner!, { name: '🛏️🪴' })).slug).toBe('board');
-    expect((await steps.create(owner!, { name: '📚' })).slug).toBe('board-2');
-    expect((await steps.create(owner!, { name: 'Комната мечты' })).slug).toBe('комната-мечты');
-    // Another owner's slugs are their own.
-    expect((await steps.create(other!, { name: 'Dorm Room Ideas' })).slug).toBe('dorm-room-ideas');
-    // Each slug is the board's address.
-    for (const [slug, name] of [
-      ['dorm-room-ideas-2', 'Dorm room ideas!'],
-      ['board-2', '📚'],
-      ['комната-мечты', 'Комната мечты'],
-    ]) {
-      expect((await steps.page(undefined, owner!.username, slug!)).name).toBe(name);
+    const made = [];
+    for (const [name, words] of [
+      ['Dorm Room Ideas', 'dorm-room-ideas'],
+      ['Dorm room ideas!', 'dorm-room-ideas'],
+      ['dorm-room ideas?', 'dorm-room-ideas'],
+      ['🛏️🪴', 'board'],
+      ['📚', 'board'],
+      ['Комната мечты', 'комната-мечты'],
+    ] as const) {
+      const board = await steps.create(owner!, { name });
+      expect(board.slug).toMatch(new RegExp(`^${words}-[a-z2-7]{6}$`, 'u'));
+      expect(board.slug).toBe(slugOf(name, board.id));
+      made.push(board);
     }
+    expect(new Set(made.map((board) => board.slug)).size).toBe(made.length);
+    // Another owner's slugs are their own.
+    expect((await steps.create(other!, { name: 'Dorm Room Ideas' })).slug).toMatch(/^dorm-room-ideas-[a-z2-7]{6}$/);
+    // Each slug is the board's address, typed in any case.
+    for (const board of made) {
+      expect((await steps.page(undefined, owner!.username, board.slug)).name).toBe(board.name);
+      expect((await steps.page(undefined, owner!.username, board.slug.toUpperCase())).id).toBe(board.id);
+    }
+  });
+
+  it("a board's slug tells nothing of the owner's other boards (issue 26: a secret 'Crush list' made the next one crush-list-2)", async () => {
+    const [owner, other] = await people(2);
+    const secret = await steps.create(owner!, { name: 'Crush list', secret: true });
+    const shown = await steps.create(owner!, { name: 'Crush-list!' });
+    const alone = await steps.create(other!, { name: 'Crush-list!' });
+    // Each slug is its own name's words and its own id's tail: the same rule whatever else exists.
+    expect(shown.slug).toBe(slugOf('Crush-list!', shown.id));
+    expect(alone.slug).toBe(slugOf('Crush-list!', alone.id));
+    expect(shown.slug).not.toMatch(/-\d+$/);
+    expect(shown.slug).not.toBe(secret.slug);
+    // Renamed to the secret board's words, the public one still names only itself.
+    const renamed = await steps.update(owner!, shown.id, { name: 'crush list?' });
+    expect(renamed.slug).toBe(shown.slug);
+    const elsewhere = await steps.update(owner!, shown.id, { name: 'Crushes' });
+    expect(elsewhere.slug).toBe(slugOf('Crushes', shown.id));
+    expect((await steps.update(owner!, shown.id, { name: 'Crush list.' })).slug).toBe(slugOf('Crush list.', shown.id));
+  });
+
+  it('keeps the slugs of boards made before issue 26 (the bare words, a counter); a tail an older slug has gets the long one', async () => {
+    const [owner] = await people(1);
+    const older = await steps.create(owner!, { name: 'Older' });
+    const counted = await steps.create(owner!, { name: 'Counted' });
+    await query(t.database, `UPDATE boards SET slug = 'older' WHERE id = $1`, [older.id]);
+    await query(t.database, `UPDATE boards SET slug = 'counted-2' WHERE id = $1`, [counted.id]);
+    await steps.update(owner!, older.id, { description: 'tells the caches' });
+    await steps.update(owner!, counted.id, { description: 'tells the caches' });
+    expect((await steps.page(undefined, owner!.username, 'older')).id).toBe(older.id);
+    // A change of case keeps either address; other words give the new kind.
+    expect((await steps.update(owner!, older.id, { name: 'OLDER' })).slug).toBe('older');
+    expect((await steps.update(owner!, counted.id, { name: 'counted' })).slug).toBe('counted-2');
+    expect((await steps.update(owner!, older.id, { name: 'Newer' })).slug).toBe(slugOf('Newer', older.id));
+    // An older board named with exactly the short slug another board would get: the long tail.
+    const third = await steps.create(owner!, { name: 'Third' });
+    const clash = slugOf('Wanted', third.id);
+    const squatter = await steps.create(owner!, { name: clash });
+    expect(squatter.slug).not.toBe(clash);
+    await query(t.database, `UPDATE boards SET slug = $2 WHERE id = $1`, [squatter.id, clash]);
+    const moved = await steps.update(owner!, third.id, { name: 'Wanted' });
+    expect(moved.slug).toBe(slugOf('Wanted', third.id, true));
+    expect(moved.slug).toMatch(/^wanted-[a-z2-7]{16}$/);
+    expect((await steps.page(undefined, owner!.username, moved.slug)).id).toBe(third.id);
   });
 
   it('stores a name without the control characters pasted into it', async () => {
@@ -214,7 +265,7 @@ describe('POST /api/boards', () => {
     expectError(await routes.create(owner!.cookie, { name: '  RECIPES ' }), 409, 'BOARD_NAME_TAKEN');
     expectError(await routes.create(owner!.cookie, { name: 'Recipes', secret: true }), 409, 'BOARD_NAME_TAKEN');
     expect(await boardCount(t.database, owner!.uid)).toBe(1);
-    expect((await steps.create(other!, { name: 'Recipes' })).slug).toBe('recipes');
+    expect((await steps.create(other!, { name: 'Recipes' })).name).toBe('Recipes');
   });
 
   it('is refused signed out (401) and with a cookie of no session', async () => {
@@ -262,14 +313,18 @@ describe('PATCH /api/boards/:id', () => {
     const [owner] = await people(1);
     const board = await steps.create(owner!, { name: 'Trips', description: 'Where next', secret: false });
     const renamed = await steps.update(owner!, board.id, { name: '  Road   trips ' });
-    expect(renamed).toMatchObject({ id: board.id, name: 'Road trips', slug: 'road-trips', description: 'Where next', secret: false });
-    expect(await steps.page(owner, owner!.username, 'road-trips')).toEqual(renamed);
-    expectError(await routes.page(owner!.cookie, owner!.username, 'trips'), 404, 'BOARD_NOT_FOUND');
-    // The old slug is free again for another board.
-    expect((await steps.create(owner!, { name: 'Trips' })).slug).toBe('trips');
-    // A rename to a name with a slug taken gets the next free one.
+    expect(renamed).toMatchObject({
+      id: board.id,
+      name: 'Road trips',
+      slug: slugOf('Road trips', board.id),
+      description: 'Where next',
+      secret: false,
+    });
+    expect(await steps.page(owner, owner!.username, renamed.slug)).toEqual(renamed);
+    expectError(await routes.page(owner!.cookie, owner!.username, board.slug), 404, 'BOARD_NOT_FOUND');
+    // Another board with the same words has its own tail.
     const third = await steps.create(owner!, { name: 'Other' });
-    expect((await steps.update(owner!, third.id, { name: 'Road Trips!' })).slug).toBe('road-trips-2');
+    expect((await steps.update(owner!, third.id, { name: 'Road Trips!' })).slug).toBe(slugOf('Road Trips!', third.id));
   });
 
   it('may change only the case of its own name (it is not "taken" by itself); not to another board\'s name', async () => {
@@ -290,7 +345,7 @@ describe('PATCH /api/boards/:id', () => {
     expect(await steps.update(owner!, board.id, { secret: false })).toMatchObject({ secret: false });
     expect((await steps.page(undefined, owner!.username, board.slug)).secret).toBe(false);
     const same = await steps.update(owner!, board.id, {});
-    expect(same).toMatchObject({ name: 'Plans', slug: 'plans', description: 'Fall term', secret: false });
+    expect(same).toMatchObject({ name: 'Plans', slug: board.slug, description: 'Fall term', secret: false });
     expect(await steps.update(owner!, board.id, { description: '' })).toMatchObject({ description: '' });
   });
 
@@ -312,7 +367,12 @@ describe('PATCH /api/boards/:id', () => {
     }
     expectError(await routes.update(owner!.cookie, board.id, { coverPostId: 5 }), 400, 'BAD_REQUEST');
     expectError(await routes.update(owner!.cookie, board.id, { coverPostId: 'x'.repeat(65) }), 400, 'BAD_REQUEST');
-    expect((await boardRows(t.database, board.id)).board).toMatchObject({ name: 'Keep', slug: 'keep', description: 'kept', secret: false });
+    expect((await boardRows(t.database, board.id)).board).toMatchObject({
+      name: 'Keep',
+      slug: board.slug,
+      description: 'kept',
+      secret: false,
+    });
   });
 
   it("chooses a cover among the board's posts; COVER_NOT_ON_BOARD otherwise; null goes back to the newest", async () => {
@@ -588,7 +648,7 @@ describe('PUT and DELETE /api/boards/:id/posts/:postId', () => {
       const [p1, p2] = await insertPostsBy(limited.database, owner.uid, 2);
       const made = await lr.create(owner.cookie, { name: 'Fast' });
       expect(made.statusCode, made.body).toBe(201);
-      const id = made.json<{ board: BoardDetail }>().board.id;
+      const { id, slug } = made.json<{ board: BoardDetail }>().board;
       expect((await lr.save(owner.cookie, id, p1!)).statusCode).toBe(200);
       expect((await lr.unsave(owner.cookie, id, p1!)).statusCode).toBe(200);
       expect((await lr.update(owner.cookie, id, { description: 'x' })).statusCode).toBe(200);
@@ -600,7 +660,7 @@ describe('PUT and DELETE /api/boards/:id/posts/:postId', () => {
       const theirs = await lr.create(other.cookie, { name: 'Theirs' });
       expect(theirs.statusCode, theirs.body).toBe(201);
       // Reads are not writes.
-      expect((await lr.page(owner.cookie, owner.username, 'fast')).statusCode).toBe(200);
+      expect((await lr.page(owner.cookie, owner.username, slug)).statusCode).toBe(200);
     } finally {
       await limited.close();
     }
@@ -701,9 +761,9 @@ describe('GET /api/users/:username/boards/:slug and its posts', () => {
     }
     expectError(await routes.tab(undefined, 'u'.repeat(65)), 400, 'BAD_REQUEST');
     // The slug is the address, the name is not (a slug is matched ignoring case, like a username).
-    await steps.create(owner!, { name: 'Two words' });
+    const twoWords = await steps.create(owner!, { name: 'Two words' });
     expectError(await routes.page(undefined, owner!.username, 'Two words'), 404, 'BOARD_NOT_FOUND');
-    expect((await steps.page(undefined, owner!.username, 'TWO-WORDS')).name).toBe('Two words');
+    expect((await steps.page(undefined, owner!.username, twoWords.slug.toUpperCase())).name).toBe('Two words');
   });
 
   it('says who the viewer is to the board; the owner and members see who is invited, others only who joined', async () => {
@@ -778,7 +838,7 @@ describe('GET /api/users/:username/boards (the Boards tab)', () => {
     expect(pages[0]!.boards[0]).toEqual({
       id: joined.id,
       name: 'Shared',
-      slug: 'shared',
+      slug: joined.slug,
       secret: false,
       count: 1,
       cover: await imageOf(post!),
@@ -1042,8 +1102,9 @@ describe('PUT /api/boards/:id/members/:username (invite), POST …/join, DELETE 
       expect(await steps.picker(member!)).toEqual([]);
       expect((await steps.tab(undefined, member!.username)).boards).toEqual([]);
       expect((await boardRows(t.database, board.id)).saves).toEqual([{ post_id: post, saved_by: member!.uid }]);
-      // The owner still has the board; the member's saved post is hidden from the owner now, but counted.
-      expect((await steps.page(owner, owner!.username, board.slug)).count).toBe(1);
+      // The owner still has the board; the member's saved post is hidden from the owner now, and not counted for them.
+      expect((await steps.page(owner, owner!.username, board.slug)).count).toBe(0);
+      expect((await steps.page(undefined, owner!.username, board.slug)).count).toBe(1);
       expect((await steps.posts(owner, owner!.username, board.slug)).posts).toEqual([]);
     },
   );

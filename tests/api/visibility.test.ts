@@ -4,7 +4,7 @@ import { PERMANENT_SUSPENSION } from '../../src/shared/moderation.js';
 import { encodeCursor } from '../../src/server/http/cursor.js';
 import type { BoardDetail, BoardList, BoardPostPage, SaveTargets } from '../../src/shared/api/boards.js';
 import { signUp } from '../helpers/accounts.js';
-import { boardRoutes, boardSteps } from '../helpers/boards.js';
+import { boardRoutes, boardSteps, insertPostsBy, insertSaves } from '../helpers/boards.js';
 import { jpeg } from '../helpers/images.js';
 import { get, query } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
@@ -344,6 +344,36 @@ const BOARD_PATHS: BoardPath[] = [
     only: ['owner', 'collaborator'],
     read: async (s) => (await pickerEntry(s))?.cover?.full === s.postImage,
   },
+  // Issue 26 point 18: the board holds O's post and P; a count of 2 told of P to whoever may not see it.
+  {
+    name: 'board page: the count',
+    level: 'post',
+    read: async (s) =>
+      (await boardJson<{ board: BoardDetail }>(API.userBoard(s.owner.username, s.board.slug), s.viewer?.cookie))?.board.count === 2,
+  },
+  { name: 'Boards tab: the count', level: 'post', read: async (s) => inTab(await tabOf(s, s.owner.username), s)?.count === 2 },
+  {
+    name: "a collaborator's Boards tab: the count",
+    level: 'post',
+    read: async (s) => inTab(await tabOf(s, s.collaborator.username), s)?.count === 2,
+  },
+  {
+    name: 'Save picker: the count',
+    level: 'post',
+    only: ['owner', 'collaborator'],
+    read: async (s) => (await pickerEntry(s))?.count === 2,
+  },
+  {
+    // Saving O's post again (idempotent) answers the board's count.
+    name: 'a save: the count it answers',
+    level: 'post',
+    only: ['owner', 'collaborator'],
+    read: async (s) => {
+      const response = await boardRoutes(t.app).save(s.viewer?.cookie, s.board.id, s.ownPost);
+      expect([200, 404], response.body).toContain(response.statusCode);
+      return response.statusCode === 200 && response.json<{ count: number }>().count === 2;
+    },
+  },
 ];
 
 interface BoardCase {
@@ -482,12 +512,14 @@ describe('boards under the one visibility rule: every board read path × every c
     expect(page!.board.members).toEqual([]);
   });
 
-  it('a hidden saved post still counts (as stored), and the cover falls back to the newest post the viewer sees', async () => {
+  it('a hidden saved post does not count (issue 26), and the cover falls back to the newest post the viewer sees', async () => {
     const s = await boardScene('other');
     await block(s.viewer!, s.author);
     const seen = await boardJson<{ board: BoardDetail }>(API.userBoard(s.owner.username, s.board.slug), s.viewer!.cookie);
     const ownImage = (await boardJson<{ post: { image: { full: string } } }>(API.post(s.ownPost), undefined))!.post.image.full;
-    expect(seen!.board).toMatchObject({ count: 2, coverPostId: null });
+    expect(seen!.board).toMatchObject({ count: 1, coverPostId: null });
+    // To everyone else it is there: 2.
+    expect((await boardJson<{ board: BoardDetail }>(API.userBoard(s.owner.username, s.board.slug), undefined))!.board.count).toBe(2);
     expect(seen!.board.cover?.full).toBe(ownImage);
     const posts = await boardJson<BoardPostPage>(API.userBoardPosts(s.owner.username, s.board.slug), s.viewer!.cookie);
     expect(posts!.posts.map((card) => card.id)).toEqual([s.ownPost]);
@@ -496,6 +528,53 @@ describe('boards under the one visibility rule: every board read path × every c
     const chosen = await boardJson<{ board: BoardDetail }>(API.userBoard(s.owner.username, s.board.slug), s.viewer!.cookie);
     expect(chosen!.board.cover?.full).toBe(ownImage);
     expect(inTab(await tabOf(s, s.owner.username), s)?.cover?.full).toBe(ownImage);
+  });
+
+  it("a big board's count (more saves than the cached page) leaves out each viewer's hidden authors, through saves, removals, blocks and suspensions", async () => {
+    const steps = boardSteps(t.app);
+    const [owner, author, neutral, viewer, other] = await Promise.all([
+      signUp(t.app),
+      signUp(t.app),
+      signUp(t.app),
+      signUp(t.app),
+      signUp(t.app),
+    ]);
+    const board = await steps.create(owner, { name: 'Big one' });
+    // The author's five posts saved first (deep, past the first page), then 70 of someone else's.
+    const authors = await insertPostsBy(t.database, author.uid, 5);
+    const neutrals = await insertPostsBy(t.database, neutral.uid, 71);
+    await insertSaves(t.database, board.id, owner.uid, [...authors, ...neutrals.slice(0, 70)]);
+    // Through the app: tells the caches.
+    await steps.save(owner, board.id, neutrals[70]!);
+    const counts = async () => ({
+      page: await Promise.all(
+        [undefined, viewer, other, owner].map(async (who) => (await steps.page(who, owner.username, board.slug)).count),
+      ),
+      tab: await Promise.all([undefined, viewer, other, owner].map(async (who) => inTabOf(await steps.tab(who, owner.username), board.id))),
+      picker: (await steps.picker(owner)).find((entry) => entry.id === board.id)!.count,
+    });
+    const inTabOf = (tab: BoardList, id: string) => tab.boards.find((entry) => entry.id === id)?.count;
+    const expectCounts = async (nobody: number, v: number, o: number, own: number) =>
+      expect(await counts()).toEqual({ page: [nobody, v, o, own], tab: [nobody, v, o, own], picker: own });
+    await expectCounts(76, 76, 76, 76);
+    await block(viewer, author);
+    await expectCounts(76, 71, 76, 76);
+    await block(author, other);
+    await expectCounts(76, 71, 71, 76);
+    // The owner's own count: they blocked the author too.
+    await block(owner, author);
+    await expectCounts(76, 71, 71, 71);
+    expect((await steps.save(owner, board.id, neutrals[0]!)).count).toBe(71);
+    // A removal of one of the author's posts: 75 in all, still 71 for those who do not see them.
+    expect((await steps.unsave(owner, board.id, authors[0]!)).count).toBe(71);
+    await expectCounts(75, 71, 71, 71);
+    expect((await steps.unsave(owner, board.id, neutrals[0]!)).count).toBe(70);
+    await expectCounts(74, 70, 70, 70);
+    // Suspended: hidden from everyone.
+    await suspend(author, new Date(Date.now() + DAY));
+    await expectCounts(70, 70, 70, 70);
+    await suspend(author, null);
+    await expectCounts(74, 70, 70, 70);
   });
 
   it('a post saved only to a secret board leaks nowhere: search, related posts, profiles, boards tabs, the feed, exports', async () => {

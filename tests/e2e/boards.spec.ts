@@ -108,7 +108,8 @@ test('a secret board is marked for its owner and invisible to another account, i
   await dialog.getByLabel(BOARD_COPY.description).fill('Birthday surprise for my roommate');
   await dialog.getByRole('switch', { name: BOARD_COPY.secret }).check();
   await dialog.getByRole('button', { name: BOARD_COPY.createOnly }).click();
-  await expect(page).toHaveURL(new RegExp(`/@${owner.username}/boards/secret-${word}$`));
+  // The name's words and a tail of the board's own (issue 26).
+  await expect(page).toHaveURL(new RegExp(`/@${owner.username}/boards/secret-${word}-[a-z2-7]{6}$`));
   await expect(page.getByRole('heading', { level: 1, name: `Secret ${word}` })).toBeVisible();
   await expect(page.getByRole('main').getByText(BOARD_COPY.secretBadge, { exact: true })).toBeVisible();
   await expect(page.getByText('Birthday surprise for my roommate')).toBeVisible();
@@ -127,7 +128,7 @@ test('a secret board is marked for its owner and invisible to another account, i
   await expect(stranger.getByText(`Secret ${word}`)).toHaveCount(0);
   await stranger.goto(secretUrl);
   await expect(stranger.getByRole('heading', { name: COPY.notFound })).toBeVisible();
-  expect((await stranger.request.get(API.userBoard(owner.username, `secret-${word}`))).status()).toBe(404);
+  expect((await stranger.request.get(API.userBoard(owner.username, secretUrl.split('/').at(-1)!))).status()).toBe(404);
   await other.close();
 });
 
@@ -258,11 +259,12 @@ test('the owner renames (the page moves to the new address), chooses the cover a
   await expect(edit.getByTestId('edit-board-errors')).toHaveText('');
   await edit.getByLabel(BOARD_COPY.description).fill('Cable management, round two');
   await edit.getByRole('button', { name: BOARD_COPY.saveChanges, exact: true }).click();
-  await expect(page).toHaveURL(`/@${owner.username}/boards/desk-setup-${word}`);
+  await expect(page).toHaveURL(new RegExp(`/@${owner.username}/boards/desk-setup-${word}-[a-z2-7]{6}$`));
+  const renamedUrl = new URL(page.url()).pathname;
   await expect(page.getByRole('heading', { level: 1, name: `Desk setup ${word}` })).toBeVisible();
   await expect(page.getByText('Cable management, round two')).toBeVisible();
   const current = () =>
-    page.request.get(API.userBoard(owner.username, `desk-setup-${word}`)).then((r) => r.json() as Promise<BoardResponse>);
+    page.request.get(API.userBoard(owner.username, renamedUrl.split('/').at(-1)!)).then((r) => r.json() as Promise<BoardResponse>);
 
   // Organize: the older post becomes the cover, then back to the newest; the newer one leaves.
   await page.getByRole('button', { name: BOARD_COPY.organize }).click();
@@ -280,7 +282,7 @@ test('the owner renames (the page moves to the new address), chooses the cover a
   await expect(page.getByRole('button', { name: BOARD_COPY.removeLabel(first) })).toHaveCount(0);
 
   // The collaborator, at the new address, leaves in one tap.
-  await guest.goto(`/@${owner.username}/boards/desk-setup-${word}`);
+  await guest.goto(renamedUrl);
   await guest.getByRole('button', { name: BOARD_COPY.leave }).click();
   await expect(guest).toHaveURL(`/@${friend.username}/boards`);
   expect((await current()).board.members).toEqual([]);

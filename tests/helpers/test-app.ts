@@ -14,6 +14,7 @@ import { openDatabase, type Database } from '../../src/server/db/database.js';
 import { MIGRATIONS } from '../../src/server/db/migrations/index.js';
 import type { Storage } from '../../src/server/storage/storage.js';
 import { migrate } from '../../src/server/db/migrate.js';
+import { loggingDb } from './query-plans.js';
 import { createEmptyDatabase, TEST_DATABASE_URL } from './services.js';
 
 /**
@@ -123,9 +124,14 @@ export async function createTestApp(
     ownThread?: boolean;
     /** Where mail goes out: a test that keeps it can wait until every mail promised has gone. */
     outbox?: Outbox;
+    /** Told the SQL of every statement the app's query builder sends (which reads hit the database). */
+    onStatement?: (sql: string) => void;
   } = {},
 ): Promise<TestApp> {
-  const { database, drop } = await createTestDatabase({ ownThread: deps.ownThread });
+  const opened = await createTestDatabase({ ownThread: deps.ownThread });
+  const { drop } = opened;
+  const { onStatement } = deps;
+  const database = onStatement ? { ...opened.database, orm: loggingDb(opened.database, (sql) => onStatement(sql)) } : opened.database;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-test-'));
   const PRODUCTION = loadConfig({});
   const config: Config = {

@@ -26,7 +26,8 @@ const BATCH = 1000;
  * Parents before children, so foreign keys hold at every step. `copy` adjusts a row on its way:
  * the follow and board counters start at zero because the triggers count each row as it
  * arrives, and a board's chosen cover (a key into board_posts) is set once its saves are there.
- * Sessions' reset links (password_resets, an hour's life) and held usernames are not copied.
+ * Sessions' reset links (password_resets, an hour's life), held usernames and upload forms' keys
+ * (post_idempotency, ten minutes') are not copied.
  */
 const TABLES: Array<{
   name: string;

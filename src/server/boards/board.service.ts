@@ -9,7 +9,7 @@ import type {
 } from '../../shared/api/boards.js';
 import type { ErrorCode } from '../../shared/errors.js';
 import { BOARD_POSTS_MAX, BOARDS_PER_USER_MAX } from '../../shared/limits.js';
-import { boardSlug, normalizeBoardName, validateBoardDescription, validateBoardName } from '../../shared/validation/board.js';
+import { normalizeBoardName, validateBoardDescription, validateBoardName } from '../../shared/validation/board.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import type { Changes } from '../cache/changes.js';
 import type { ReadCache } from '../cache/read-cache.js';
@@ -22,7 +22,9 @@ import { AppError } from '../http/app-error.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import { newId } from '../ids.js';
 import { BoardAccess, boardChanged, type BoardSeen } from './board-access.js';
+import { BoardCounts } from './board-counts.js';
 import { BoardReads } from './board-reads.js';
+import { keepsAddress, slugOf } from './board-slug.js';
 import { toDetail, toSummary, visibleMembers } from './board-json.js';
 import { countBoardWrite } from './board-writes.js';
 import * as queries from './board.queries.js';
@@ -42,6 +44,8 @@ export class BoardService {
 
   private readonly reads: BoardReads;
 
+  private readonly counts: BoardCounts;
+
   constructor(
     private readonly db: AppDb,
     private readonly directory: UserDirectory,
@@ -51,7 +55,8 @@ export class BoardService {
     private readonly limits: RateLimitConfig,
   ) {
     this.access = new BoardAccess(db, directory.visibility);
-    this.reads = new BoardReads(db, cache, directory);
+    this.counts = new BoardCounts(db, cache);
+    this.reads = new BoardReads(db, cache, directory, this.counts);
   }
 
   /** The Boards tab: the boards the user owns or joined that the viewer sees, 24 at a time. */
@@ -72,12 +77,20 @@ export class BoardService {
   async saveTargets(viewer: UserRow, postId: string | undefined): Promise<SaveTargets> {
     const seen = await this.directory.visibility.seenBy(viewer.id);
     const rows = await queries.saveTargets(this.db, viewer.id, seen, postId, SAVE_TARGETS_MAX);
-    const covers = await queries.coversOf(
-      this.db,
-      rows.map((row) => row.board.id),
-      seen,
-    );
-    return { boards: rows.map((row) => ({ ...toSummary(row.board, covers.get(row.board.id)), hasPost: row.hasPost })) };
+    const [covers, counts] = await Promise.all([
+      queries.coversOf(
+        this.db,
+        rows.map((row) => row.board.id),
+        seen,
+      ),
+      this.counts.of(
+        rows.map((row) => row.board),
+        seen,
+      ),
+    ]);
+    return {
+      boards: rows.map((row, i) => ({ ...toSummary(row.board, covers.get(row.board.id), counts[i]!), hasPost: row.hasPost })),
+    };
   }
 
   async create(viewer: UserRow, body: CreateBoardBody): Promise<BoardResponse> {
@@ -89,7 +102,7 @@ export class BoardService {
     await this.db.transaction(async (tx) => {
       await queries.lockOwner(tx, viewer.id);
       if ((await queries.boardCount(tx, viewer.id)) >= BOARDS_PER_USER_MAX) throw new AppError(409, 'TOO_MANY_BOARDS');
-      const slug = freeSlug(name, await queries.slugsLike(tx, viewer.id, boardSlug(name)));
+      const slug = await slugFor(tx, viewer.id, name, id);
       await nameTaken(queries.insertBoard(tx, { id, ownerId: viewer.id, name, slug, description, secret: body.secret ?? false }));
     });
     const created = await this.access.byId(id, viewer.id);
@@ -112,9 +125,8 @@ export class BoardService {
       let slug: string | undefined;
       if (name !== undefined && name !== board.name) {
         await queries.lockOwner(tx, viewer.id);
-        const base = boardSlug(name);
-        // A new name that makes the same slug (a change of case, say) keeps the address.
-        slug = sameBase(board.slug, base) ? undefined : freeSlug(name, await queries.slugsLike(tx, viewer.id, base, id));
+        // A new name that makes the same words (a change of case, say) keeps the address.
+        slug = keepsAddress(board.slug, name, id) ? undefined : await slugFor(tx, viewer.id, name, id);
       }
       const update = queries.updateBoard(tx, id, {
         name,
@@ -149,7 +161,7 @@ export class BoardService {
     const found = await this.access.forAction(id, viewer.id, ['owner', 'collaborator']);
     const { board, seen } = found;
     await this.visiblePost(postId, seen);
-    if (await queries.isOnBoard(this.db, id, postId)) return { saved: true, count: await queries.postCountOf(this.db, id) };
+    if (await queries.isOnBoard(this.db, id, postId)) return { saved: true, count: await this.countFor(id, seen) };
     if (board.postCount >= BOARD_POSTS_MAX) throw new AppError(409, 'BOARD_FULL');
     await this.count(viewer);
     try {
@@ -162,20 +174,25 @@ export class BoardService {
       throw error;
     }
     await this.boardChanged(viewer, found);
-    return { saved: true, count: await queries.postCountOf(this.db, id) };
+    return { saved: true, count: await this.countFor(id, seen) };
   }
 
   /** The owner removes anything; a collaborator only what they saved. Idempotent. */
   async unsave(viewer: UserRow, id: string, postId: string): Promise<SaveState> {
     const found = await this.access.forAction(id, viewer.id, ['owner', 'collaborator']);
-    const { role } = found;
+    const { role, seen } = found;
     if (role === 'collaborator') {
       const saver = await queries.saverOf(this.db, id, postId);
       if (saver !== undefined && saver !== viewer.id) throw new AppError(403, 'FORBIDDEN');
     }
     await this.count(viewer);
     if (await queries.deleteSave(this.db, id, postId, role === 'owner' ? undefined : viewer.id)) await this.boardChanged(viewer, found);
-    return { saved: false, count: await queries.postCountOf(this.db, id) };
+    return { saved: false, count: await this.countFor(id, seen) };
+  }
+
+  /** The board's count as it is now, as the viewer may see it (the stored count, less the hidden). */
+  private async countFor(id: string, seen: SeenBy): Promise<number> {
+    return (await this.counts.of([{ id, postCount: await queries.postCountOf(this.db, id) }], seen))[0]!;
   }
 
   private boardChanged(actor: UserRow, found: BoardSeen, newSlug?: string) {
@@ -184,8 +201,12 @@ export class BoardService {
 
   /** The board just written, from the database (the writer reads their own write). */
   private async detail({ board, role, seen }: BoardSeen): Promise<BoardResponse> {
-    const [covers, members] = await Promise.all([queries.coversOf(this.db, [board.id], seen), queries.membersOf(this.db, board.id)]);
-    return { board: toDetail(board, covers.get(board.id), role, visibleMembers(members, role, seen)) };
+    const [covers, members, [count]] = await Promise.all([
+      queries.coversOf(this.db, [board.id], seen),
+      queries.membersOf(this.db, board.id),
+      this.counts.of([board], seen),
+    ]);
+    return { board: toDetail(board, covers.get(board.id), count!, role, visibleMembers(members, role, seen)) };
   }
 
   /** A post that exists and whose author the viewer sees; else the post's 404. */
@@ -216,14 +237,11 @@ async function nameTaken(write: Promise<void>): Promise<void> {
   }
 }
 
-/** `base`, or the first of `base-2`, `base-3`… the owner does not have. */
-function freeSlug(name: string, taken: Set<string>): string {
-  const base = boardSlug(name);
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
-}
-
-/** Whether `slug` is `base` or `base-N` (what freeSlug would have made from it). */
-function sameBase(slug: string, base: string): boolean {
-  return slug === base || new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+$`, 'u').test(slug);
+/**
+ * The board's slug from its name and its own id (board-slug.ts), never from the owner's other
+ * boards; the long form only when an older board of theirs has the short one as its slug.
+ */
+async function slugFor(tx: Parameters<typeof queries.slugTaken>[0], ownerId: string, name: string, id: string): Promise<string> {
+  const slug = slugOf(name, id);
+  return (await queries.slugTaken(tx, ownerId, slug, id)) ? slugOf(name, id, true) : slug;
 }

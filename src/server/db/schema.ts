@@ -222,6 +222,22 @@ export const boardMembers = pgTable(
   (table) => [primaryKey({ columns: [table.boardId, table.userId] })],
 );
 
+/** The post an upload form's key made, for ten minutes (migration 15, issue 26). */
+export const postIdempotency = pgTable(
+  'post_idempotency',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    postId: text('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.key] })],
+);
+
 export const schema = {
   users,
   sessions,
@@ -237,4 +253,5 @@ export const schema = {
   boards,
   boardPosts,
   boardMembers,
+  postIdempotency,
 };

@@ -2,7 +2,7 @@ import { and, arrayOverlaps, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm
 import type { AppDb } from '../db/database.js';
 import { followedBy, publicUserColumns } from '../directory/directory.queries.js';
 import { amongVisible, type SeenBy } from '../directory/visibility.js';
-import { posts, users } from '../db/schema.js';
+import { postIdempotency, posts, users } from '../db/schema.js';
 import type { PageKey } from '../http/cursor.js';
 
 export type PostRow = typeof posts.$inferSelect;
@@ -41,6 +41,43 @@ function after(key: PageKey | undefined): SQL | undefined {
 export async function insertPost(db: AppDb, post: typeof posts.$inferInsert): Promise<PostRow> {
   const [row] = await db.insert(posts).values(post).returning();
   return row!;
+}
+
+/** The key's window as SQL: now() less POST_IDEMPOTENCY_WINDOW_MS. */
+const windowStart = (windowMs: number) => sql`now() - ${windowMs} * interval '1 millisecond'`;
+
+/** The post this user's upload key made within the window, if any. */
+export async function postOfKey(db: AppDb, userId: string, key: string, windowMs: number): Promise<string | undefined> {
+  const [row] = await db
+    .select({ postId: postIdempotency.postId })
+    .from(postIdempotency)
+    .where(
+      and(eq(postIdempotency.userId, userId), eq(postIdempotency.key, key), sql`${postIdempotency.createdAt} > ${windowStart(windowMs)}`),
+    );
+  return row?.postId;
+}
+
+/**
+ * Ties the key to the new post, in the post's transaction: false when the key already names a
+ * post within the window. A submission racing another with the same key waits here on the
+ * primary key for the other's commit, then finds it (PostgreSQL); an older row is taken over.
+ */
+export async function claimKey(db: AppDb, userId: string, key: string, postId: string, windowMs: number): Promise<boolean> {
+  const rows = await db
+    .insert(postIdempotency)
+    .values({ userId, key, postId })
+    .onConflictDoUpdate({
+      target: [postIdempotency.userId, postIdempotency.key],
+      set: { postId, createdAt: sql`now()` },
+      setWhere: sql`${postIdempotency.createdAt} <= ${windowStart(windowMs)}`,
+    })
+    .returning({ postId: postIdempotency.postId });
+  return rows.length > 0;
+}
+
+/** Forgets keys past the window (a few rows: the posts of the last minutes make them). */
+export async function sweepKeys(db: AppDb, windowMs: number): Promise<void> {
+  await db.delete(postIdempotency).where(sql`${postIdempotency.createdAt} <= ${windowStart(windowMs)}`);
 }
 
 /**

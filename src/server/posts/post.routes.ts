@@ -51,7 +51,9 @@ export const postRoutes =
       {
         schema: {
           tags: ['posts'],
-          summary: 'Create a post (multipart: photo, description, link)',
+          summary:
+            'Create a post (multipart: photo, description, link, idempotencyKey). The same idempotencyKey from the same account ' +
+            'within 10 minutes answers with the post it made (the same 201 and body, with Idempotent-Replayed: true), making none.',
           consumes: ['multipart/form-data'],
           body: CreatePostForm.optional(),
           response: { 201: PostResponse, ...errors },
@@ -63,15 +65,18 @@ export const postRoutes =
         const author = requireUser(request, 'USER_DATA_NOT_FOUND');
         const { fields, file } = await readForm(request, {
           fileField: 'photo',
-          textFields: ['description', 'link'],
+          textFields: ['description', 'link', 'idempotencyKey'],
           maxFileBytes: POST_IMAGE_MAX_BYTES,
           tooLarge: 'IMAGE_TOO_LARGE',
         });
-        const post = await posts.create(author, {
+        const { post, replayed } = await posts.create(author, {
           description: fields.description ?? '',
           link: (fields.link ?? '').trim(),
           photo: file,
+          idempotencyKey: fields.idempotencyKey,
         });
+        // A replay answers as the first submission did: a form that sent twice shows one post.
+        if (replayed) void reply.header('idempotent-replayed', 'true');
         return reply.code(201).send({ post });
       },
     );

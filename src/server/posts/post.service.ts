@@ -3,13 +3,14 @@ import { deriveHashtags } from '../../shared/hashtags.js';
 import { firstKeywords, searchGrams, searchText } from '../../shared/keywords.js';
 import {
   HOME_FEED_PAGE_SIZE,
+  POST_IDEMPOTENCY_WINDOW_MS,
   POST_IMAGE_MAX_BYTES,
   PROFILE_POSTS_PAGE_SIZE,
   RELATED_HASHTAGS_USED,
   RELATED_KEYWORDS_USED,
   RELATED_MAX_POSTS,
 } from '../../shared/limits.js';
-import { isImageType, validatePostText } from '../../shared/validation/post.js';
+import { isIdempotencyKey, isImageType, validatePostText } from '../../shared/validation/post.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import type { RateLimitConfig } from '../config.js';
 import type { Changes } from '../cache/changes.js';
@@ -37,7 +38,18 @@ export interface NewPost {
   description: string;
   link: string;
   photo: { bytes: Buffer; mimetype: string } | undefined;
+  /** The upload form's key (issue 26): the same key from the same account answers its first post. */
+  idempotencyKey?: string;
 }
+
+/** A new post, or the one the same key made a moment ago (`replayed`). */
+export interface CreatedPost {
+  post: PostDetail;
+  replayed: boolean;
+}
+
+/** Thrown inside the post's transaction to undo it: the key already names another post. */
+class KeyTaken extends Error {}
 
 export function toCard(row: queries.CardRow): PostCard {
   return { id: row.id, description: row.description, image: imageSet(row) };
@@ -132,8 +144,17 @@ export class PostService {
    * Creates a post. Every rule is checked again here; then the image is decoded and re-encoded,
    * its files written, and only then the record inserted, so a post is never visible without
    * its image. Any failure, or a crash, removes whatever was already written (TrackedFiles).
+   *
+   * With a key (issue 26: a double-submitted form made two posts), the post that key made for
+   * this account within POST_IDEMPOTENCY_WINDOW_MS is the answer, without any work; two
+   * submissions at once both do the work, and the one whose post lands second is undone on
+   * the key's primary key and answers with the first.
    */
-  async create(author: UserRow, input: NewPost): Promise<PostDetail> {
+  async create(author: UserRow, input: NewPost, retried = false): Promise<CreatedPost> {
+    const key = input.idempotencyKey;
+    if (key !== undefined && !isIdempotencyKey(key)) throw new AppError(400, 'IDEMPOTENCY_KEY_INVALID');
+    const earlier = key === undefined ? undefined : await queries.postOfKey(this.db, author.id, key, POST_IDEMPOTENCY_WINDOW_MS);
+    if (earlier) return { post: await this.get(earlier, author), replayed: true };
     const problem = validatePostText(input);
     if (problem) throw new AppError(400, problem);
     const { photo } = input;
@@ -153,23 +174,34 @@ export class PostService {
 
     const id = newId();
     const imageKey = newImageKey(id);
-    await this.files.store(imageFiles(imageKey, image), async (tx) => ({
-      result: await queries.insertPost(tx, {
-        id,
-        userId: author.id,
-        description: input.description,
-        link: input.link,
-        searchGrams: searchGrams(input.description),
-        searchText: searchText(input.description),
-        hashtags: deriveHashtags(input.description),
-        imageKey,
-        width: image.width,
-        height: image.height,
-        placeholder: image.placeholder,
-      }),
-    }));
+    try {
+      await this.files.store(imageFiles(imageKey, image), async (tx) => {
+        const row = await queries.insertPost(tx, {
+          id,
+          userId: author.id,
+          description: input.description,
+          link: input.link,
+          searchGrams: searchGrams(input.description),
+          searchText: searchText(input.description),
+          hashtags: deriveHashtags(input.description),
+          imageKey,
+          width: image.width,
+          height: image.height,
+          placeholder: image.placeholder,
+        });
+        if (key !== undefined && !(await queries.claimKey(tx, author.id, key, id, POST_IDEMPOTENCY_WINDOW_MS))) throw new KeyTaken();
+        return { result: row };
+      });
+    } catch (error) {
+      if (!(error instanceof KeyTaken)) throw error;
+      // Undone, files and all: the other submission's post is the answer. (Gone again at once,
+      // deleted by its author: this submission tries once more on its own.)
+      if (retried) throw new AppError(409, 'GENERIC');
+      return this.create(author, input, true);
+    }
+    if (key !== undefined) await queries.sweepKeys(this.db, POST_IDEMPOTENCY_WINDOW_MS);
     await this.postsChanged(author, id);
-    return this.get(id, author);
+    return { post: await this.get(id, author), replayed: false };
   }
 
   /**

@@ -63,4 +63,6 @@ export const CreatePostForm = z.strictObject({
   photo: z.string().meta({ format: 'binary' }),
   description: z.string().optional(),
   link: z.string().optional(),
+  /** Made once per upload form (issue 26): the same key within 10 minutes answers with the first post. */
+  idempotencyKey: z.string().optional(),
 });

@@ -32,7 +32,7 @@ export function validateBoardDescription(description: string): ErrorCode | null 
 /**
  * The board's address part from its name: lower-case letters and digits of any script, words
  * joined by '-' ("Dorm Room Ideas!" → "dorm-room-ideas"). A name with no letters or digits
- * (emoji only) gets "board". The server adds "-2", "-3"… when the owner has that slug already.
+ * (emoji only) gets "board". The server adds a tail of the board's own (server/boards/board-slug.ts).
  */
 export function boardSlug(name: string): string {
   const slug = name

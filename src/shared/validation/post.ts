@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors.js';
-import { DESCRIPTION_MAX_LENGTH, LINK_MAX_LENGTH } from '../limits.js';
+import { DESCRIPTION_MAX_LENGTH, LINK_MAX_LENGTH, POST_IDEMPOTENCY_KEY_MAX_LENGTH } from '../limits.js';
 
 /** A link is empty or an absolute http(s) URL: never javascript:, data: or anything else. */
 export function isHttpLink(link: string): boolean {
@@ -25,4 +25,11 @@ export function validatePostText({ description, link }: { description: string; l
 /** The spec's file-type rule: the declared type must contain 'image/'. */
 export function isImageType(type: string): boolean {
   return type.includes('image/');
+}
+
+const IDEMPOTENCY_KEY = new RegExp(`^[A-Za-z0-9_-]{1,${POST_IDEMPOTENCY_KEY_MAX_LENGTH}}$`);
+
+/** An upload form's key (issue 26: the same key answers with the first post): URL-safe, short. */
+export function isIdempotencyKey(key: string): boolean {
+  return IDEMPOTENCY_KEY.test(key);
 }

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { COPY } from '../../../shared/copy';
 import { DESCRIPTION_MAX_LENGTH, POST_IMAGE_CONVERT_SIZE, POST_IMAGE_MAX_BYTES, POST_IMAGE_QUALITY } from '../../../shared/limits';
 import { isImageType, validatePostText } from '../../../shared/validation/post';
+import { newFormKey } from '../../lib/form-key';
 import { errorMessage, Rejected } from '../../lib/rejected';
 import { usePreviewUrl } from '../../lib/use-preview-url';
 import { paths } from '../../paths';
@@ -28,6 +29,8 @@ export function UploadPage() {
   const [description, setDescription] = useState('');
   const [link, setLink] = useState('');
   const [status, setStatus] = useState<Status>({ step: 'editing' });
+  // One key per form: sent twice (a double tap, a retry after a lost answer), it is one post.
+  const [formKey, setFormKey] = useState(newFormKey);
 
   /** The spec's checks, in its order, then compression; throws Rejected with the code. */
   async function prepare(file: File) {
@@ -57,7 +60,10 @@ export function UploadPage() {
         fileName: compressedName(photo.name, compressed),
         description,
         link: link.trim(),
+        idempotencyKey: formKey,
       });
+      // Posted: whatever this form sends next is a new post.
+      setFormKey(newFormKey());
       setStatus({ step: 'done', postId: post.id });
     } catch (error) {
       setStatus({ step: 'failed', message: errorMessage(error) });

@@ -12,6 +12,7 @@ import communitySafety from './0011-community-safety.js';
 import boards from './0012-boards.js';
 import sessionRule from './0013-session-rule.js';
 import lookalikesAndKeyedHolds from './0014-lookalikes-and-keyed-holds.js';
+import postIdempotency from './0015-post-idempotency.js';
 
 /**
  * Every schema change, in order. Append only: a released migration is never edited, because
@@ -32,4 +33,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 12, name: 'boards', sql: boards },
   { version: 13, name: 'session-rule', sql: sessionRule },
   { version: 14, name: 'lookalikes-and-keyed-holds', sql: lookalikesAndKeyedHolds },
+  { version: 15, name: 'post-idempotency', sql: postIdempotency },
 ];

@@ -9,13 +9,16 @@ export interface CreatePostInput {
   fileName: string;
   description: string;
   link: string;
+  /** The upload form's key (lib/form-key.ts): sent again, the server answers with the first post. */
+  idempotencyKey: string;
 }
 
 export function useCreatePost() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ photo, fileName, description, link }: CreatePostInput) => {
+    mutationFn: ({ photo, fileName, description, link, idempotencyKey }: CreatePostInput) => {
       const form = new FormData();
+      form.set('idempotencyKey', idempotencyKey);
       form.set('description', description);
       form.set('link', link);
       form.set('photo', photo, fileName);
