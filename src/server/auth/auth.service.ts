@@ -2,6 +2,7 @@ import type { LoginBody, RegisterBody } from '../../shared/api/auth.js';
 import type { ChangePasswordBody, SessionInfo } from '../../shared/api/sessions.js';
 import { ERRORS, errorCodeOf } from '../../shared/errors.js';
 import { formatSuspensionEnd, isPermanent, isSuspended } from '../../shared/moderation.js';
+import { parseEmail } from '../../shared/validation/email.js';
 import { parseIdentifier, validateSignIn } from '../../shared/validation/sign-in.js';
 import { validateNewPassword } from '../../shared/validation/password.js';
 import { normalizeSignUp, validateSignUp } from '../../shared/validation/sign-up.js';
@@ -61,8 +62,10 @@ export class AuthService {
     const invite = mode === 'invite' ? inviteCodeHash(body.inviteCode ?? '') : undefined;
     // Taken names and a common password join the format messages, in the spec's order, so the
     // user sees every problem at once. The unique constraints below are the real guarantee.
-    const canLookUp = input.username !== '' || input.email !== '';
-    const taken = canLookUp ? await queries.findTaken(this.db, input.username, input.email) : {};
+    // An address the parser refuses is told only that, even when its look-alike key is taken.
+    const lookUpEmail = parseEmail(input.email) ? input.email : '';
+    const canLookUp = input.username !== '' || lookUpEmail !== '';
+    const taken = canLookUp ? await queries.findTaken(this.db, input.username, lookUpEmail) : {};
     const commonPassword = isCommonPassword(input.password);
     const messages = validateSignUp(input, { ...taken, commonPassword }, policy);
     if (mode === 'invite' && !(invite && (await isInviteLive(this.db, invite)))) messages.push(ERRORS.INVITE_CODE_INVALID);
