@@ -6,8 +6,9 @@ import { openDatabase, type Database } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { query } from '../helpers/people.js';
 import { tempDir } from '../helpers/processes.js';
+import { toolDatabase } from '../helpers/tool-database.js';
 import { runTool } from '../helpers/server-process.js';
-import { createEmptyDatabase, TEST_DATABASE_URL } from '../helpers/services.js';
+import { TEST_DATABASE_URL } from '../helpers/services.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -51,19 +52,9 @@ const stored = (database: Database) =>
 
 describe('npm run admin -- invalid-emails', () => {
   it('lists each stored address the parser refuses (username, address made printable), changes nothing, exits 0', async () => {
-    const dataDir = tempDir('admin-emails');
-    let database: Database;
-    let env: Record<string, string>;
-    let drop = async () => undefined as void;
-    if (TEST_DATABASE_URL) {
-      const fresh = await createEmptyDatabase();
-      database = await openDatabase({ databaseUrl: fresh.url });
-      drop = fresh.drop;
-      env = { DATABASE_URL: fresh.url, DATA_DIR: dataDir };
-    } else {
-      database = await openDatabase({ dataDir });
-      env = { DATA_DIR: dataDir };
-    }
+    const made = await toolDatabase('admin-emails');
+    const { dataDir, env, drop } = made;
+    let database = made.database;
     try {
       await migrate(database);
       await insertUsers(database);

@@ -1,14 +1,15 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { openDatabase, type Database } from '../../src/server/db/database.js';
+import { openDatabase } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { API } from '../../src/shared/api/paths.js';
 import { newAccount } from '../helpers/accounts.js';
 import { query } from '../helpers/people.js';
 import { tempDir } from '../helpers/processes.js';
+import { toolDatabase } from '../helpers/tool-database.js';
 import { runTool } from '../helpers/server-process.js';
-import { createEmptyDatabase, TEST_DATABASE_URL } from '../helpers/services.js';
+import { TEST_DATABASE_URL } from '../helpers/services.js';
 import { createTestApp } from '../helpers/test-app.js';
 
 /**
@@ -47,19 +48,9 @@ describe('npm run admin -- invite', () => {
   }, 60_000);
 
   it('prints a code that signs up exactly --uses people on a REGISTRATION=invite server', async () => {
-    const dataDir = tempDir('admin-invite');
-    let database: Database;
-    let env: Record<string, string>;
-    let drop = async () => undefined as void;
-    if (TEST_DATABASE_URL) {
-      const fresh = await createEmptyDatabase();
-      database = await openDatabase({ databaseUrl: fresh.url });
-      drop = fresh.drop;
-      env = { DATABASE_URL: fresh.url, DATA_DIR: dataDir };
-    } else {
-      database = await openDatabase({ dataDir });
-      env = { DATA_DIR: dataDir };
-    }
+    const made = await toolDatabase('admin-invite');
+    const { dataDir, env, drop } = made;
+    let database = made.database;
     await migrate(database);
     if (!TEST_DATABASE_URL) await database.close();
 
