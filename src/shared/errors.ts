@@ -119,6 +119,8 @@ export const ERRORS = {
   EXPORTING_TOO_OFTEN: 'You have downloaded your data several times this hour. Try again later.',
   /** More exports at once than this server makes (EXPORT_CONCURRENCY); sent with 503 and Retry-After. */
   EXPORT_BUSY: 'Lots of downloads are being prepared right now. Try again in a minute.',
+  /** A second download of the same account while one is still being made (one at a time per account); sent with 409. */
+  EXPORT_ALREADY_RUNNING: 'Your data is already being downloaded. Wait for that download to finish.',
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;
