@@ -310,3 +310,39 @@ export async function imageCorpus(): Promise<CorpusEntry[]> {
   const entries = JSON.parse(fs.readFileSync(index, 'utf8')) as Array<Omit<CorpusEntry, 'bytes'> & { file: string }>;
   return entries.map(({ file, ...entry }) => ({ ...entry, bytes: fs.readFileSync(path.join(folder, file)) }));
 }
+
+/**
+ * The 12-bit 4:4:4 AVIF with alpha of the attack (issue 26): one colour, 3065 × 3065, ~600
+ * bytes; under the pixel and memory limits, it took a second of a core to decode.
+ */
+export function avifTimeBomb(): Promise<Buffer> {
+  return sharp({ create: { width: 3065, height: 3065, channels: 4, background: { r: 60, g: 170, b: 100, alpha: 0.5 } } })
+    .avif({ bitdepth: 12, chromaSubsampling: '4:4:4', effort: 0 })
+    .toBuffer();
+}
+
+/**
+ * The costliest upload we could make that the cost cap lets through (bench/image-decode-cost.ts
+ * measured the formats: AV1's decode is the slowest a pixel, and grows with the bitrate): a
+ * 12-bit 4:4:4 AVIF with alpha of noise, as large as its expected cost allows. Cached like the
+ * corpus.
+ */
+export async function costliestAvif(maxCost: number, cost: (bytes: Buffer) => Promise<number>): Promise<Buffer> {
+  // v2: the cost model of issue 26 (a change of the model needs a new name).
+  const file = path.join(os.tmpdir(), `dormboard-costliest-avif-v2-${maxCost}.avif`);
+  if (fs.existsSync(file)) return fs.readFileSync(file);
+  let found: Buffer | undefined;
+  for (let side = 2300; !found; side -= 50) {
+    const noise = await sharp({
+      create: { width: side, height: side, channels: 4, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } },
+    })
+      .blur(0.6)
+      .avif({ bitdepth: 12, chromaSubsampling: '4:4:4', quality: 60, effort: 0 })
+      .toBuffer();
+    if ((await cost(noise)) <= maxCost) found = noise;
+  }
+  const staging = `${file}.${process.pid}`;
+  fs.writeFileSync(staging, found);
+  fs.renameSync(staging, file);
+  return found;
+}
