@@ -261,8 +261,9 @@ async function generate(): Promise<CorpusEntry[]> {
     entry('animated GIF 7071×7071, 2000 frames', 'bomb.gif', 'too-large', animatedGif(2000)),
     entry('animated WebP 7071×7071, 2000 frames', 'anim.webp', 'too-large', await animatedWebp(2000)),
     entry('16-bit PNG 50000×1000 (not interlaced)', 'wide.png', 'too-large', await png16(50_000, 1000, { interlaced: false })),
-    // Costly to decode but within the budget: accepted.
-    entry('lossless WebP 7071×7071', 'bomb.webp', 'accepted', await losslessWebp()),
+    // Within the memory budget but over the time cap (work-cost.ts): refused.
+    entry('lossless WebP 7071×7071', 'bomb.webp', 'too-large', await losslessWebp()),
+    // Costly to decode but within both budgets: accepted.
     entry(
       'baseline JPEG 7071×7071, turned 90°',
       'turned.jpg',
@@ -290,7 +291,7 @@ async function generate(): Promise<CorpusEntry[]> {
  * later runs share it.
  */
 export async function imageCorpus(): Promise<CorpusEntry[]> {
-  const folder = path.join(os.tmpdir(), 'dormboard-image-corpus-v1');
+  const folder = path.join(os.tmpdir(), 'dormboard-image-corpus-v2');
   const index = path.join(folder, 'index.json');
   if (!fs.existsSync(index)) {
     const entries = await generate();
