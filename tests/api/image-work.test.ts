@@ -65,11 +65,14 @@ describe('uploads charged by what they cost to process', () => {
     const greedyUploads = [1, 2].map((n) =>
       upload(`greedy ${n}`, () => createPost(t.app, greedy.cookie, { ...avif(worst), description: `worst ${n}` })),
     );
+    // Once both are in the queue (one in work, one waiting):
+    await expect.poll(() => queue.size, { interval: 10 }).toEqual({ active: 1, waiting: 1 });
     const third = await createPost(t.app, greedy.cookie, { ...avif(worst), description: 'worst 3' });
     expect(third.statusCode, third.body).toBe(429);
     expect(third.json()).toEqual({ code: 'UPLOADS_IN_PROGRESS', message: ERRORS.UPLOADS_IN_PROGRESS });
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
-    // Another account's phone photo, sent meanwhile, is taken before the greedy one's second.
+    // Another account's phone photo, sent meanwhile, is taken before the greedy one's second (it
+    // is expected to cost ~440 ms less, and comes a few tens of ms later).
     const others = await upload('other', () =>
       createPost(t.app, other.cookie, { bytes: photo.bytes, type: photo.mimetype, filename: photo.filename, description: 'phone' }),
     );
