@@ -63,7 +63,10 @@ const VARIANTS: Array<[string, Make]> = [
   ['avif 12-bit 4:2:0 photo', async (s) => (await photoPixels(s, 3)).avif({ bitdepth: 12, quality: 60, effort: 0 }).toBuffer()],
   ['png 16-bit rgb photo', async (s) => (await photoPixels(s, 3)).png({ compressionLevel: 1 }).toColourspace('rgb16').toBuffer()],
   ['png 8-bit rgb interlaced photo', async (s) => (await photoPixels(s, 3)).png({ compressionLevel: 1, progressive: true }).toBuffer()],
-  ['avif 12-bit 4:4:4 alpha photo', async (s) => (await photoPixels(s, 4)).avif({ bitdepth: 12, chromaSubsampling: '4:4:4', quality: 60, effort: 0 }).toBuffer()],
+  [
+    'avif 12-bit 4:4:4 alpha photo',
+    async (s) => (await photoPixels(s, 4)).avif({ bitdepth: 12, chromaSubsampling: '4:4:4', quality: 60, effort: 0 }).toBuffer(),
+  ],
 ];
 
 /** CPU milliseconds of this process (every thread) while `work` runs. */
@@ -93,12 +96,27 @@ await processImage(await solid(500, 3).jpeg().toBuffer());
 
 /** Whole images at their real size, once each: what the per-megapixel figures predict for them. */
 const WHOLE: Array<[string, () => Promise<Buffer>]> = [
-  ['12-MP JPEG photo q90 (4000×3000)', async () => (await photoPixels(3000, 3)).resize(4000, 3000, { fit: 'fill' }).jpeg({ quality: 90 }).toBuffer()],
-  ['48-MP JPEG photo q60 (8000×6000)', async () => (await photoPixels(3000, 3)).resize(8000, 6000, { fit: 'fill' }).jpeg({ quality: 60 }).toBuffer()],
+  [
+    '12-MP JPEG photo q90 (4000×3000)',
+    async () => (await photoPixels(3000, 3)).resize(4000, 3000, { fit: 'fill' }).jpeg({ quality: 90 }).toBuffer(),
+  ],
+  [
+    '48-MP JPEG photo q60 (8000×6000)',
+    async () => (await photoPixels(3000, 3)).resize(8000, 6000, { fit: 'fill' }).jpeg({ quality: 60 }).toBuffer(),
+  ],
   ['50-MP baseline JPEG solid (7071²)', () => solid(7071, 3).jpeg({ quality: 30 }).toBuffer()],
-  ['12-MP AVIF photo 8-bit 4:2:0 (4000×3000)', async () => (await photoPixels(3000, 3)).resize(4000, 3000, { fit: 'fill' }).avif({ quality: 50, effort: 0 }).toBuffer()],
-  ['12-MP WebP photo (4000×3000)', async () => (await photoPixels(3000, 3)).resize(4000, 3000, { fit: 'fill' }).webp({ quality: 80, effort: 0 }).toBuffer()],
-  ['the 12-bit 4:4:4 alpha AVIF bomb (3065²)', () => solid(3065, 4).avif({ bitdepth: 12, chromaSubsampling: '4:4:4', effort: 0 }).toBuffer()],
+  [
+    '12-MP AVIF photo 8-bit 4:2:0 (4000×3000)',
+    async () => (await photoPixels(3000, 3)).resize(4000, 3000, { fit: 'fill' }).avif({ quality: 50, effort: 0 }).toBuffer(),
+  ],
+  [
+    '12-MP WebP photo (4000×3000)',
+    async () => (await photoPixels(3000, 3)).resize(4000, 3000, { fit: 'fill' }).webp({ quality: 80, effort: 0 }).toBuffer(),
+  ],
+  [
+    'the 12-bit 4:4:4 alpha AVIF bomb (3065²)',
+    () => solid(3065, 4).avif({ bitdepth: 12, chromaSubsampling: '4:4:4', effort: 0 }).toBuffer(),
+  ],
 ];
 
 const filter = process.argv[2];
