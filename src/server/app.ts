@@ -324,7 +324,7 @@ export async function buildApp({
   await app.register(passwordResetRoutes(resets, auth));
   await app.register(inviteRoutes(invites));
   await app.register(deleteAccountRoutes(deletion));
-  await app.register(exportRoutes(dataExport));
+  await app.register(exportRoutes(dataExport, config.exportStallMs));
   await app.register(moderationRoutes(moderation, roles));
   await app.register(postRoutes(posts));
   await app.register(userRoutes(users));

@@ -273,6 +273,11 @@ export interface Config {
    */
   exportConcurrency: number;
   /**
+   * A download whose reader has taken nothing for this long (EXPORT_STALL_MS) is cut off and its
+   * export slot freed (http/stalled-response.ts): idle connections cannot hold the slots.
+   */
+  exportStallMs: number;
+  /**
    * How long any shared read may be reused (cache/read-cache.ts): a safety net, since changes
    * make entries stale at once, on every process; 0 turns the cache off.
    */
@@ -424,6 +429,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     searchCost: searchCost(env),
     exportConcurrency: Math.max(1, integer(env.EXPORT_CONCURRENCY, 2, 'EXPORT_CONCURRENCY')),
+    exportStallMs: Math.max(1, integer(env.EXPORT_STALL_MS, 30_000, 'EXPORT_STALL_MS')),
     cacheTtlMs: integer(env.CACHE_TTL_MS, 60_000, 'CACHE_TTL_MS'),
     embeddedMaintenance: {
       vacuumMs: integer(env.EMBEDDED_VACUUM_MS, 3_600_000, 'EMBEDDED_VACUUM_MS'),

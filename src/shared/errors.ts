@@ -119,10 +119,14 @@ export const ERRORS = {
   SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Try again in a moment.',
   /** The server's image queue is full (server config IMAGE_CONCURRENCY / IMAGE_QUEUE_LENGTH); sent with 503 and Retry-After. */
   IMAGE_QUEUE_FULL: 'Lots of photos are being uploaded right now. Try again in a moment.',
+  /** The account's own uploads still in work take its share of the image queue (image-queue.ts); sent with 429 and Retry-After. */
+  UPLOADS_IN_PROGRESS: 'Your other photos are still being processed. Try again in a moment.',
   /** Download My Data (issue 16): exports per account per hour (RATE_LIMIT_EXPORTS_PER_USER). */
   EXPORTING_TOO_OFTEN: 'You have downloaded your data several times this hour. Try again later.',
   /** More exports at once than this server makes (EXPORT_CONCURRENCY); sent with 503 and Retry-After. */
   EXPORT_BUSY: 'Lots of downloads are being prepared right now. Try again in a minute.',
+  /** A second download of the same account while one is still being made (one at a time per account); sent with 409. */
+  EXPORT_ALREADY_RUNNING: 'Your data is already being downloaded. Wait for that download to finish.',
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -261,8 +261,9 @@ async function generate(): Promise<CorpusEntry[]> {
     entry('animated GIF 7071×7071, 2000 frames', 'bomb.gif', 'too-large', animatedGif(2000)),
     entry('animated WebP 7071×7071, 2000 frames', 'anim.webp', 'too-large', await animatedWebp(2000)),
     entry('16-bit PNG 50000×1000 (not interlaced)', 'wide.png', 'too-large', await png16(50_000, 1000, { interlaced: false })),
-    // Costly to decode but within the budget: accepted.
-    entry('lossless WebP 7071×7071', 'bomb.webp', 'accepted', await losslessWebp()),
+    // Within the memory budget but over the time cap (work-cost.ts): refused.
+    entry('lossless WebP 7071×7071', 'bomb.webp', 'too-large', await losslessWebp()),
+    // Costly to decode but within both budgets: accepted.
     entry(
       'baseline JPEG 7071×7071, turned 90°',
       'turned.jpg',
@@ -290,7 +291,7 @@ async function generate(): Promise<CorpusEntry[]> {
  * later runs share it.
  */
 export async function imageCorpus(): Promise<CorpusEntry[]> {
-  const folder = path.join(os.tmpdir(), 'dormboard-image-corpus-v1');
+  const folder = path.join(os.tmpdir(), 'dormboard-image-corpus-v2');
   const index = path.join(folder, 'index.json');
   if (!fs.existsSync(index)) {
     const entries = await generate();
@@ -309,4 +310,40 @@ export async function imageCorpus(): Promise<CorpusEntry[]> {
   }
   const entries = JSON.parse(fs.readFileSync(index, 'utf8')) as Array<Omit<CorpusEntry, 'bytes'> & { file: string }>;
   return entries.map(({ file, ...entry }) => ({ ...entry, bytes: fs.readFileSync(path.join(folder, file)) }));
+}
+
+/**
+ * The 12-bit 4:4:4 AVIF with alpha of the attack (issue 26): one colour, 3065 × 3065, ~600
+ * bytes; under the pixel and memory limits, it took a second of a core to decode.
+ */
+export function avifTimeBomb(): Promise<Buffer> {
+  return sharp({ create: { width: 3065, height: 3065, channels: 4, background: { r: 60, g: 170, b: 100, alpha: 0.5 } } })
+    .avif({ bitdepth: 12, chromaSubsampling: '4:4:4', effort: 0 })
+    .toBuffer();
+}
+
+/**
+ * The costliest upload we could make that the cost cap lets through (bench/image-decode-cost.ts
+ * measured the formats: AV1's decode is the slowest a pixel, and grows with the bitrate): a
+ * 12-bit 4:4:4 AVIF with alpha of noise, as large as its expected cost allows. Cached like the
+ * corpus.
+ */
+export async function costliestAvif(maxCost: number, cost: (bytes: Buffer) => Promise<number>): Promise<Buffer> {
+  // v2: the cost model of issue 26 (a change of the model needs a new name).
+  const file = path.join(os.tmpdir(), `dormboard-costliest-avif-v2-${maxCost}.avif`);
+  if (fs.existsSync(file)) return fs.readFileSync(file);
+  let found: Buffer | undefined;
+  for (let side = 2300; !found; side -= 50) {
+    const noise = await sharp({
+      create: { width: side, height: side, channels: 4, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } },
+    })
+      .blur(0.6)
+      .avif({ bitdepth: 12, chromaSubsampling: '4:4:4', quality: 60, effort: 0 })
+      .toBuffer();
+    if ((await cost(noise)) <= maxCost) found = noise;
+  }
+  const staging = `${file}.${process.pid}`;
+  fs.writeFileSync(staging, found);
+  fs.renameSync(staging, file);
+  return found;
 }

@@ -242,8 +242,15 @@ describe('processImage / processIcon: image bombs under the pixel limit', () => 
     }
   });
 
-  it('a 50-MP lossless WebP is within the budget: decoded once into every output', async () => {
-    const image = await processImage(await losslessWebp());
+  it('a 50-MP lossless WebP fits in memory but would take too long: refused as too large (work-cost.ts)', async () => {
+    const error = await processImage(await losslessWebp()).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ImageRejected);
+    expect((error as ImageRejected).reason).toBe('too-large');
+    expect((error as ImageRejected).message).toMatch(/ms to process/);
+  });
+
+  it('a 9-MP lossless WebP is within both budgets: decoded once into every output', async () => {
+    const image = await processImage(await losslessWebp(3000, 3000));
     expect({ width: image.width, height: image.height }).toEqual({ width: FULL_MAX_DIMENSION, height: FULL_MAX_DIMENSION });
     expect(image.variants.map((variant) => variant.width)).toEqual([...GRID_WIDTHS]);
   });

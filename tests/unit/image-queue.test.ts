@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ImageQueue, ImageQueueFull } from '../../src/server/images/image-queue.js';
+import { ImageQueue, ImageQueueFull, ImageShareUsed } from '../../src/server/images/image-queue.js';
 
 /** A task the test finishes by hand, so nothing depends on timing. */
 function gate<T = void>() {
@@ -10,6 +10,10 @@ function gate<T = void>() {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+let accounts = 0;
+/** An upload of an account of its own, of the given expected cost (ms). */
+const job = (cost = 100, account = `account ${(accounts += 1)}`) => ({ account, cost });
+
 describe('ImageQueue', () => {
   it('never runs more than `concurrency` tasks at once, and starts waiters first come, first served', async () => {
     const queue = new ImageQueue(2, 10);
@@ -18,7 +22,7 @@ describe('ImageQueue', () => {
     let running = 0;
     let most = 0;
     const results = gates.map((g, i) =>
-      queue.run(async () => {
+      queue.run(job(), async () => {
         started.push(i);
         running += 1;
         most = Math.max(most, running);
@@ -55,9 +59,9 @@ describe('ImageQueue', () => {
       ran.push(name);
       return wait ?? Promise.resolve();
     };
-    const running = queue.run(task('running', first.done));
-    const waiting = [queue.run(task('waiting 1')), queue.run(task('waiting 2'))];
-    const refused = await queue.run(task('refused')).then(
+    const running = queue.run(job(), task('running', first.done));
+    const waiting = [queue.run(job(), task('waiting 1')), queue.run(job(), task('waiting 2'))];
+    const refused = await queue.run(job(), task('refused')).then(
       () => undefined,
       (error: unknown) => error,
     );
@@ -67,15 +71,15 @@ describe('ImageQueue', () => {
     await Promise.all([running, ...waiting]);
     expect(ran).toEqual(['running', 'waiting 1', 'waiting 2']);
     // Room again once the queue drained.
-    await expect(queue.run(async () => 'later')).resolves.toBe('later');
+    await expect(queue.run(job(), async () => 'later')).resolves.toBe('later');
   });
 
   it('a failing task frees its slot and its error reaches only its caller', async () => {
     const queue = new ImageQueue(1, 1);
-    const failing = queue.run(async () => {
+    const failing = queue.run(job(), async () => {
       throw new Error('corrupt image');
     });
-    const next = queue.run(async () => 'next');
+    const next = queue.run(job(), async () => 'next');
     await expect(failing).rejects.toThrow('corrupt image');
     await expect(next).resolves.toBe('next');
     expect(queue.size).toEqual({ active: 0, waiting: 0 });
@@ -84,10 +88,56 @@ describe('ImageQueue', () => {
   it('with no waiting room, a busy queue refuses every other task', async () => {
     const queue = new ImageQueue(1, 0);
     const g = gate();
-    const running = queue.run(() => g.done);
-    await expect(queue.run(async () => 'x')).rejects.toBeInstanceOf(ImageQueueFull);
+    const running = queue.run(job(), () => g.done);
+    await expect(queue.run(job(), async () => 'x')).rejects.toBeInstanceOf(ImageQueueFull);
     g.open();
     await running;
+  });
+
+  it('starts a cheap upload before costlier ones that came just before it, but never before one that has waited longer than the difference', async () => {
+    const queue = new ImageQueue(1, 10);
+    const running = gate();
+    const started: string[] = [];
+    const task = (name: string) => async () => void started.push(name);
+    const first = queue.run(job(), () => running.done);
+    const costly = [queue.run(job(900), task('costly 1')), queue.run(job(900), task('costly 2'))];
+    const photo = queue.run(job(300), task('photo'));
+    // Arrives 60 ms after a waiting upload expected to cost 50 ms more: that one is due first.
+    const early = queue.run(job(50), task('early'));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const late = queue.run(job(1), task('late'));
+    running.open();
+    await Promise.all([first, ...costly, photo, early, late]);
+    expect(started).toEqual(['early', 'late', 'photo', 'costly 1', 'costly 2']);
+  });
+
+  it("an account's uploads may cost at most its share together; others still get in, and the share comes back as they finish", async () => {
+    const queue = new ImageQueue(1, 10, 2_000);
+    const gates = [gate(), gate()];
+    const greedy = [queue.run(job(1_500, 'greedy'), () => gates[0]!.done), queue.run(job(400, 'greedy'), () => gates[1]!.done)];
+    // A third would take it over 2,000: refused at once with 429 and a Retry-After, and never run.
+    let ran = false;
+    const refused = await queue.run(job(200, 'greedy'), async () => void (ran = true)).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ImageShareUsed);
+    expect((refused as ImageShareUsed).status).toBe(429);
+    expect((refused as ImageShareUsed).headers['retry-after']).toBeDefined();
+    expect(ran).toBe(false);
+    // Another account's upload is queued (and runs before the greedy one's second: it costs less).
+    const order: string[] = [];
+    const other = queue.run(job(300, 'other'), async () => void order.push('other'));
+    expect(queue.size).toEqual({ active: 1, waiting: 2 });
+    gates[0]!.open();
+    await other;
+    expect(order).toEqual(['other']);
+    gates[1]!.open();
+    await Promise.all(greedy);
+    // Its share is back.
+    await expect(queue.run(job(1_900, 'greedy'), async () => 'again')).resolves.toBe('again');
+  });
+
+  it("an account's first upload always gets in, whatever its cost", async () => {
+    const queue = new ImageQueue(1, 10, 100);
+    await expect(queue.run(job(5_000, 'big'), async () => 'ran')).resolves.toBe('ran');
   });
 
   it('needs at least one slot', () => {

@@ -49,6 +49,9 @@ export async function drained(stream: Writable, signal: AbortSignal): Promise<vo
   while (stream.writableNeedDrain) await once(stream, 'drain', { signal });
 }
 
+/** What the ZIP is handed of a stored file at a time (photos are up to a few MB). */
+const STORED_SLICE_BYTES = 64 * 1024;
+
 /**
  * Adds a file already in memory as it is (no deflate: photos are compressed already), and waits
  * until the ZIP has taken all of it and the response has taken what the ZIP wrote.
@@ -60,7 +63,11 @@ export async function drained(stream: Writable, signal: AbortSignal): Promise<vo
  */
 export async function addStored(zip: ZipFile, out: Writable, body: Buffer, name: string, mtime: Date, signal: AbortSignal): Promise<void> {
   const source = new PassThrough();
-  source.end(body);
+  // In slices (views of the same memory): a photo written as one chunk reaches the connection
+  // as one write, which drains only once the reader has taken all of it, and a slow reader would
+  // look stalled (http/stalled-response.ts).
+  for (let at = 0; at < body.length; at += STORED_SLICE_BYTES) source.write(body.subarray(at, at + STORED_SLICE_BYTES));
+  source.end();
   zip.addReadStream(source, name, { compress: false, size: body.length, mtime });
   await once(source, 'end', { signal });
   await drained(out, signal);

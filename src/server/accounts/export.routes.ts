@@ -6,6 +6,7 @@ import { requireUser } from '../auth/current-user.js';
 import { AppError } from '../http/app-error.js';
 import { logRefusal } from '../http/error-handler.js';
 import { logSecurityEvent } from '../http/security-log.js';
+import { destroyWhenStalled } from '../http/stalled-response.js';
 import type { DataExport } from './export.service.js';
 
 /** The Download My Data page (client/paths.ts downloadData), where a refused download is explained. */
@@ -19,9 +20,13 @@ const DOWNLOAD_PAGE = '/settings/data';
  * A refusal therefore reaches a navigation, not a script: when the browser says the request is
  * one (Sec-Fetch-Mode: navigate), it is sent back to the page with the error's code, which the
  * page shows; anything else gets the usual JSON error.
+ *
+ * A reader that stops reading is cut off after `stallMs` (EXPORT_STALL_MS) without taking
+ * anything: otherwise two idle connections would hold both export slots for as long as they stay
+ * open, and every other download would be refused.
  */
 export const exportRoutes =
-  (exports: DataExport): FastifyPluginAsyncZod =>
+  (exports: DataExport, stallMs: number): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       API.exportData,
@@ -39,6 +44,7 @@ export const exportRoutes =
             303: z.null(),
             401: ErrorBody,
             403: ErrorBody,
+            409: ErrorBody,
             429: ErrorBody,
             503: ErrorBody,
           },
@@ -61,6 +67,7 @@ export const exportRoutes =
           if (request.crossSite) throw new AppError(403, 'CROSS_SITE_REQUEST');
           const started = await exports.start(user, reader.signal);
           logSecurityEvent(request, 'downloaded data', { userId: user.id });
+          destroyWhenStalled(reply.raw, stallMs);
           return reply
             .header('content-type', 'application/zip')
             .header('content-disposition', `attachment; filename="${started.fileName}"`)

@@ -48,21 +48,38 @@ export interface StartedExport {
  * Its cost is bounded three ways: each account may start RATE_LIMIT_EXPORTS_PER_USER an hour;
  * this process writes at most EXPORT_CONCURRENCY at once and refuses the next at once (503) — a
  * waiting download would hold a connection and show nothing — and each holds one photo and one
- * page of rows at a time, waiting for the response to drain before reading more.
+ * page of rows at a time, waiting for the response to drain before reading more. An account has
+ * one export at a time (409 for a second): one account cannot take every slot. A reader that
+ * stops reading is cut off by the route (EXPORT_STALL_MS), which stops its export.
  */
 export class DataExport {
   private readonly gate: BoundedQueue;
+  /** Accounts with an export being made by this process, from the check to the ZIP's end. */
+  private readonly running = new Set<string>();
 
   constructor(private readonly deps: DataExportDeps) {
     this.gate = new BoundedQueue(deps.concurrency, 0, exportBusy);
   }
 
   /**
-   * Counts the export against the account's limit (429), takes a slot (503, and the count is
-   * given back), and returns the ZIP's stream; the slot is held until the ZIP is written or
-   * `signal` says its reader went away.
+   * Refuses a second export of the account (409, not counted), counts the export against the
+   * account's limit (429), takes a slot (503, and the count is given back), and returns the ZIP's
+   * stream; the slot is held until the ZIP is written or `signal` says its reader went away.
    */
   async start(user: UserRow, signal: AbortSignal, now = new Date()): Promise<StartedExport> {
+    // Taken before the first await, so two requests at once cannot both pass.
+    if (this.running.has(user.id)) throw new AppError(409, 'EXPORT_ALREADY_RUNNING');
+    this.running.add(user.id);
+    try {
+      return await this.make(user, signal, now);
+    } catch (error) {
+      this.running.delete(user.id);
+      throw error;
+    }
+  }
+
+  /** start() once the account holds its one turn; the turn is given back when the ZIP ends or fails. */
+  private async make(user: UserRow, signal: AbortSignal, now: Date): Promise<StartedExport> {
     const { limiter, limits } = this.deps;
     const [slot] = await limiter.take(
       [{ key: `export:user:${user.id}`, limit: limits.exportsPerUser }],
@@ -89,6 +106,8 @@ export class DataExport {
             // A reader that went away is not a failure: the ZIP is simply no longer wanted.
             if (!stop.aborted) this.deps.log.error({ err: error, userId: user.id }, 'data export failed');
             output(zip).destroy();
+          } finally {
+            this.running.delete(user.id);
           }
         })
         .catch(async (error: unknown) => {

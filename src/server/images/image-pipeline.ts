@@ -1,5 +1,6 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { decodeCost, MAX_DECODE_BYTES, webpKind } from './decode-cost.js';
+import { MAX_WORK_MS, workCost } from './work-cost.js';
 import { atLowPriority } from './worker-priority.js';
 
 /** Widths of the grid variants (WebP). Cards pick one with srcset. */
@@ -61,9 +62,10 @@ interface Decoded {
 
 /**
  * Reads the header only: is this a raster image we accept, is it a sane size, and can we afford
- * to decode it? A refusal here costs about a millisecond whatever the file claims.
+ * to decode it, in memory and in time? A refusal here costs about a millisecond whatever the file
+ * claims. Returns the expected CPU milliseconds of its processing (work-cost.ts), for the queue.
  */
-async function inspect(input: Buffer): Promise<void> {
+export async function inspectImage(input: Buffer): Promise<number> {
   if (input.length === 0) throw new ImageRejected('not-an-image', 'empty file');
   let metadata: Metadata;
   try {
@@ -75,12 +77,20 @@ async function inspect(input: Buffer): Promise<void> {
   // Only the first frame of an animation is decoded (open() asks for one page), so only its size counts.
   const pixels = (metadata.width ?? 0) * (metadata.pageHeight ?? metadata.height ?? 0);
   if (pixels > MAX_INPUT_PIXELS) throw new ImageRejected('too-large', `${metadata.width}x${metadata.height}`);
-  const cost = decodeCost({ ...metadata, webp: metadata.format === 'webp' ? webpKind(input) : undefined });
+  const header = { ...metadata, webp: metadata.format === 'webp' ? webpKind(input) : undefined };
+  const cost = decodeCost(header);
   if (cost > MAX_DECODE_BYTES)
     throw new ImageRejected(
       'too-large',
       `${metadata.format} ${metadata.width}x${metadata.height} needs ~${Math.round(cost / 2 ** 20)} MiB to decode`,
     );
+  const work = workCost(header, input.length);
+  if (work > MAX_WORK_MS)
+    throw new ImageRejected(
+      'too-large',
+      `${metadata.format} ${metadata.width}x${metadata.height} needs ~${Math.round(work)} ms to process`,
+    );
+  return work;
 }
 
 /**
@@ -108,7 +118,7 @@ function from(decoded: Decoded): Sharp {
 
 /** Runs the header check, then `work`; any libvips failure past the header is 'corrupt'. */
 async function guarded<T>(input: Buffer, work: () => Promise<T>): Promise<T> {
-  await inspect(input);
+  await inspectImage(input);
   try {
     return await atLowPriority(work);
   } catch (error) {

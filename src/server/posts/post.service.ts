@@ -25,7 +25,7 @@ import { AppError } from '../http/app-error.js';
 import { decodeCursor, toPage } from '../http/cursor.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import { newId } from '../ids.js';
-import { ImageRejected, processImage, type ProcessedImage } from '../images/image-pipeline.js';
+import { ImageRejected, inspectImage, processImage, type ProcessedImage } from '../images/image-pipeline.js';
 import type { ImageQueue } from '../images/image-queue.js';
 import type { TrackedFiles } from '../storage/tracked-files.js';
 import { FeedCache } from './feed-cache.js';
@@ -165,7 +165,9 @@ export class PostService {
 
     let image: ProcessedImage;
     try {
-      image = await this.images.run(() => processImage(photo.bytes));
+      // Its cost from the header first: refused when too costly, else charged to the author's share.
+      const cost = await inspectImage(photo.bytes);
+      image = await this.images.run({ account: author.id, cost }, () => processImage(photo.bytes));
     } catch (error) {
       // A full image queue is already the AppError to send (503 with Retry-After).
       if (error instanceof ImageRejected) throw REJECTION[error.reason];

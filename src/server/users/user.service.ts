@@ -13,7 +13,7 @@ import type { UserDirectory } from '../directory/user-directory.js';
 import { AppError } from '../http/app-error.js';
 import type { UploadedFile } from '../http/multipart-form.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
-import { ImageRejected, processIcon } from '../images/image-pipeline.js';
+import { ImageRejected, inspectImage, processIcon } from '../images/image-pipeline.js';
 import type { ImageQueue } from '../images/image-queue.js';
 import type { TrackedFiles } from '../storage/tracked-files.js';
 import * as queries from './user.queries.js';
@@ -89,7 +89,8 @@ export class UserService {
     if (icon.bytes.length > ICON_MAX_BYTES) throw new AppError(413, 'ICON_TOO_LARGE');
     await this.limiter.hit(`icons:user:${userId}`, this.limits.iconChangesPerUser, this.limits.uploadWindowMs, 'ICON_CHANGES_TOO_FAST');
     try {
-      return await this.images.run(() => processIcon(icon.bytes));
+      const cost = await inspectImage(icon.bytes);
+      return await this.images.run({ account: userId, cost }, () => processIcon(icon.bytes));
     } catch (error) {
       if (error instanceof ImageRejected) throw ICON_REJECTION[error.reason];
       throw error;
