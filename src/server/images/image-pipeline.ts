@@ -1,5 +1,6 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { decodeCost, MAX_DECODE_BYTES, webpKind } from './decode-cost.js';
+import type { ImageWork } from './image-queue.js';
 import { MAX_WORK_MS, workCost } from './work-cost.js';
 import { atLowPriority } from './worker-priority.js';
 
@@ -63,9 +64,10 @@ interface Decoded {
 /**
  * Reads the header only: is this a raster image we accept, is it a sane size, and can we afford
  * to decode it, in memory and in time? A refusal here costs about a millisecond whatever the file
- * claims. Returns the expected CPU milliseconds of its processing (work-cost.ts), for the queue.
+ * claims. Returns what its processing is expected to cost, in CPU milliseconds (work-cost.ts) and
+ * decode memory, for the queue.
  */
-export async function inspectImage(input: Buffer): Promise<number> {
+export async function inspectImage(input: Buffer): Promise<ImageWork> {
   if (input.length === 0) throw new ImageRejected('not-an-image', 'empty file');
   let metadata: Metadata;
   try {
@@ -78,11 +80,11 @@ export async function inspectImage(input: Buffer): Promise<number> {
   const pixels = (metadata.width ?? 0) * (metadata.pageHeight ?? metadata.height ?? 0);
   if (pixels > MAX_INPUT_PIXELS) throw new ImageRejected('too-large', `${metadata.width}x${metadata.height}`);
   const header = { ...metadata, webp: metadata.format === 'webp' ? webpKind(input) : undefined };
-  const cost = decodeCost(header);
-  if (cost > MAX_DECODE_BYTES)
+  const memory = decodeCost(header);
+  if (memory > MAX_DECODE_BYTES)
     throw new ImageRejected(
       'too-large',
-      `${metadata.format} ${metadata.width}x${metadata.height} needs ~${Math.round(cost / 2 ** 20)} MiB to decode`,
+      `${metadata.format} ${metadata.width}x${metadata.height} needs ~${Math.round(memory / 2 ** 20)} MiB to decode`,
     );
   const work = workCost(header, input.length);
   if (work > MAX_WORK_MS)
@@ -90,7 +92,7 @@ export async function inspectImage(input: Buffer): Promise<number> {
       'too-large',
       `${metadata.format} ${metadata.width}x${metadata.height} needs ~${Math.round(work)} ms to process`,
     );
-  return work;
+  return { cost: work, memory };
 }
 
 /**
