@@ -30,6 +30,10 @@ const BACKGROUND = '#121212';
 // libvips' operation cache would keep recent decodes (of other people's uploads) in memory;
 // every upload is new, so it never helps.
 sharp.cache(false);
+// One libvips thread per image: the queue's lanes are how image work uses the cores (image-queue.ts),
+// so a photo in the cheap lane beside a costly upload gets a core of its own. It is already 1 on
+// glibc builds without jemalloc (this one); elsewhere sharp would use one thread per core per image.
+sharp.concurrency(1);
 
 export type RejectionReason = 'not-an-image' | 'too-large' | 'corrupt';
 
