@@ -270,7 +270,8 @@ export async function buildApp({
     postSearch: { newestPostTimes },
   });
   // One queue for every image this process decodes, post photos and icons alike.
-  const images = givenImages ?? new ImageQueue(config.images.concurrency, config.images.queueLength);
+  const images =
+    givenImages ?? new ImageQueue(config.images.concurrency, config.images.queueLength, { cheapLanes: config.images.cheapLanes });
   const directory = new UserDirectory(database.orm, cache, visibility);
   const users = new UserService(database.orm, directory, tracked, changes, limiter, config.rateLimits, images);
   const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, directory, images, {

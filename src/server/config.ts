@@ -96,8 +96,10 @@ export interface TimeoutConfig {
 
 /** The image queue (images/image-queue.ts). */
 export interface ImageWorkConfig {
-  /** Images decoded at once by this process (IMAGE_CONCURRENCY). */
+  /** Images of any cost decoded at once by this process (IMAGE_CONCURRENCY). */
   concurrency: number;
+  /** One more lane for cheap uploads (a phone JPEG) beside them, when libuv's pool has room: 1 or 0. */
+  cheapLanes: number;
   /** Uploads that may wait for a turn; more are refused with 503 (IMAGE_QUEUE_LENGTH). */
   queueLength: number;
 }
@@ -130,25 +132,32 @@ export function threadpoolSize(env: NodeJS.ProcessEnv): number {
 /**
  * IMAGE_CONCURRENCY defaults to one image per core but one (the event loop needs a core), and
  * never so many that image work (POOL_THREADS_PER_IMAGE threads each) could take the threads
- * sign-ins and media reads need: on the default pool of 4 that is 1. A value that would is
- * refused, saying what to raise.
+ * sign-ins and media reads need. A value that would is refused, saying what to raise.
+ * One more lane takes only cheap uploads, so a phone photo never waits for a costly upload in
+ * work; it needs POOL_THREADS_PER_IMAGE more threads, and is left out when the pool has no room
+ * for it: Node's default pool of 4 has room for one image and no cheap lane, `npm start`'s 6 for
+ * both (the default lanes leave it room when the pool allows).
  */
 export function imageWorkConfig(env: NodeJS.ProcessEnv): ImageWorkConfig {
   const pool = threadpoolSize(env);
-  const fitsPool = (concurrency: number) => concurrency * POOL_THREADS_PER_IMAGE + THREADS_KEPT_FROM_IMAGES <= pool;
+  const threadsFor = (lanes: number) => lanes * POOL_THREADS_PER_IMAGE + THREADS_KEPT_FROM_IMAGES;
   const fitted = Math.max(
     1,
-    Math.min(os.availableParallelism() - 1, Math.floor((pool - THREADS_KEPT_FROM_IMAGES) / POOL_THREADS_PER_IMAGE)),
+    Math.min(os.availableParallelism() - 1, Math.floor((pool - THREADS_KEPT_FROM_IMAGES) / POOL_THREADS_PER_IMAGE) - 1),
   );
   const concurrency = integer(env.IMAGE_CONCURRENCY, fitted, 'IMAGE_CONCURRENCY');
   if (concurrency < 1) throw new Error('IMAGE_CONCURRENCY must be at least 1');
-  if (env.IMAGE_CONCURRENCY && !fitsPool(concurrency)) {
+  if (env.IMAGE_CONCURRENCY && threadsFor(concurrency) > pool) {
     throw new Error(
       `IMAGE_CONCURRENCY=${concurrency} leaves fewer than ${THREADS_KEPT_FROM_IMAGES} of libuv's ${pool} threads for sign-ins and media reads: ` +
-        `set UV_THREADPOOL_SIZE to at least ${concurrency * POOL_THREADS_PER_IMAGE + THREADS_KEPT_FROM_IMAGES}`,
+        `set UV_THREADPOOL_SIZE to at least ${threadsFor(concurrency)}`,
     );
   }
-  return { concurrency, queueLength: integer(env.IMAGE_QUEUE_LENGTH, DEFAULT_IMAGE_QUEUE_LENGTH, 'IMAGE_QUEUE_LENGTH') };
+  return {
+    concurrency,
+    cheapLanes: threadsFor(concurrency + 1) <= pool ? 1 : 0,
+    queueLength: integer(env.IMAGE_QUEUE_LENGTH, DEFAULT_IMAGE_QUEUE_LENGTH, 'IMAGE_QUEUE_LENGTH'),
+  };
 }
 
 /** About five seconds of work for one core at ~0.3 s a photo. */

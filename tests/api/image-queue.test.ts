@@ -35,7 +35,7 @@ describe('uploads when the image queue is full', () => {
   });
 
   function fillQueue() {
-    held = queue.run({ account: 'the test', cost: 0 }, () => new Promise<void>((resolve) => (release = resolve)));
+    held = queue.run({ account: 'the test', cost: 0, memory: 0 }, () => new Promise<void>((resolve) => (release = resolve)));
     expect(queue.size).toEqual({ active: 1, waiting: 0 });
   }
   async function drainQueue() {

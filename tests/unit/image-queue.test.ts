@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ImageQueue, ImageQueueFull, ImageShareUsed } from '../../src/server/images/image-queue.js';
+import { CHEAP_DECODE_BYTES, CHEAP_WORK_MS, ImageQueue, ImageQueueFull, ImageShareUsed } from '../../src/server/images/image-queue.js';
 
 /** A task the test finishes by hand, so nothing depends on timing. */
 function gate<T = void>() {
@@ -11,8 +11,8 @@ function gate<T = void>() {
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 let accounts = 0;
-/** An upload of an account of its own, of the given expected cost (ms). */
-const job = (cost = 100, account = `account ${(accounts += 1)}`) => ({ account, cost });
+/** An upload of an account of its own, of the given expected cost (ms), decoded in 10 MB. */
+const job = (cost = 100, account = `account ${(accounts += 1)}`, memory = 10_000_000) => ({ account, cost, memory });
 
 describe('ImageQueue', () => {
   it('never runs more than `concurrency` tasks at once, and starts waiters first come, first served', async () => {
@@ -112,7 +112,7 @@ describe('ImageQueue', () => {
   });
 
   it("an account's uploads may cost at most its share together; others still get in, and the share comes back as they finish", async () => {
-    const queue = new ImageQueue(1, 10, 2_000);
+    const queue = new ImageQueue(1, 10, { accountShare: 2_000 });
     const gates = [gate(), gate()];
     const greedy = [queue.run(job(1_500, 'greedy'), () => gates[0]!.done), queue.run(job(400, 'greedy'), () => gates[1]!.done)];
     // A third would take it over 2,000: refused at once with 429 and a Retry-After, and never run.
@@ -136,8 +136,89 @@ describe('ImageQueue', () => {
   });
 
   it("an account's first upload always gets in, whatever its cost", async () => {
-    const queue = new ImageQueue(1, 10, 100);
+    const queue = new ImageQueue(1, 10, { accountShare: 100 });
     await expect(queue.run(job(5_000, 'big'), async () => 'ran')).resolves.toBe('ran');
+  });
+
+  describe('a cheap lane', () => {
+    const costly = (account?: string) => job(CHEAP_WORK_MS + 1, account);
+    const cheap = (account?: string) => job(CHEAP_WORK_MS, account);
+
+    it('takes a cheap upload while a costly one is in work; a costly one waits for the costly one, even with the cheap lane free', async () => {
+      const queue = new ImageQueue(1, 10, { cheapLanes: 1 });
+      const running = gate();
+      const started: string[] = [];
+      const task = (name: string, wait?: Promise<void>) => async () => {
+        started.push(name);
+        await wait;
+      };
+      const first = queue.run(costly(), task('costly 1', running.done));
+      const second = queue.run(costly(), task('costly 2'));
+      await tick();
+      expect(started).toEqual(['costly 1']);
+      expect(queue.size).toEqual({ active: 1, waiting: 1 });
+      const photoDone = gate();
+      const photo = queue.run(cheap(), task('photo', photoDone.done));
+      await tick();
+      expect(started).toEqual(['costly 1', 'photo']);
+      expect(queue.size).toEqual({ active: 2, waiting: 1 });
+      // The photo finishes first: its lane stays empty, as the costly one cannot take it.
+      photoDone.open();
+      await photo;
+      expect(queue.size).toEqual({ active: 1, waiting: 1 });
+      running.open();
+      await Promise.all([first, second]);
+      expect(started).toEqual(['costly 1', 'photo', 'costly 2']);
+      expect(queue.size).toEqual({ active: 0, waiting: 0 });
+    });
+
+    it('is not for an upload cheap in time but large to decode', async () => {
+      const queue = new ImageQueue(1, 10, { cheapLanes: 1 });
+      const running = gate();
+      const first = queue.run(costly(), () => running.done);
+      const large = queue.run(job(100, undefined, CHEAP_DECODE_BYTES + 1), async () => 'large');
+      await tick();
+      expect(queue.size).toEqual({ active: 1, waiting: 1 });
+      running.open();
+      await expect(large).resolves.toBe('large');
+      await first;
+    });
+
+    it('two cheap uploads take both lanes; a costly one takes the first lane freed, before cheaper ones that came long after it', async () => {
+      const queue = new ImageQueue(1, 10, { cheapLanes: 1 });
+      const gates = [gate(), gate()];
+      const started: string[] = [];
+      const task = (name: string) => async () => void started.push(name);
+      const photos = gates.map((g) => queue.run(cheap(), () => g.done));
+      const waiting = queue.run(costly(), task('costly'));
+      await tick();
+      expect(queue.size).toEqual({ active: 2, waiting: 1 });
+      // Due after the costly one (it arrives more than the difference in cost later).
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const later = queue.run(job(CHEAP_WORK_MS - 1), task('later photo'));
+      gates[1]!.open();
+      await Promise.all([photos[1], waiting, later]);
+      expect(started).toEqual(['costly', 'later photo']);
+      gates[0]!.open();
+      await photos[0];
+    });
+
+    it('never runs more than `concurrency` costly uploads, nor more than `concurrency` + `cheapLanes` in all', async () => {
+      const queue = new ImageQueue(2, 20, { cheapLanes: 1 });
+      const g = gate();
+      const results = [queue.run(costly(), () => g.done), queue.run(costly(), () => g.done), queue.run(costly(), () => g.done)];
+      await tick();
+      expect(queue.size).toEqual({ active: 2, waiting: 1 });
+      results.push(
+        queue.run(cheap(), () => g.done),
+        queue.run(cheap(), () => g.done),
+      );
+      await tick();
+      expect(queue.size).toEqual({ active: 3, waiting: 2 });
+      g.open();
+      await Promise.all(results);
+      expect(queue.size).toEqual({ active: 0, waiting: 0 });
+    });
   });
 
   it('needs at least one slot', () => {

@@ -1,5 +1,6 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { decodeCost, MAX_DECODE_BYTES, webpKind } from './decode-cost.js';
+import type { ImageWork } from './image-queue.js';
 import { MAX_WORK_MS, workCost } from './work-cost.js';
 import { atLowPriority } from './worker-priority.js';
 
@@ -29,6 +30,10 @@ const BACKGROUND = '#121212';
 // libvips' operation cache would keep recent decodes (of other people's uploads) in memory;
 // every upload is new, so it never helps.
 sharp.cache(false);
+// One libvips thread per image: the queue's lanes are how image work uses the cores (image-queue.ts),
+// so a photo in the cheap lane beside a costly upload gets a core of its own. It is already 1 on
+// glibc builds without jemalloc (this one); elsewhere sharp would use one thread per core per image.
+sharp.concurrency(1);
 
 export type RejectionReason = 'not-an-image' | 'too-large' | 'corrupt';
 
@@ -63,9 +68,10 @@ interface Decoded {
 /**
  * Reads the header only: is this a raster image we accept, is it a sane size, and can we afford
  * to decode it, in memory and in time? A refusal here costs about a millisecond whatever the file
- * claims. Returns the expected CPU milliseconds of its processing (work-cost.ts), for the queue.
+ * claims. Returns what its processing is expected to cost, in CPU milliseconds (work-cost.ts) and
+ * decode memory, for the queue.
  */
-export async function inspectImage(input: Buffer): Promise<number> {
+export async function inspectImage(input: Buffer): Promise<ImageWork> {
   if (input.length === 0) throw new ImageRejected('not-an-image', 'empty file');
   let metadata: Metadata;
   try {
@@ -78,11 +84,11 @@ export async function inspectImage(input: Buffer): Promise<number> {
   const pixels = (metadata.width ?? 0) * (metadata.pageHeight ?? metadata.height ?? 0);
   if (pixels > MAX_INPUT_PIXELS) throw new ImageRejected('too-large', `${metadata.width}x${metadata.height}`);
   const header = { ...metadata, webp: metadata.format === 'webp' ? webpKind(input) : undefined };
-  const cost = decodeCost(header);
-  if (cost > MAX_DECODE_BYTES)
+  const memory = decodeCost(header);
+  if (memory > MAX_DECODE_BYTES)
     throw new ImageRejected(
       'too-large',
-      `${metadata.format} ${metadata.width}x${metadata.height} needs ~${Math.round(cost / 2 ** 20)} MiB to decode`,
+      `${metadata.format} ${metadata.width}x${metadata.height} needs ~${Math.round(memory / 2 ** 20)} MiB to decode`,
     );
   const work = workCost(header, input.length);
   if (work > MAX_WORK_MS)
@@ -90,7 +96,7 @@ export async function inspectImage(input: Buffer): Promise<number> {
       'too-large',
       `${metadata.format} ${metadata.width}x${metadata.height} needs ~${Math.round(work)} ms to process`,
     );
-  return work;
+  return { cost: work, memory };
 }
 
 /**

@@ -166,8 +166,8 @@ export class PostService {
     let image: ProcessedImage;
     try {
       // Its cost from the header first: refused when too costly, else charged to the author's share.
-      const cost = await inspectImage(photo.bytes);
-      image = await this.images.run({ account: author.id, cost }, () => processImage(photo.bytes));
+      const work = await inspectImage(photo.bytes);
+      image = await this.images.run({ account: author.id, ...work }, () => processImage(photo.bytes));
     } catch (error) {
       // A full image queue is already the AppError to send (503 with Retry-After).
       if (error instanceof ImageRejected) throw REJECTION[error.reason];

@@ -89,8 +89,8 @@ export class UserService {
     if (icon.bytes.length > ICON_MAX_BYTES) throw new AppError(413, 'ICON_TOO_LARGE');
     await this.limiter.hit(`icons:user:${userId}`, this.limits.iconChangesPerUser, this.limits.uploadWindowMs, 'ICON_CHANGES_TOO_FAST');
     try {
-      const cost = await inspectImage(icon.bytes);
-      return await this.images.run({ account: userId, cost }, () => processIcon(icon.bytes));
+      const work = await inspectImage(icon.bytes);
+      return await this.images.run({ account: userId, ...work }, () => processIcon(icon.bytes));
     } catch (error) {
       if (error instanceof ImageRejected) throw ICON_REJECTION[error.reason];
       throw error;
