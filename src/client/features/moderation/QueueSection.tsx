@@ -21,9 +21,10 @@ function Item({ item, ask }: { item: QueueItem; ask: (asked: Asked) => void }) {
   return (
     <li className={styles.card} aria-labelledby={`item-${item.key}`}>
       <p className={styles.kind} id={`item-${item.key}`}>
+        {/* First, so that a narrow card wraps the text after it, never the label away from its line. */}
+        {item.newAccountsOnly && <span className={`${styles.badge} ${styles.lead}`}>{COPY.moderation.newAccountsOnly}</span>}
         {post ? COPY.moderation.reportedPost : COPY.moderation.reportedProfile} · {COPY.moderation.reportsCount(item.reports)} ·{' '}
         <time dateTime={item.latestAt}>{timeAgo(new Date(item.latestAt))}</time>
-        {item.newAccountsOnly && <span className={styles.badge}>{COPY.moderation.newAccountsOnly}</span>}
       </p>
       <div className={styles.content}>
         {post ? (
@@ -63,8 +64,8 @@ function Item({ item, ask }: { item: QueueItem; ask: (asked: Asked) => void }) {
           {item.reporters.map((reporter) => (
             <li key={reporter.username}>
               <Link to={paths.profile(reporter.username)}>@{reporter.username}</Link>
-              {reporter.newAccount && <span className={styles.badge}>{COPY.moderation.newAccount}</span>}
               {reporter.details && <span className={styles.details}>: “{reporter.details}”</span>}
+              {reporter.newAccount && <span className={styles.badge}>{COPY.moderation.newAccount}</span>}
             </li>
           ))}
           {item.reports > shownReporters && <li className={styles.muted}>{COPY.moderation.andMore(item.reports - shownReporters)}</li>}

@@ -26,7 +26,11 @@ export function ReportButton({ target, owner }: { target: Target; owner?: string
   if (!me || me.username === owner) return null;
   return (
     <>
-      <button type="button" className={`${button.ghost} ${styles.trigger}`} onClick={() => setOpen(true)}>
+      <button
+        type="button"
+        className={`${button.ghost} ${owner === undefined ? styles.triggerUnder : styles.trigger}`}
+        onClick={() => setOpen(true)}
+      >
         {COPY.report.action}
       </button>
       {open && <ReportDialog target={target} onClose={() => setOpen(false)} />}
