@@ -46,7 +46,7 @@ async function embeddedSetup() {
   const board = (await (await b.call('POST', '/api/boards', { name: 'Backups', secret: true })).json()).board;
   expect((await b.call('PUT', `/api/boards/${board.id}/posts/${kept.post.id}`)).status).toBe(200);
   expect((await b.call('PATCH', `/api/boards/${board.id}`, { coverPostId: kept.post.id })).status).toBe(200);
-  return { dataDir, server, a, kept: kept.post, doomed: doomed.post };
+  return { dataDir, server, a, kept: kept.post, doomed: doomed.post, boardSlug: board.slug as string };
 }
 
 describe.skipIf(process.env.TEST_DATABASE_URL)('npm run backup / restore', () => {
@@ -112,7 +112,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('npm run backup / restore', () =>
 // The target is a PostgreSQL database of TEST_DATABASE_URL's server; the source is embedded whatever it says.
 describe.skipIf(noPostgres)('npm run migrate-data', () => {
   it('moves users, sessions, posts, follows and media from the embedded setup to PostgreSQL', async () => {
-    const { dataDir, server, a, kept, doomed } = await embeddedSetup();
+    const { dataDir, server, a, kept, doomed, boardSlug } = await embeddedSetup();
     const session = a.cookie;
     expect(await server.stop()).toBe(0);
 
@@ -159,7 +159,7 @@ describe.skipIf(noPostgres)('npm run migrate-data', () => {
         // Bob's secret board arrived whole: its count (kept by the triggers) and its chosen cover.
         const board = await app.inject({
           method: 'GET',
-          url: '/api/users/bob/boards/backups',
+          url: `/api/users/bob/boards/${boardSlug}`,
           headers: { cookie: login.headers['set-cookie']!.toString().split(';')[0]! },
         });
         expect(board.json().board).toMatchObject({ secret: true, count: 1, coverPostId: kept.id });
