@@ -1,5 +1,6 @@
 import { crc32, deflateSync } from 'node:zlib';
 import sharp, { type Sharp } from 'sharp';
+import type { ImageHeader } from '../../src/server/images/decode-cost.js';
 
 /**
  * Image fixtures, generated in code (nothing binary is committed). Every generator is fast:
@@ -161,3 +162,12 @@ export async function gifPolyglot(): Promise<Buffer> {
 
 /** The classic "GIF89a" header glued to a script: it looks like a GIF only to a sniffer. */
 export const fakeGifHeader = () => Buffer.from(`GIF89a/*<html><script>*/${PAYLOAD}</script></html>`);
+
+/** What the pipeline reads of an image's header, for the cost functions' unit tests (3 channels unless told). */
+export const imageHeader = (format: string, width: number, height: number, extra: Partial<ImageHeader> = {}): ImageHeader => ({
+  format,
+  width,
+  height,
+  channels: 3,
+  ...extra,
+});

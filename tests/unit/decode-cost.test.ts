@@ -3,16 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { decodeCost, MAX_DECODE_BYTES, webpKind, type ImageHeader } from '../../src/server/images/decode-cost.js';
 import { animatedWebp, losslessWebp } from '../helpers/image-bombs.js';
 import * as fixtures from '../helpers/images.js';
+import { imageHeader } from '../helpers/images.js';
 
 const MP = 1_000_000;
 const MiB = 2 ** 20;
-const header = (format: string, width: number, height: number, extra: Partial<ImageHeader> = {}): ImageHeader => ({
-  format,
-  width,
-  height,
-  channels: 3,
-  ...extra,
-});
+const header = imageHeader;
 
 describe('decodeCost: bytes a decode holds, by what the header says', () => {
   it.each<[string, ImageHeader, number]>([

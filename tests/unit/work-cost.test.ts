@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ImageHeader } from '../../src/server/images/decode-cost.js';
 import { MAX_WORK_MS, workCost } from '../../src/server/images/work-cost.js';
+import { imageHeader } from '../helpers/images.js';
 
-const header = (format: string, width: number, height: number, extra: Partial<ImageHeader> = {}): ImageHeader => ({
-  format,
-  width,
-  height,
-  channels: 3,
-  ...extra,
-});
+const header = imageHeader;
 const MB = 1_000_000;
 
 describe('workCost: CPU milliseconds an upload is expected to take, from its header', () => {
