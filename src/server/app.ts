@@ -27,7 +27,7 @@ import { backupRoutes } from './backup/backup.routes.js';
 import { AuthService } from './auth/auth.service.js';
 import { registerCurrentUser } from './auth/current-user.js';
 import { SessionCache } from './auth/session-cache.js';
-import { StoredEmails, warnOfRefusedEmails } from './auth/stored-emails.js';
+import { StoredEmails } from './auth/stored-emails.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
@@ -225,15 +225,22 @@ export async function buildApp({
     },
   });
   if (database.kind === 'pglite') registerEmbeddedMaintenance(app, database, config.embeddedMaintenance);
-  // Rows from before migration 14 get their look-alike keys before the server listens; the hourly
-  // runs catch those an older process wrote during an upgrade.
+  // Rows from before migration 14 get their look-alike keys before the server listens (and their
+  // addresses the parser refuses are counted); the hourly runs catch those an older process wrote
+  // during an upgrade.
   registerPeriodicTask(app, {
     name: 'look-alike keys',
     everyMs: 60 * 60 * 1000,
     atStart: true,
     task: async () => {
-      const filled = await fillLookalikeKeys(database.orm);
+      const { filled, refusedEmails: count } = await fillLookalikeKeys(database.orm);
       if (filled > 0) app.log.info({ filled }, 'gave older accounts and boards their look-alike keys');
+      if (count > 0) {
+        app.log.warn(
+          { count },
+          `${count} stored e-mail address(es) are not valid and get no mail: list them with npm run admin -- invalid-emails`,
+        );
+      }
     },
   });
   // The one cache of shared reads; services report what changed, the cache decides what is stale.
@@ -309,7 +316,6 @@ export async function buildApp({
   });
   const roles = new Roles(database.orm, sessions);
   const storedEmails = new StoredEmails(database.orm);
-  warnOfRefusedEmails(app, storedEmails);
   const dataExport = new DataExport({
     db: database.orm,
     storage: files,

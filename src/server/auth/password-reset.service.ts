@@ -4,7 +4,7 @@ import { errorCodeOf } from '../../shared/errors.js';
 import { isSuspended } from '../../shared/moderation.js';
 import { validateNewPassword } from '../../shared/validation/password.js';
 import { validateForgotPassword } from '../../shared/validation/password-reset.js';
-import { parseEmail } from '../../shared/validation/email.js';
+import { storedEmail } from '../../shared/validation/email.js';
 import { parseIdentifier } from '../../shared/validation/sign-in.js';
 import { systemClock, type Clock } from '../clock.js';
 import { OWASP_ARGON2ID, type Argon2Cost, type RateLimitConfig } from '../config.js';
@@ -156,8 +156,8 @@ export class PasswordResetService {
       if (!user) return undefined;
       // Mail goes to one parsed address or nowhere: a stored address from before the parser
       // (npm run admin -- invalid-emails lists them) could be read as a list of recipients.
-      const to = parseEmail(user.email);
-      if (to?.address !== user.email) {
+      const to = storedEmail(user.email);
+      if (!to) {
         asker.log.warn({ userId: user.id }, 'reset mail not sent: the stored e-mail address is not one the parser accepts');
         return undefined;
       }

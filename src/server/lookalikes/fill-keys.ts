@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { hasSqlState } from '../db/sql-state.js';
+import { storedEmail } from '../../shared/validation/email.js';
 import { lookalikeKey } from './skeleton.js';
 
 const BATCH = 500;
@@ -8,6 +9,8 @@ const BATCH = 500;
 const UNIQUE_VIOLATION = '23505';
 
 interface KeyedTable {
+  /** Users: the addresses are counted that the e-mail parser refuses (issue 26). */
+  emails?: true;
   /** The rows still without a key, after `afterId`, in id order: their id, the text to key and the scope of uniqueness. */
   pending(afterId: string): SQL;
   /** Sets the keys of rows `v(id, key)`, each only while no other row of its scope has it. */
@@ -16,6 +19,7 @@ interface KeyedTable {
 
 /** users.email_skeleton, unique over all accounts. */
 const USERS: KeyedTable = {
+  emails: true,
   pending: (afterId) => sql`
     SELECT id, email AS text, '' AS scope FROM users
     WHERE email_skeleton IS NULL AND id > ${afterId} ORDER BY id LIMIT ${BATCH}`,
@@ -44,18 +48,26 @@ const BOARDS: KeyedTable = {
  * first (in id order) gets the key and the other stays null, which the unique index never
  * compares; a look-alike of either is still refused, since it matches the first. A batch that
  * meets a key written meanwhile (a sign-up on another process) is redone a row at a time.
- * Returns how many rows got a key.
+ *
+ * The same pass counts the addresses among those rows that the e-mail parser refuses: every
+ * address stored since goes through it, so these rows are the only ones that can be (the server
+ * warns with the count; `npm run admin -- invalid-emails` lists them). No read of every row at
+ * every start.
  */
-export async function fillLookalikeKeys(db: AppDb): Promise<number> {
-  return (await fillTable(db, USERS)) + (await fillTable(db, BOARDS));
+export async function fillLookalikeKeys(db: AppDb): Promise<{ filled: number; refusedEmails: number }> {
+  const users = await fillTable(db, USERS);
+  const boards = await fillTable(db, BOARDS);
+  return { filled: users.filled + boards.filled, refusedEmails: users.refused };
 }
 
-async function fillTable(db: AppDb, table: KeyedTable): Promise<number> {
+async function fillTable(db: AppDb, table: KeyedTable): Promise<{ filled: number; refused: number }> {
   let filled = 0;
+  let refused = 0;
   for (let afterId = ''; ;) {
     const rows = await rowsOf<{ id: string; text: string; scope: string }>(db, table.pending(afterId));
-    if (rows.length === 0) return filled;
+    if (rows.length === 0) return { filled, refused };
     afterId = rows.at(-1)!.id;
+    if (table.emails) refused += rows.filter((row) => !storedEmail(row.text)).length;
     // One row per key and scope: the batch's own look-alikes would fail the unique index together.
     const firsts = new Map<string, { id: string; key: string }>();
     for (const row of rows) {

@@ -47,3 +47,12 @@ export function parseEmail(text: string): EmailAddress | undefined {
   if (/^\d+$/.test(labels.at(-1)!)) return undefined;
   return { address, local, domain } as EmailAddress;
 }
+
+/**
+ * A stored address as the parser would have stored it, or undefined: rows from before the strict
+ * parser (issue 26) may hold what it refuses, such as a list of two. Such a row gets no mail.
+ */
+export function storedEmail(stored: string): EmailAddress | undefined {
+  const parsed = parseEmail(stored);
+  return parsed?.address === stored ? parsed : undefined;
+}
