@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Change } from '../cache/changes.js';
 import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
 import type { AppDb } from '../db/database.js';
 import type { SeenBy } from '../directory/visibility.js';
@@ -13,6 +14,18 @@ export interface Counted {
 /** Per board: how many of its saved posts are by the users of a hidden set, by that set's key. */
 interface HiddenCounts {
   bySet: Map<string, number>;
+}
+
+/**
+ * The boards whose saves a change may have changed: its own writes name it; a deleted post or
+ * account may leave any board. For every region keyed by board that holds what is saved to it.
+ */
+export function savesChangedBy(change: Change): readonly string[] | typeof ALL {
+  return change.kind === 'board'
+    ? [change.boardId]
+    : (change.kind === 'post' && change.deleted) || change.kind === 'account-deleted'
+      ? ALL
+      : [];
 }
 
 /** Hidden sets remembered per board (a viewer's blocks make one of their own); the oldest go first. */
@@ -34,13 +47,7 @@ export class BoardCounts {
     cache: ReadCache,
   ) {
     this.hidden = cache.region('hidden posts of board', {
-      // What is saved to a board changes with its own writes, a deleted post or account.
-      staleAfter: (change) =>
-        change.kind === 'board'
-          ? [change.boardId]
-          : (change.kind === 'post' && change.deleted) || change.kind === 'account-deleted'
-            ? ALL
-            : [],
+      staleAfter: savesChangedBy,
       bytes: () => 64 + SETS_KEPT * 96,
     });
   }

@@ -10,7 +10,7 @@ import { AppError } from '../http/app-error.js';
 import { decodeCursor, encodeCursor, pgTimeMicros, toPage, type PageKey } from '../http/cursor.js';
 import { imageSet } from '../posts/post-images.js';
 import { roleOf } from './board-access.js';
-import type { BoardCounts } from './board-counts.js';
+import { savesChangedBy, type BoardCounts } from './board-counts.js';
 import { toDetail, toSummary, visibleMembers } from './board-json.js';
 import * as queries from './board.queries.js';
 
@@ -102,14 +102,7 @@ export class BoardReads {
       bytes: (entry) => JSON.stringify({ ...entry, laterPages: undefined }).length * (entry.more ? 1 + LATER_PAGES_KEPT : 1),
     });
     this.tabs = cache.region('boards of user', { staleAfter: staleTabs });
-    this.covers = cache.region('board covers', {
-      staleAfter: (change) =>
-        change.kind === 'board'
-          ? [change.boardId]
-          : (change.kind === 'post' && change.deleted) || change.kind === 'account-deleted'
-            ? ALL
-            : [],
-    });
+    this.covers = cache.region('board covers', { staleAfter: savesChangedBy });
   }
 
   async board(rawUsername: string, slug: string, viewerId: string | undefined): Promise<BoardResponse> {
