@@ -92,6 +92,7 @@ export async function openServerDatabase(config: Config): Promise<Database> {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
+    poolSize: config.databasePoolSize,
     ownThread: true,
   });
   await migrate(database);

@@ -1,10 +1,13 @@
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_APP_NAME } from '../shared/app-name.js';
-import { isDomainEntry, isRegistrationMode, REGISTRATION_MODES, type RegistrationSettings } from '../shared/registration.js';
+import type { RegistrationSettings } from '../shared/registration.js';
 import { POOL_THREADS_PER_IMAGE } from './images/image-queue.js';
-import { SERVER_SECRET_MIN_LENGTH } from './server-secret.js';
 import type { MaintenanceConfig } from './db/embedded-maintenance.js';
+import { readSettings, type SettingValues, type TrustProxy } from './config/settings.js';
+
+// The environment is read in config/settings.ts, one declared schema a variable; this module
+// assembles what the rest of the server reads from those values.
+export { trustProxySetting, type TrustProxy } from './config/settings.js';
 
 export interface RateLimitConfig {
   /** Failed sign-ins from one address, whatever the account, per window (answered as usual). */
@@ -66,24 +69,6 @@ export interface SearchCostConfig {
   statementTimeoutMs: number;
 }
 
-/**
- * TRUST_PROXY: empty or 'false' believes no forwarded header; 'true' means one proxy in front
- * (nginx), a number that many; anything else is a comma-separated list of proxy addresses or
- * CIDRs. Never "every hop": a client can send its own X-Forwarded-For, and a proxy appends to it,
- * so only the entries our own proxies added may be believed; the leftmost one is whatever the
- * client chose, and trusting it would let anyone dodge the per-address sign-in limits.
- */
-export function trustProxySetting(value: string | undefined): TrustProxy {
-  const setting = (value ?? '').trim();
-  if (setting === '' || setting === 'false' || setting === '0') return false;
-  const hops = setting === 'true' ? 1 : /^\d+$/.test(setting) ? Number(setting) : undefined;
-  // Fastify's own "number of hops", spelled as the function it stands for (its types omit numbers).
-  if (hops !== undefined) return (_address: string, hop: number) => hop < hops;
-  return setting;
-}
-
-export type TrustProxy = boolean | string | ((address: string, hop: number) => boolean);
-
 /** How long the server waits for slow clients; see app.ts. */
 export interface TimeoutConfig {
   /** The whole request, headers and body: a client trickling an upload is cut off after this. */
@@ -125,8 +110,7 @@ export const THREADS_KEPT_FROM_IMAGES = 2;
  * effect: the ES module loader has already used the pool to read the code.
  */
 export function threadpoolSize(env: NodeJS.ProcessEnv): number {
-  const size = Number(env.UV_THREADPOOL_SIZE);
-  return Number.isInteger(size) && size > 0 ? Math.min(size, 1024) : 4;
+  return readSettings(env, ['UV_THREADPOOL_SIZE']).UV_THREADPOOL_SIZE;
 }
 
 /**
@@ -139,29 +123,27 @@ export function threadpoolSize(env: NodeJS.ProcessEnv): number {
  * both (the default lanes leave it room when the pool allows).
  */
 export function imageWorkConfig(env: NodeJS.ProcessEnv): ImageWorkConfig {
-  const pool = threadpoolSize(env);
+  return imageWork(readSettings(env, ['UV_THREADPOOL_SIZE', 'IMAGE_CONCURRENCY', 'IMAGE_QUEUE_LENGTH']));
+}
+
+function imageWork(settings: Pick<SettingValues, 'UV_THREADPOOL_SIZE' | 'IMAGE_CONCURRENCY' | 'IMAGE_QUEUE_LENGTH'>): ImageWorkConfig {
+  const pool = settings.UV_THREADPOOL_SIZE;
   const threadsFor = (lanes: number) => lanes * POOL_THREADS_PER_IMAGE + THREADS_KEPT_FROM_IMAGES;
   const fitted = Math.max(
     1,
     Math.min(os.availableParallelism() - 1, Math.floor((pool - THREADS_KEPT_FROM_IMAGES) / POOL_THREADS_PER_IMAGE) - 1),
   );
-  const concurrency = integer(env.IMAGE_CONCURRENCY, fitted, 'IMAGE_CONCURRENCY');
-  if (concurrency < 1) throw new Error('IMAGE_CONCURRENCY must be at least 1');
-  if (env.IMAGE_CONCURRENCY && threadsFor(concurrency) > pool) {
+  const concurrency = settings.IMAGE_CONCURRENCY ?? fitted;
+  if (settings.IMAGE_CONCURRENCY !== undefined && threadsFor(concurrency) > pool) {
     throw new Error(
       `IMAGE_CONCURRENCY=${concurrency} leaves fewer than ${THREADS_KEPT_FROM_IMAGES} of libuv's ${pool} threads for sign-ins and media reads: ` +
         `set UV_THREADPOOL_SIZE to at least ${threadsFor(concurrency)}`,
     );
   }
-  return {
-    concurrency,
-    cheapLanes: threadsFor(concurrency + 1) <= pool ? 1 : 0,
-    queueLength: integer(env.IMAGE_QUEUE_LENGTH, DEFAULT_IMAGE_QUEUE_LENGTH, 'IMAGE_QUEUE_LENGTH'),
-  };
+  return { concurrency, cheapLanes: threadsFor(concurrency + 1) <= pool ? 1 : 0, queueLength: settings.IMAGE_QUEUE_LENGTH };
 }
 
-/** About five seconds of work for one core at ~0.3 s a photo. */
-export const DEFAULT_IMAGE_QUEUE_LENGTH = 16;
+export const DEFAULT_IMAGE_QUEUE_LENGTH = readSettings({}, ['IMAGE_QUEUE_LENGTH']).IMAGE_QUEUE_LENGTH;
 
 export interface MailConfig {
   /** nodemailer's connection URL: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465. */
@@ -170,30 +152,15 @@ export interface MailConfig {
   from: string;
 }
 
-/** PUBLIC_URL as an origin (no path, no trailing slash); refused unless http(s) and nothing more. */
-export function publicUrlSetting(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`PUBLIC_URL must be a URL like https://dorm.example.edu, got ${JSON.stringify(value)}`);
-  }
-  if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
-    throw new Error(`PUBLIC_URL must be the site's origin only, like https://dorm.example.edu, got ${JSON.stringify(value)}`);
-  }
-  return url.origin;
-}
-
 /**
  * SMTP_URL turns mail on; it needs PUBLIC_URL, or the server refuses to start: a reset link must
  * point at this site whatever Host header the request that asked for it carried.
  */
-function mailConfig(env: NodeJS.ProcessEnv, appName: string, publicUrl: string | undefined): MailConfig | undefined {
-  if (!env.SMTP_URL) return undefined;
+function mailConfig(settings: Pick<SettingValues, 'SMTP_URL' | 'PUBLIC_URL' | 'MAIL_FROM' | 'APP_NAME'>): MailConfig | undefined {
+  const { SMTP_URL: smtpUrl, PUBLIC_URL: publicUrl } = settings;
+  if (!smtpUrl) return undefined;
   if (!publicUrl) throw new Error('SMTP_URL is set but PUBLIC_URL is not: set PUBLIC_URL to the address users reach the site at');
-  if (!/^smtps?:\/\//.test(env.SMTP_URL)) throw new Error('SMTP_URL must start with smtp:// or smtps://');
-  return { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM || `${appName} <no-reply@${new URL(publicUrl).hostname}>` };
+  return { smtpUrl, from: settings.MAIL_FROM ?? `${settings.APP_NAME} <no-reply@${new URL(publicUrl).hostname}>` };
 }
 
 /** Who may sign up (issue 17). Accounts that exist sign in whatever it says. */
@@ -204,20 +171,11 @@ export type RegistrationConfig = RegistrationSettings;
  * than fall back to open: an operator who meant `invite` must not get a site anyone can join.
  */
 export function registrationConfig(env: NodeJS.ProcessEnv): RegistrationConfig {
-  const mode = (env.REGISTRATION || 'open').trim().toLowerCase();
-  if (!isRegistrationMode(mode)) {
-    throw new Error(`REGISTRATION must be one of ${REGISTRATION_MODES.join(', ')}, got ${JSON.stringify(env.REGISTRATION)}`);
-  }
-  const emailDomains = (env.REGISTRATION_EMAIL_DOMAINS ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  const bad = emailDomains.find((entry) => !isDomainEntry(entry));
-  if (bad !== undefined) {
-    throw new Error(
-      `REGISTRATION_EMAIL_DOMAINS: ${JSON.stringify(bad)} is not a domain (uni.example.edu) or any subdomain of one (*.uni.example.edu)`,
-    );
-  }
+  return registration(readSettings(env, ['REGISTRATION', 'REGISTRATION_EMAIL_DOMAINS']));
+}
+
+function registration(settings: Pick<SettingValues, 'REGISTRATION' | 'REGISTRATION_EMAIL_DOMAINS'>): RegistrationConfig {
+  const { REGISTRATION: mode, REGISTRATION_EMAIL_DOMAINS: emailDomains } = settings;
   if (mode === 'domains' && emailDomains.length === 0) {
     throw new Error('REGISTRATION=domains needs REGISTRATION_EMAIL_DOMAINS, e.g. uni.example.edu,*.uni.example.edu');
   }
@@ -240,6 +198,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL connection string; when absent the embedded PGlite under dataDir is used. */
   databaseUrl: string | undefined;
+  /** PostgreSQL: connections this process keeps (DATABASE_POOL_SIZE), besides the searches' own. */
+  databasePoolSize: number;
   /** S3-compatible storage for media; when absent, files go under dataDir/media. */
   s3: S3Config | undefined;
   /** Redis for rate-limit counters shared by every process; when absent, in memory. */
@@ -267,7 +227,6 @@ export interface Config {
   registration: RegistrationConfig;
   /** Built client (index.html + assets); served when it exists. */
   clientDir: string;
-  /** Set behind a reverse proxy so the client address and HTTPS are read from X-Forwarded-*. */
   /**
    * Which X-Forwarded-* headers to believe: false, a number of proxy hops, or the proxies'
    * addresses (see trustProxySetting).
@@ -319,32 +278,41 @@ export interface Config {
   passwordHashing: Argon2Cost;
 }
 
-export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
-  loginPerIp: 100,
-  loginChecksPerIp: 1000,
-  loginFailuresPerAccount: 10,
-  registerPerIp: 20,
-  passwordChangesPerUser: 10,
-  forgotPerIp: 10,
-  forgotPerAccount: 3,
-  resetPerIp: 30,
-  windowMs: 15 * 60 * 1000,
-  postsPerUser: 30,
-  iconChangesPerUser: 10,
-  uploadWindowMs: 60 * 60 * 1000,
-  searchPerIp: 300,
-  searchPerUser: 120,
-  searchWindowMs: 60 * 1000,
-  exportsPerUser: 5,
-  exportWindowMs: 60 * 60 * 1000,
-  reportsPerUser: 20,
-  reportsPerIp: 100,
-  reportWindowMs: 60 * 60 * 1000,
-  blocksPerUser: 60,
-  blockWindowMs: 60 * 60 * 1000,
-  boardWritesPerUser: 600,
-  boardWriteWindowMs: 60 * 60 * 1000,
-};
+/** Rate limits from the settings; the windows are fixed (the README's table names them). */
+function rateLimitConfig(settings: SettingValues): RateLimitConfig {
+  const minutes = 60 * 1000;
+  return {
+    loginPerIp: settings.RATE_LIMIT_LOGIN_PER_IP,
+    loginChecksPerIp: settings.RATE_LIMIT_LOGIN_CHECKS_PER_IP,
+    loginFailuresPerAccount: settings.RATE_LIMIT_LOGIN_FAILURES,
+    registerPerIp: settings.RATE_LIMIT_REGISTER_PER_IP,
+    passwordChangesPerUser: settings.RATE_LIMIT_PASSWORD_CHANGES,
+    forgotPerIp: settings.RATE_LIMIT_FORGOT_PER_IP,
+    forgotPerAccount: settings.RATE_LIMIT_FORGOT_PER_ACCOUNT,
+    resetPerIp: settings.RATE_LIMIT_RESET_PER_IP,
+    windowMs: 15 * minutes,
+    postsPerUser: settings.RATE_LIMIT_POSTS_PER_USER,
+    iconChangesPerUser: settings.RATE_LIMIT_ICONS_PER_USER,
+    uploadWindowMs: 60 * minutes,
+    searchPerIp: settings.RATE_LIMIT_SEARCH_PER_IP,
+    searchPerUser: settings.RATE_LIMIT_SEARCH_PER_USER,
+    searchWindowMs: minutes,
+    exportsPerUser: settings.RATE_LIMIT_EXPORTS_PER_USER,
+    exportWindowMs: 60 * minutes,
+    reportsPerUser: settings.RATE_LIMIT_REPORTS_PER_USER,
+    reportsPerIp: settings.RATE_LIMIT_REPORTS_PER_IP,
+    reportWindowMs: 60 * minutes,
+    blocksPerUser: settings.RATE_LIMIT_BLOCKS_PER_USER,
+    blockWindowMs: 60 * minutes,
+    boardWritesPerUser: settings.RATE_LIMIT_BOARD_WRITES_PER_USER,
+    boardWriteWindowMs: 60 * minutes,
+  };
+}
+
+/** What an unset environment gives: the defaults declared in config/settings.ts. */
+const DEFAULT_SETTINGS = readSettings({});
+
+export const DEFAULT_RATE_LIMITS: RateLimitConfig = rateLimitConfig(DEFAULT_SETTINGS);
 
 /**
  * The embedded database runs one statement at a time (in a thread of its own): two searches at
@@ -358,141 +326,68 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
  * different uncached searches stayed at p99 36 ms; BENCHMARKS.md).
  */
 export function defaultSearchCost(embedded: boolean): SearchCostConfig {
-  return { concurrency: embedded ? 2 : 4, queue: 32, statementTimeoutMs: 2_000 };
+  return searchCost({ ...DEFAULT_SETTINGS, DATABASE_URL: embedded ? undefined : 'postgres://' });
 }
 
-export const DEFAULT_TIMEOUTS: TimeoutConfig = {
-  requestMs: 30_000,
-  headersMs: 10_000,
-  // Above the 60 s idle timeout of common load balancers, so they close first (Fastify's default).
-  keepAliveMs: 72_000,
-};
-
-function integer(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer`);
-  return parsed;
-}
-
-function searchCost(env: NodeJS.ProcessEnv): SearchCostConfig {
-  const defaults = defaultSearchCost(!env.DATABASE_URL);
+function searchCost(settings: SettingValues): SearchCostConfig {
   return {
-    concurrency: Math.max(1, integer(env.SEARCH_CONCURRENCY, defaults.concurrency, 'SEARCH_CONCURRENCY')),
-    queue: integer(env.SEARCH_QUEUE, defaults.queue, 'SEARCH_QUEUE'),
-    statementTimeoutMs: integer(env.SEARCH_STATEMENT_TIMEOUT_MS, defaults.statementTimeoutMs, 'SEARCH_STATEMENT_TIMEOUT_MS'),
+    concurrency: settings.SEARCH_CONCURRENCY ?? (settings.DATABASE_URL ? 4 : 2),
+    queue: settings.SEARCH_QUEUE,
+    statementTimeoutMs: settings.SEARCH_STATEMENT_TIMEOUT_MS,
   };
 }
 
-/** Settings a release replaced: a server that still sets one would not do what its operator expects. */
-const REPLACED_SETTINGS: Record<string, string> = {
-  FEED_CACHE_MS: 'CACHE_TTL_MS',
-  SEARCH_CACHE_MS: 'CACHE_TTL_MS',
-  READ_CACHE_MS: 'CACHE_TTL_MS',
-};
-
-function refuseReplacedSettings(env: NodeJS.ProcessEnv) {
-  for (const [old, replacement] of Object.entries(REPLACED_SETTINGS)) {
-    if (env[old] !== undefined) {
-      throw new Error(`${old} is no longer read: set ${replacement} instead (README, "Caching": changes now reach every cache at once)`);
-    }
-  }
-}
-
-/** A secret too short to resist guessing is refused, rather than used. */
-function serverSecretSetting(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  if (value.length < SERVER_SECRET_MIN_LENGTH) {
-    throw new Error(`SERVER_SECRET must be at least ${SERVER_SECRET_MIN_LENGTH} characters (e.g. openssl rand -base64 32)`);
-  }
-  return value;
-}
-
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  refuseReplacedSettings(env);
-  const appName = env.APP_NAME || DEFAULT_APP_NAME;
-  const publicUrl = publicUrlSetting(env.PUBLIC_URL);
+function timeoutConfig(settings: SettingValues): TimeoutConfig {
   return {
-    port: integer(env.PORT, 3000, 'PORT'),
-    host: env.HOST || '0.0.0.0',
-    dataDir: path.resolve(env.DATA_DIR || 'data'),
-    databaseUrl: env.DATABASE_URL || undefined,
-    s3: env.S3_BUCKET
+    requestMs: settings.REQUEST_TIMEOUT_MS,
+    headersMs: settings.HEADERS_TIMEOUT_MS,
+    keepAliveMs: settings.KEEP_ALIVE_TIMEOUT_MS,
+  };
+}
+
+export const DEFAULT_TIMEOUTS: TimeoutConfig = timeoutConfig(DEFAULT_SETTINGS);
+
+/** The server's settings from the environment; a value it would misread stops it, naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const settings = readSettings(env);
+  return {
+    port: settings.PORT,
+    host: settings.HOST,
+    dataDir: path.resolve(settings.DATA_DIR),
+    databaseUrl: settings.DATABASE_URL,
+    databasePoolSize: settings.DATABASE_POOL_SIZE,
+    s3: settings.S3_BUCKET
       ? {
-          bucket: env.S3_BUCKET,
-          region: env.S3_REGION || env.AWS_REGION || 'us-east-1',
-          endpoint: env.S3_ENDPOINT || undefined,
-          forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' || env.S3_FORCE_PATH_STYLE === '1',
-          prefix: env.S3_PREFIX || '',
+          bucket: settings.S3_BUCKET,
+          region: settings.S3_REGION ?? settings.AWS_REGION ?? 'us-east-1',
+          endpoint: settings.S3_ENDPOINT,
+          forcePathStyle: settings.S3_FORCE_PATH_STYLE,
+          prefix: settings.S3_PREFIX,
         }
       : undefined,
-    redisUrl: env.REDIS_URL || undefined,
-    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'dormboard:',
-    appName,
-    publicUrl,
-    serverSecret: serverSecretSetting(env.SERVER_SECRET),
-    mail: mailConfig(env, appName, publicUrl),
-    registration: registrationConfig(env),
-    clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),
-    trustProxy: trustProxySetting(env.TRUST_PROXY),
-    logLevel: env.LOG_LEVEL || 'info',
-    searchCost: searchCost(env),
-    exportConcurrency: Math.max(1, integer(env.EXPORT_CONCURRENCY, 2, 'EXPORT_CONCURRENCY')),
-    exportStallMs: Math.max(1, integer(env.EXPORT_STALL_MS, 30_000, 'EXPORT_STALL_MS')),
-    cacheTtlMs: integer(env.CACHE_TTL_MS, 60_000, 'CACHE_TTL_MS'),
-    embeddedMaintenance: {
-      vacuumMs: integer(env.EMBEDDED_VACUUM_MS, 3_600_000, 'EMBEDDED_VACUUM_MS'),
-      analyzeMs: integer(env.EMBEDDED_ANALYZE_MS, 86_400_000, 'EMBEDDED_ANALYZE_MS'),
-    },
-    sessionCacheMs: integer(env.SESSION_CACHE_MS, 60_000, 'SESSION_CACHE_MS'),
-    reportNewAccountMs: integer(env.REPORT_NEW_ACCOUNT_MS, 24 * 60 * 60 * 1000, 'REPORT_NEW_ACCOUNT_MS'),
-    cacheMaxBytes: integer(env.CACHE_MAX_MB, 64, 'CACHE_MAX_MB') * 1024 * 1024,
-    rateLimits: {
-      loginPerIp: integer(env.RATE_LIMIT_LOGIN_PER_IP, DEFAULT_RATE_LIMITS.loginPerIp, 'RATE_LIMIT_LOGIN_PER_IP'),
-      loginChecksPerIp: integer(env.RATE_LIMIT_LOGIN_CHECKS_PER_IP, DEFAULT_RATE_LIMITS.loginChecksPerIp, 'RATE_LIMIT_LOGIN_CHECKS_PER_IP'),
-      loginFailuresPerAccount: integer(
-        env.RATE_LIMIT_LOGIN_FAILURES,
-        DEFAULT_RATE_LIMITS.loginFailuresPerAccount,
-        'RATE_LIMIT_LOGIN_FAILURES',
-      ),
-      registerPerIp: integer(env.RATE_LIMIT_REGISTER_PER_IP, DEFAULT_RATE_LIMITS.registerPerIp, 'RATE_LIMIT_REGISTER_PER_IP'),
-      passwordChangesPerUser: integer(
-        env.RATE_LIMIT_PASSWORD_CHANGES,
-        DEFAULT_RATE_LIMITS.passwordChangesPerUser,
-        'RATE_LIMIT_PASSWORD_CHANGES',
-      ),
-      forgotPerIp: integer(env.RATE_LIMIT_FORGOT_PER_IP, DEFAULT_RATE_LIMITS.forgotPerIp, 'RATE_LIMIT_FORGOT_PER_IP'),
-      forgotPerAccount: integer(env.RATE_LIMIT_FORGOT_PER_ACCOUNT, DEFAULT_RATE_LIMITS.forgotPerAccount, 'RATE_LIMIT_FORGOT_PER_ACCOUNT'),
-      resetPerIp: integer(env.RATE_LIMIT_RESET_PER_IP, DEFAULT_RATE_LIMITS.resetPerIp, 'RATE_LIMIT_RESET_PER_IP'),
-      windowMs: DEFAULT_RATE_LIMITS.windowMs,
-      postsPerUser: integer(env.RATE_LIMIT_POSTS_PER_USER, DEFAULT_RATE_LIMITS.postsPerUser, 'RATE_LIMIT_POSTS_PER_USER'),
-      iconChangesPerUser: integer(env.RATE_LIMIT_ICONS_PER_USER, DEFAULT_RATE_LIMITS.iconChangesPerUser, 'RATE_LIMIT_ICONS_PER_USER'),
-      uploadWindowMs: DEFAULT_RATE_LIMITS.uploadWindowMs,
-      searchPerIp: integer(env.RATE_LIMIT_SEARCH_PER_IP, DEFAULT_RATE_LIMITS.searchPerIp, 'RATE_LIMIT_SEARCH_PER_IP'),
-      searchPerUser: integer(env.RATE_LIMIT_SEARCH_PER_USER, DEFAULT_RATE_LIMITS.searchPerUser, 'RATE_LIMIT_SEARCH_PER_USER'),
-      searchWindowMs: DEFAULT_RATE_LIMITS.searchWindowMs,
-      exportsPerUser: integer(env.RATE_LIMIT_EXPORTS_PER_USER, DEFAULT_RATE_LIMITS.exportsPerUser, 'RATE_LIMIT_EXPORTS_PER_USER'),
-      exportWindowMs: DEFAULT_RATE_LIMITS.exportWindowMs,
-      reportsPerUser: integer(env.RATE_LIMIT_REPORTS_PER_USER, DEFAULT_RATE_LIMITS.reportsPerUser, 'RATE_LIMIT_REPORTS_PER_USER'),
-      reportsPerIp: integer(env.RATE_LIMIT_REPORTS_PER_IP, DEFAULT_RATE_LIMITS.reportsPerIp, 'RATE_LIMIT_REPORTS_PER_IP'),
-      reportWindowMs: DEFAULT_RATE_LIMITS.reportWindowMs,
-      blocksPerUser: integer(env.RATE_LIMIT_BLOCKS_PER_USER, DEFAULT_RATE_LIMITS.blocksPerUser, 'RATE_LIMIT_BLOCKS_PER_USER'),
-      blockWindowMs: DEFAULT_RATE_LIMITS.blockWindowMs,
-      boardWritesPerUser: integer(
-        env.RATE_LIMIT_BOARD_WRITES_PER_USER,
-        DEFAULT_RATE_LIMITS.boardWritesPerUser,
-        'RATE_LIMIT_BOARD_WRITES_PER_USER',
-      ),
-      boardWriteWindowMs: DEFAULT_RATE_LIMITS.boardWriteWindowMs,
-    },
-    timeouts: {
-      requestMs: integer(env.REQUEST_TIMEOUT_MS, DEFAULT_TIMEOUTS.requestMs, 'REQUEST_TIMEOUT_MS'),
-      headersMs: integer(env.HEADERS_TIMEOUT_MS, DEFAULT_TIMEOUTS.headersMs, 'HEADERS_TIMEOUT_MS'),
-      keepAliveMs: integer(env.KEEP_ALIVE_TIMEOUT_MS, DEFAULT_TIMEOUTS.keepAliveMs, 'KEEP_ALIVE_TIMEOUT_MS'),
-    },
-    databaseConnectTimeoutMs: integer(env.DATABASE_CONNECT_TIMEOUT_MS, 5_000, 'DATABASE_CONNECT_TIMEOUT_MS'),
-    orphanFileAgeMs: integer(env.ORPHAN_FILE_AGE_MS, 60 * 60 * 1000, 'ORPHAN_FILE_AGE_MS'),
-    images: imageWorkConfig(env),
+    redisUrl: settings.REDIS_URL,
+    redisKeyPrefix: settings.REDIS_KEY_PREFIX,
+    appName: settings.APP_NAME,
+    publicUrl: settings.PUBLIC_URL,
+    serverSecret: settings.SERVER_SECRET,
+    mail: mailConfig(settings),
+    registration: registration(settings),
+    clientDir: path.resolve(settings.CLIENT_DIR),
+    trustProxy: settings.TRUST_PROXY,
+    logLevel: settings.LOG_LEVEL,
+    searchCost: searchCost(settings),
+    exportConcurrency: settings.EXPORT_CONCURRENCY,
+    exportStallMs: settings.EXPORT_STALL_MS,
+    cacheTtlMs: settings.CACHE_TTL_MS,
+    embeddedMaintenance: { vacuumMs: settings.EMBEDDED_VACUUM_MS, analyzeMs: settings.EMBEDDED_ANALYZE_MS },
+    sessionCacheMs: settings.SESSION_CACHE_MS,
+    reportNewAccountMs: settings.REPORT_NEW_ACCOUNT_MS,
+    cacheMaxBytes: settings.CACHE_MAX_MB * 1024 * 1024,
+    rateLimits: rateLimitConfig(settings),
+    timeouts: timeoutConfig(settings),
+    databaseConnectTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
+    orphanFileAgeMs: settings.ORPHAN_FILE_AGE_MS,
+    images: imageWork(settings),
     passwordHashing: OWASP_ARGON2ID,
   };
 }

@@ -53,10 +53,12 @@ export interface DatabaseOptions {
   ownThread?: boolean;
   /** PostgreSQL: a new connection taking longer than this fails instead of waiting for ever. */
   connectTimeoutMs?: number;
+  /** PostgreSQL: connections in the pool (the server's DATABASE_POOL_SIZE); 10 by default. */
+  poolSize?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.connectTimeoutMs ?? 5_000);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.connectTimeoutMs ?? 5_000, options.poolSize ?? 10);
   let dir: string | undefined;
   if (options.dataDir && !options.pglite) {
     dir = pgliteDir(options.dataDir);
@@ -105,8 +107,8 @@ function newPool(connectionString: string, connectTimeoutMs: number, options: pg
   return pool;
 }
 
-function openPostgres(connectionString: string, connectTimeoutMs: number): Database {
-  const pool = newPool(connectionString, connectTimeoutMs, { max: Number(process.env.DATABASE_POOL_SIZE) || 10 });
+function openPostgres(connectionString: string, connectTimeoutMs: number, poolSize: number): Database {
+  const pool = newPool(connectionString, connectTimeoutMs, { max: poolSize });
   let timed: { pool: pg.Pool; orm: AppDb } | undefined;
   return {
     kind: 'postgres',
