@@ -916,7 +916,7 @@ async function main(): Promise<number> {
     console.error(`The app is running on ${config.dataDir} and owns its embedded database: stop it first.`);
     return 1;
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   try {
     const report = await seed({
       ...options,

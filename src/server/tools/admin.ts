@@ -30,7 +30,7 @@ async function main(): Promise<AdminResult> {
       return { code: 1, stdout: '', stderr: `The running app refused the command: ${response.status} ${await response.text()}\n` };
     return (await response.json()) as AdminResult;
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   try {
     await migrate(database);
     return await runCommandLine(standaloneAdminContext(database, config), argv);
