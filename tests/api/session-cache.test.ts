@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../src/shared/api/paths.js';
 import { newAccount, signUp } from '../helpers/accounts.js';
 import { patchMe, query } from '../helpers/people.js';
 import { createTestApp, TestClock, type TestApp } from '../helpers/test-app.js';
@@ -70,6 +71,33 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('session cache (embedded database
     expect((await me(otherCookie)).statusCode).toBe(200);
     expect((await patchMe(t.app, carol.cookie, [['bio', 'fresh bio']])).statusCode).toBe(200);
     expect((await me(otherCookie)).json().user.bio).toBe('fresh bio');
+  });
+
+  it('a suspension ends every remembered session of that user at once, and no one else’s', async () => {
+    const [gina, bystander, moderator] = [
+      await signUp(t.app, newAccount('cache')),
+      await signUp(t.app, newAccount('cache')),
+      await signUp(t.app, newAccount('cache')),
+    ];
+    await query(t.database, "UPDATE users SET role = 'moderator' WHERE id = $1", [moderator.uid]);
+    const second = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { identifier: gina.username, password: gina.password },
+    });
+    const otherCookie = `session=${second.cookies.find((c) => c.name === 'session')!.value}`;
+    // In use: memory holds all three now.
+    for (const cookie of [gina.cookie, otherCookie, bystander.cookie]) expect((await me(cookie)).statusCode).toBe(200);
+    const suspended = await t.app.inject({
+      method: 'POST',
+      url: API.moderationSuspend,
+      headers: { cookie: moderator.cookie },
+      payload: { username: gina.username, days: 1 },
+    });
+    expect(suspended.statusCode, suspended.body).toBe(200);
+    expect((await me(gina.cookie)).statusCode).toBe(401);
+    expect((await me(otherCookie)).statusCode).toBe(401);
+    expect((await me(bystander.cookie)).statusCode).toBe(200);
   });
 
   it('a session read near its end is extended, and memory holds the new end', async () => {

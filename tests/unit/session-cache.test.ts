@@ -136,16 +136,19 @@ describe('SessionCache (a region of the read cache)', () => {
     expect(await sessions.get('b', read(user('new')))).toEqual(user('u1'));
   });
 
-  it.each(['profile', 'account-deleted', 'suspension'] as const)('a %s change forgets every session of that user and no other', async (kind) => {
-    const { cache, sessions, read } = setUp();
-    await sessions.get('a', read(user('u1')));
-    await sessions.get('b', read(user('u1')));
-    await sessions.get('c', read(user('u2')));
-    cache.changed(userChange(kind, 'u1'));
-    expect(await sessions.get('a', read(user('new')))).toEqual(user('new'));
-    expect(await sessions.get('b', read(user('new')))).toEqual(user('new'));
-    expect(await sessions.get('c', read(user('new')))).toEqual(user('u2'));
-  });
+  it.each(['profile', 'account-deleted', 'suspension'] as const)(
+    'a %s change forgets every session of that user and no other',
+    async (kind) => {
+      const { cache, sessions, read } = setUp();
+      await sessions.get('a', read(user('u1')));
+      await sessions.get('b', read(user('u1')));
+      await sessions.get('c', read(user('u2')));
+      cache.changed(userChange(kind, 'u1'));
+      expect(await sessions.get('a', read(user('new')))).toEqual(user('new'));
+      expect(await sessions.get('b', read(user('new')))).toEqual(user('new'));
+      expect(await sessions.get('c', read(user('new')))).toEqual(user('u2'));
+    },
+  );
 
   it('other changes leave sessions alone', async () => {
     const { cache, sessions, read } = setUp();
