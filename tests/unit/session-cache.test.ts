@@ -103,7 +103,7 @@ describe('SessionCache (a region of the read cache)', () => {
     expect(await sessions.get('a', read(user('u2')))).toEqual(user('u2'));
   });
 
-  it.each(['profile', 'account-deleted', 'suspension'] as const)('does not store a read that overlapped a %s change', async (kind) => {
+  it.each(['profile', 'account-deleted', 'suspension'] as const)('does not store a read that overlapped a change (%s)', async (kind) => {
     const { cache, sessions, read } = setUp();
     const before = held(user('u1'));
     const reading = sessions.get('a', before.read);
