@@ -83,23 +83,16 @@ describe('SessionCache (a region of the read cache)', () => {
     expect(reads()).toBe(2);
   });
 
-  it('does not store a read that overlapped signing out (it may have seen the ended session)', async () => {
+  it.each([
+    ['signing out (it may have seen the ended session)', (sessions: SessionCache) => sessions.forgetSession('a')],
+    ['signing out everywhere (its user is not known until it ends)', (sessions: SessionCache) => sessions.forgetUser('u1')],
+  ])('does not store a read that overlapped %s', async (_, forget) => {
     const { sessions, read } = setUp();
     const before = held(user('u1'));
     const reading = sessions.get('a', before.read);
-    sessions.forgetSession('a');
+    forget(sessions);
     before.finish();
     expect(await reading).toEqual(user('u1'));
-    expect(await sessions.get('a', read(user('u2')))).toEqual(user('u2'));
-  });
-
-  it('does not store a read that overlapped signing out everywhere (its user is not known until it ends)', async () => {
-    const { sessions, read } = setUp();
-    const before = held(user('u1'));
-    const reading = sessions.get('a', before.read);
-    sessions.forgetUser('u1');
-    before.finish();
-    await reading;
     expect(await sessions.get('a', read(user('u2')))).toEqual(user('u2'));
   });
 
