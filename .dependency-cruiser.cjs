@@ -12,7 +12,7 @@ const SERVER_LAYERS = [
   'ids',
   'clock',
   'cache',
-  'bounded-queue',
+  'concurrency-gate',
   'periodic-task',
   // The server's own secret, for keyed hashes (issue 26).
   'server-secret',

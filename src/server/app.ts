@@ -201,8 +201,10 @@ export async function buildApp({
 
   const counterStore = counters ?? createCounterStore(config);
   const limiter = new RateLimiter(counterStore);
+  // The one cache of shared reads; services report what changed, the cache decides what is stale.
+  const cache = new ReadCache({ maxBytes: config.cacheMaxBytes, ttlMs: config.cacheTtlMs, now: clock });
   // Sound only where one process owns the database (embedded); see auth/session-cache.ts.
-  const sessions = new SessionCache(database.kind === 'pglite' ? config.sessionCacheMs : 0, 10_000, clock);
+  const sessions = new SessionCache(cache, database.kind === 'pglite' ? config.sessionCacheMs : 0);
   const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions, config.passwordHashing, config.registration);
   registerCurrentUser(app, auth);
 
@@ -244,11 +246,8 @@ export async function buildApp({
       }
     },
   });
-  // The one cache of shared reads; services report what changed, the cache decides what is stale.
   const changes = new Changes();
-  const cache = new ReadCache({ maxBytes: config.cacheMaxBytes, ttlMs: config.cacheTtlMs, now: clock });
   changes.subscribe((change) => cache.changed(change));
-  changes.subscribe((change) => sessions.changed(change));
   // Where a change made outside a route (a test setting suspended_until) is reported, as a service would.
   app.decorate('changes', changes);
   // Processes sharing PostgreSQL tell each other what changed (an embedded database has one).
@@ -266,7 +265,7 @@ export async function buildApp({
     registerReadYourWrites(app, feed);
   }
   // Related posts and post search both look among the newest posts first: one set of window starts.
-  const newestPostTimes = new NewestPostTimes(database.orm);
+  const newestPostTimes = new NewestPostTimes(database.orm, cache);
   // The one visibility rule (blocks, suspensions), which every read path asks.
   const visibility = new Visibility(database.orm, cache);
   const search = new SearchService(database, {
@@ -310,7 +309,6 @@ export async function buildApp({
     db: database.orm,
     files: tracked,
     changes,
-    sessions,
     limiter,
     limits: config.rateLimits,
     newAccountMs: config.reportNewAccountMs,

@@ -59,7 +59,7 @@ export interface RateLimitConfig {
   boardWriteWindowMs: number;
 }
 
-/** What one process spends on searches that no cache answers (search/search-gate.ts, post-search.ts). */
+/** What one process spends on searches that no cache answers (search/search.service.ts, post-search.ts). */
 export interface SearchCostConfig {
   /** Searches run at once; the rest wait in line. */
   concurrency: number;

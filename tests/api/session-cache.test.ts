@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../src/shared/api/paths.js';
 import { newAccount, signUp } from '../helpers/accounts.js';
 import { patchMe, query } from '../helpers/people.js';
 import { createTestApp, TestClock, type TestApp } from '../helpers/test-app.js';
@@ -21,6 +22,16 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('session cache (embedded database
   });
 
   const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
+
+  /** A second session of the account (another browser): its cookie. */
+  const signInAgain = async (account: { username: string; password: string }) => {
+    const second = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { identifier: account.username, password: account.password },
+    });
+    return `session=${second.cookies.find((c) => c.name === 'session')!.value}`;
+  };
 
   it('answers from memory: a change behind its back is not seen until it expires', async () => {
     const alice = await signUp(t.app, newAccount('cache'));
@@ -45,12 +56,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('session cache (embedded database
   it('signing out everywhere ends every remembered session of that user at once', async () => {
     const erin = await signUp(t.app, newAccount('cache'));
     const frank = await signUp(t.app, newAccount('cache'));
-    const second = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { identifier: erin.username, password: erin.password },
-    });
-    const otherCookie = `session=${second.cookies.find((c) => c.name === 'session')!.value}`;
+    const otherCookie = await signInAgain(erin);
     for (const cookie of [erin.cookie, otherCookie, frank.cookie]) expect((await me(cookie)).statusCode).toBe(200);
     const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout-all', headers: { cookie: erin.cookie } });
     expect(out.statusCode).toBe(204);
@@ -61,15 +67,32 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('session cache (embedded database
 
   it('a profile update shows at once on every session of that user', async () => {
     const carol = await signUp(t.app, newAccount('cache'));
-    const second = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { identifier: carol.username, password: carol.password },
-    });
-    const otherCookie = `session=${second.cookies.find((c) => c.name === 'session')!.value}`;
+    const otherCookie = await signInAgain(carol);
     expect((await me(otherCookie)).statusCode).toBe(200);
     expect((await patchMe(t.app, carol.cookie, [['bio', 'fresh bio']])).statusCode).toBe(200);
     expect((await me(otherCookie)).json().user.bio).toBe('fresh bio');
+  });
+
+  it('a suspension ends every remembered session of that user at once, and no one else’s', async () => {
+    const [gina, bystander, moderator] = [
+      await signUp(t.app, newAccount('cache')),
+      await signUp(t.app, newAccount('cache')),
+      await signUp(t.app, newAccount('cache')),
+    ];
+    await query(t.database, "UPDATE users SET role = 'moderator' WHERE id = $1", [moderator.uid]);
+    const otherCookie = await signInAgain(gina);
+    // In use: memory holds all three now.
+    for (const cookie of [gina.cookie, otherCookie, bystander.cookie]) expect((await me(cookie)).statusCode).toBe(200);
+    const suspended = await t.app.inject({
+      method: 'POST',
+      url: API.moderationSuspend,
+      headers: { cookie: moderator.cookie },
+      payload: { username: gina.username, days: 1 },
+    });
+    expect(suspended.statusCode, suspended.body).toBe(200);
+    expect((await me(gina.cookie)).statusCode).toBe(401);
+    expect((await me(otherCookie)).statusCode).toBe(401);
+    expect((await me(bystander.cookie)).statusCode).toBe(200);
   });
 
   it('a session read near its end is extended, and memory holds the new end', async () => {

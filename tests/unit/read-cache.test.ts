@@ -134,6 +134,110 @@ describe('ReadCache', () => {
     expect(await region.get('b', compute('b recomputed'))).toBe('b recomputed');
   });
 
+  it('a region may keep its own time to live; 0 turns that region off, not the others', async () => {
+    const { clock, cache, compute, computed } = setUp(1_000_000, 1000);
+    const estimates = cache.region('estimates', { ttlMs: 60_000 });
+    const off = cache.region('off', { staleAfter: () => [], ttlMs: 0 });
+    const shared = cache.region('shared', { staleAfter: () => [] });
+    await estimates.get('k', compute('e1'));
+    await shared.get('k', compute('s1'));
+    clock.advance(1000);
+    expect(await estimates.get('k', compute('e2'))).toBe('e1');
+    expect(await shared.get('k', compute('s2'))).toBe('s2');
+    clock.advance(59_000);
+    expect(await estimates.get('k', compute('e3'))).toBe('e3');
+    const before = computed();
+    await off.get('k', compute(1));
+    await off.get('k', compute(2));
+    expect(computed() - before).toBe(2);
+  });
+
+  it('suspended, it computes every read, except in a region no change makes stale', async () => {
+    const { cache, compute, computed } = setUp();
+    const shared = cache.region('shared', { staleAfter: () => [] });
+    const estimates = cache.region('estimates', {});
+    await estimates.get('k', compute('kept'));
+    cache.suspend();
+    expect(cache.caching).toBe(false);
+    await shared.get('k', compute('s1'));
+    await shared.get('k', compute('s2'));
+    expect(computed()).toBe(3);
+    // Suspending forgets everything, then the estimates are remembered again.
+    expect(await estimates.get('k', compute('e1'))).toBe('e1');
+    expect(await estimates.get('k', compute('e2'))).toBe('e1');
+    cache.resume();
+    await shared.get('k', compute('s3'));
+    expect(await shared.get('k', compute('s4'))).toBe('s3');
+  });
+
+  it('forget() forgets one key at once, and drops its computation in flight', async () => {
+    const { cache, compute } = setUp();
+    const region = cache.region('r', { staleAfter: () => [] });
+    await region.get('dorm', compute('old dorm'));
+    await region.get('exam', compute('old exam'));
+    region.forget('dorm');
+    expect(await region.get('dorm', compute('new dorm'))).toBe('new dorm');
+    expect(await region.get('exam', compute('new exam'))).toBe('old exam');
+    const before = deferred<string>();
+    const reading = region.get('late', () => before.promise);
+    region.forget('late');
+    before.resolve('read before');
+    await reading;
+    expect(await region.get('late', compute('after'))).toBe('after');
+  });
+
+  it('with owners: a change names owners, and forgets every entry of each, in that region only', async () => {
+    const { cache, compute } = setUp();
+    const byToken = cache.region('by token', {
+      ownerOf: (value: { owner: string }) => value.owner,
+      staleAfter: (c) => (c.kind === 'profile' ? [c.userId] : []),
+    });
+    // Keyed by what the other region's owners are: untouched.
+    const plain = cache.region('plain', { staleAfter: () => [] });
+    await byToken.get('t1', compute({ owner: 'bob-id', n: 1 }));
+    await byToken.get('t2', compute({ owner: 'bob-id', n: 2 }));
+    await byToken.get('t3', compute({ owner: 'carol-id', n: 3 }));
+    await plain.get('bob-id', compute('plain'));
+    cache.changed(profile('bob'));
+    expect(await byToken.get('t1', compute({ owner: 'bob-id', n: 11 }))).toEqual({ owner: 'bob-id', n: 11 });
+    expect(await byToken.get('t2', compute({ owner: 'bob-id', n: 12 }))).toEqual({ owner: 'bob-id', n: 12 });
+    expect(await byToken.get('t3', compute({ owner: 'carol-id', n: 13 }))).toEqual({ owner: 'carol-id', n: 3 });
+    expect(await plain.get('bob-id', compute('plain again'))).toBe('plain');
+  });
+
+  it('forgetOwner() drops every computation in flight of the region: whose it is, is known only at its end', async () => {
+    const { cache, compute } = setUp();
+    const byToken = cache.region('by token', { ownerOf: (value: string) => value.split(' ')[0]!, staleAfter: () => [] });
+    const other = cache.region('other', { staleAfter: () => [] });
+    const reading = deferred<string>();
+    const otherReading = deferred<string>();
+    const read = byToken.get('t1', () => reading.promise);
+    const otherRead = other.get('k', () => otherReading.promise);
+    byToken.forgetOwner('bob');
+    reading.resolve('bob old');
+    otherReading.resolve('kept');
+    await Promise.all([read, otherRead]);
+    expect(await byToken.get('t1', compute('bob new'))).toBe('bob new');
+    expect(await other.get('k', compute('recomputed'))).toBe('kept');
+  });
+
+  it('an owner’s evicted entries leave its list: forgetting it later forgets only what it has now', async () => {
+    const { cache, compute } = setUp(250);
+    const byToken = cache.region('by token', { ownerOf: (value: string) => value.split(' ')[0]!, staleAfter: () => [], bytes: () => 100 });
+    await byToken.get('t1', compute('bob 1'));
+    await byToken.get('t2', compute('carol 2'));
+    await byToken.get('t3', compute('carol 3')); // 300 bytes > 250: t1 goes
+    await byToken.get('t1', compute('dave 1')); // t1 again, now dave's (t2 goes)
+    byToken.forgetOwner('bob');
+    expect(await byToken.get('t1', compute('recomputed'))).toBe('dave 1');
+  });
+
+  it('refuses a second region of the same name (they would answer each other’s keys)', () => {
+    const { cache } = setUp();
+    cache.region('r', { staleAfter: () => [] });
+    expect(() => cache.region('r', { staleAfter: () => [] })).toThrow('already has a region "r"');
+  });
+
   it('clear() forgets everything', async () => {
     const { cache, compute } = setUp();
     const region = cache.region('r', { staleAfter: () => [] });

@@ -3,7 +3,7 @@ import type { PassThrough, Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { ZipFile } from 'yazl';
 import type { UserRow } from '../auth/auth.queries.js';
-import { BoundedQueue } from '../bounded-queue.js';
+import { ConcurrencyGate } from '../concurrency-gate.js';
 import type { RateLimitConfig } from '../config.js';
 import type { AppDb } from '../db/database.js';
 import { largestIconKey } from '../directory/icon-images.js';
@@ -53,12 +53,12 @@ export interface StartedExport {
  * stops reading is cut off by the route (EXPORT_STALL_MS), which stops its export.
  */
 export class DataExport {
-  private readonly gate: BoundedQueue;
+  private readonly gate: ConcurrencyGate;
   /** Accounts with an export being made by this process, from the check to the ZIP's end. */
   private readonly running = new Set<string>();
 
   constructor(private readonly deps: DataExportDeps) {
-    this.gate = new BoundedQueue(deps.concurrency, 0, exportBusy);
+    this.gate = new ConcurrencyGate(deps.concurrency, 0, exportBusy);
   }
 
   /**

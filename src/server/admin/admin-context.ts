@@ -16,7 +16,7 @@ import type { AdminContext } from './admin-command.js';
  */
 export function standaloneAdminContext(database: Database, config: Config): AdminContext {
   const limiter = new RateLimiter(new MemoryCounterStore());
-  const sessions = new SessionCache(0);
+  const sessions = SessionCache.off();
   const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions, config.passwordHashing);
   return {
     resets: new PasswordResetService({ db: database.orm, auth, sessions, limiter, limits: config.rateLimits }),

@@ -225,33 +225,32 @@ export class AuthService {
     if (!token) return undefined;
     const tokenHash = hashSessionToken(token);
     const now = Date.now();
-    const cached = this.sessions.get(tokenHash);
-    if (cached) {
-      if (sessionIsLive(cached.session, cached.user, now)) return cached;
+    let renewedUntil: Date | undefined;
+    const owner = await this.sessions.get(tokenHash, async () => {
+      const found = await queries.findSession(this.db, tokenHash);
+      if (!found) return undefined;
+      if (!sessionIsLive(found, found.user, now)) {
+        await queries.deleteSession(this.db, tokenHash);
+        return undefined;
+      }
+      const read = {
+        user: found.user,
+        sessionId: found.id,
+        session: { epoch: found.epoch, createdAt: found.createdAt, expiresAt: found.expiresAt },
+      };
+      const touch = sessionTouch(found, now);
+      if (!touch) return read;
+      if (!(await queries.touchSession(this.db, tokenHash, touch))) return undefined;
+      if (touch.expiresAt) read.session.expiresAt = renewedUntil = touch.expiresAt;
+      return read;
+    });
+    if (!owner) return undefined;
+    // Remembered from before it ended (ran out, or a year old): read it again, which deletes it.
+    if (!sessionIsLive(owner.session, owner.user, now)) {
       this.sessions.forgetSession(tokenHash);
+      return this.sessionForToken(token);
     }
-
-    const generation = this.sessions.generation;
-    const found = await queries.findSession(this.db, tokenHash);
-    if (!found) return undefined;
-    if (!sessionIsLive(found, found.user, now)) {
-      await queries.deleteSession(this.db, tokenHash);
-      return undefined;
-    }
-    const owner = {
-      user: found.user,
-      sessionId: found.id,
-      session: { epoch: found.epoch, createdAt: found.createdAt, expiresAt: found.expiresAt },
-    };
-    const touch = sessionTouch(found, now);
-    if (!touch) {
-      this.sessions.set(tokenHash, owner, found.expiresAt, generation);
-      return owner;
-    }
-    if (!(await queries.touchSession(this.db, tokenHash, touch))) return undefined;
-    if (touch.expiresAt) owner.session.expiresAt = touch.expiresAt;
-    this.sessions.set(tokenHash, owner, owner.session.expiresAt, generation);
-    return { ...owner, ...(touch.expiresAt && { renewedUntil: touch.expiresAt }) };
+    return { ...owner, ...(renewedUntil && { renewedUntil }) };
   }
 
   /**

@@ -1,5 +1,4 @@
-import { systemClock, type Clock } from '../clock.js';
-import type { Change } from '../cache/changes.js';
+import { ReadCache, type Region } from '../cache/read-cache.js';
 import type { UserRow } from './auth.queries.js';
 
 /** Who a session belongs to, the session's public id, and what the session rule reads of it. */
@@ -9,68 +8,66 @@ export interface SessionOwner {
   session: { epoch: number; createdAt: Date; expiresAt: Date };
 }
 
-interface Entry extends SessionOwner {
-  expiresAt: number;
-  cachedAt: number;
-}
+/** Thrown by a read that found no session to remember: nothing is kept for it. */
+class NoSession extends Error {}
 
 /**
- * Who a session token belongs to, remembered so that a request need not ask the database. Only
- * sound where this process sees every change: the embedded database belongs to exactly one
- * process, so there it is on; with PostgreSQL (many processes) it is off (ttlMs 0). Sign-out
- * and profile changes in this process drop the entries they touch, after their write.
+ * Who a session token belongs to, remembered so that a request need not ask the database: a
+ * region of the process's read cache, keyed by the token's hash, each entry owned by its user.
+ * Only sound where this process sees every change: the embedded database belongs to exactly
+ * one process, so there it is on; with PostgreSQL (many processes) it is off (ttlMs 0). Like
+ * every region it is also off while the cache is suspended, which only a PostgreSQL change feed
+ * does. A profile change, a deleted account or a suspension (their Change) forgets every session
+ * of that user; signing out and other writes no Change names forget through forgetSession() and
+ * forgetUser(), after their write.
  *
  * WARNING: a read can overlap such a change (read the row, the change writes and forgets, the
- * read stores what it saw). So a reader takes `generation` before asking the database and hands
- * it to set(), which stores nothing if anything was forgotten since.
+ * read stores what it saw). The cache drops a read in flight when its entry is forgotten, and
+ * forgetting a user drops every session read in flight (whose user is not known until it ends);
+ * so forget after the write, never before.
  */
 export class SessionCache {
-  private readonly entries = new Map<string, Entry>();
-  private forgets = 0;
+  private readonly sessions: Region<SessionOwner>;
 
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
-    private readonly now: Clock = systemClock,
-  ) {}
+  constructor(cache: ReadCache, ttlMs: number) {
+    this.sessions = cache.region('sessions', {
+      ttlMs,
+      ownerOf: (owner) => owner.user.id,
+      // A session holds its user's row: a profile change makes it stale, a deleted account ends
+      // it, and a suspension ends every session: none may linger here (issue 17).
+      staleAfter: (change) =>
+        change.kind === 'profile' || change.kind === 'account-deleted' || change.kind === 'suspension' ? [change.userId] : [],
+    });
+  }
 
-  get(tokenHash: string): SessionOwner | undefined {
-    const entry = this.entries.get(tokenHash);
-    if (!entry) return undefined;
-    const now = this.now();
-    if (entry.expiresAt <= now || now - entry.cachedAt >= this.ttlMs) {
-      this.entries.delete(tokenHash);
-      return undefined;
+  /** Sessions nowhere remembered: for a process that does not see every change (the command line). */
+  static off(): SessionCache {
+    return new SessionCache(new ReadCache({ maxBytes: 1, ttlMs: 0 }), 0);
+  }
+
+  /**
+   * The session of `tokenHash`: remembered, or what `read` finds (undefined: no live session,
+   * and nothing is remembered).
+   */
+  async get(tokenHash: string, read: () => Promise<SessionOwner | undefined>): Promise<SessionOwner | undefined> {
+    try {
+      return await this.sessions.get(tokenHash, async () => {
+        const found = await read();
+        if (!found) throw new NoSession();
+        return found;
+      });
+    } catch (error) {
+      if (error instanceof NoSession) return undefined;
+      throw error;
     }
-    return { user: entry.user, sessionId: entry.sessionId, session: entry.session };
-  }
-
-  /** Take before reading a session from the database; pass to set(). */
-  get generation(): number {
-    return this.forgets;
-  }
-
-  set(tokenHash: string, { user, sessionId, session }: SessionOwner, expiresAt: Date, generation: number) {
-    if (this.ttlMs <= 0 || generation !== this.forgets) return;
-    // Map keeps insertion order: the oldest entry goes first when full.
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(tokenHash, { user, sessionId, session, expiresAt: expiresAt.getTime(), cachedAt: this.now() });
   }
 
   forgetSession(tokenHash: string) {
-    this.forgets += 1;
-    this.entries.delete(tokenHash);
+    this.sessions.forget(tokenHash);
   }
 
-  /** A session holds its user's row: a profile change makes it stale, a deleted account ends it. */
-  changed(change: Change) {
-    // A suspension ends every session: none may linger here (issue 17).
-    if (change.kind === 'profile' || change.kind === 'account-deleted' || change.kind === 'suspension') this.forgetUser(change.userId);
-  }
-
-  /** After a profile change or signing out everywhere: every session of this user is re-read. */
+  /** After signing out everywhere, a password or role change: every session of this user is re-read. */
   forgetUser(userId: string) {
-    this.forgets += 1;
-    for (const [hash, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(hash);
+    this.sessions.forgetOwner(userId);
   }
 }

@@ -7,22 +7,51 @@ import { mustReadFresh } from './fresh-reads.js';
 export const ALL = 'all';
 
 export interface RegionOptions<T> {
-  /** The keys of this region a change makes stale ([] when it cannot affect the region). */
-  staleAfter: (change: Change) => readonly string[] | typeof ALL;
+  /**
+   * The keys of this region a change makes stale ([] when it cannot affect the region); with
+   * `ownerOf`, the owners. Omitted: no change makes an entry wrong, only older (estimates, where
+   * windows start), so the region keeps answering while this process may miss changes and for a
+   * request that must read fresh.
+   */
+  staleAfter?: (change: Change) => readonly string[] | typeof ALL;
   /** About how many bytes an entry holds; by default the length of its JSON. */
   bytes?: (value: T) => number;
+  /** How long an entry may be shared, when not the cache's time to live; 0 turns the region off. */
+  ttlMs?: number;
+  /**
+   * Who an entry belongs to, where entries are found by one key and made stale by another (a
+   * session is found by its token and is stale when its user changes): staleAfter then names
+   * owners, and forgetOwner() forgets what one owns.
+   */
+  ownerOf?: (value: T) => string;
 }
 
 /** One kind of cached read (public user rows, post pages, ...): get() computes on a miss. */
 export interface Region<T> {
   get(key: string, compute: () => Promise<T>): Promise<T>;
+  /** Forgets one entry, for a write no Change names (signing out): after the write, like a change. */
+  forget(key: string): void;
+  /**
+   * Forgets every entry of `owner` (ownerOf), and every computation in flight: which owner those
+   * read is not known until they end.
+   */
+  forgetOwner(owner: string): void;
 }
 
 interface RegionState {
   name: string;
   options: RegionOptions<unknown>;
+  ttlMs: number;
   /** Bumped when a change makes every entry stale: old keys are then never asked for again. */
   generation: number;
+  /** With ownerOf: the ids of the entries each owner has in the LRU. */
+  owned: Map<string, Set<string>>;
+}
+
+/** What the LRU holds: the value, and for a region with owners, whose it is. */
+interface Stored {
+  value: unknown;
+  owner?: { state: RegionState; name: string };
 }
 
 /**
@@ -35,9 +64,13 @@ interface RegionState {
  * Simultaneous misses of one key share one computation. A change that makes a key stale while
  * it is being computed drops that computation's result (it may have read the old data): the
  * next read computes again. A failed computation is not remembered.
+ *
+ * Every cache of a process is a region here (issue 27): the shared reads, the embedded database's
+ * sessions (auth/session-cache.ts), and the estimates searches start from (where the newest
+ * posts' windows start, the grams' statistics), each with its own time to live where it needs one.
  */
 export class ReadCache {
-  private readonly lru: LRUCache<string, { value: unknown }>;
+  private readonly lru: LRUCache<string, Stored>;
   private readonly pending = new Map<string, Promise<unknown>>();
   private readonly regions: RegionState[] = [];
   /** While this process may be missing changes (its notifications are cut off): no caching. */
@@ -57,16 +90,37 @@ export class ReadCache {
       perf: { now },
       // Read the clock on every check: a test clock moves in steps.
       ttlResolution: 0,
+      // Whatever takes an entry out (eviction, expiry, deletion) takes it out of its owner's list.
+      dispose: (stored, id) => {
+        if (!stored.owner) return;
+        const { state, name } = stored.owner;
+        const ids = state.owned.get(name);
+        ids?.delete(id);
+        if (ids?.size === 0) state.owned.delete(name);
+      },
     });
   }
 
+  /** A cache of its own, for a part made alone (a tool, a test) that would share the process's. */
+  static small(ttlMs: number): ReadCache {
+    return new ReadCache({ maxBytes: 1024 * 1024, ttlMs });
+  }
+
   region<T>(name: string, options: RegionOptions<T>): Region<T> {
-    const state: RegionState = { name, options: options as RegionOptions<unknown>, generation: 0 };
+    // One name, one region: two with the same name would answer each other's keys.
+    if (this.regions.some((region) => region.name === name)) throw new Error(`the cache already has a region "${name}"`);
+    const state: RegionState = {
+      name,
+      options: options as RegionOptions<unknown>,
+      ttlMs: options.ttlMs ?? this.ttlMs,
+      generation: 0,
+      owned: new Map(),
+    };
     this.regions.push(state);
     const bytes = options.bytes ?? ((value: T) => JSON.stringify(value)?.length ?? 16);
     return {
       get: async (key, compute) => {
-        if (!this.caching) return compute();
+        if (!this.cachingIn(state)) return compute();
         const id = this.id(state, key);
         const hit = this.lru.get(id);
         if (hit) return hit.value as T;
@@ -77,31 +131,29 @@ export class ReadCache {
         try {
           const value = await computing;
           // Not stale since it started (a change would have removed it from `pending`).
-          if (this.pending.get(id) === computing) {
-            // lru-cache keeps an entry while its age is <= ttl: one less holds it for less than ttlMs.
-            this.lru.set(id, { value }, { size: Math.max(1, bytes(value)), ttl: Math.max(1, this.ttlMs - 1) });
-          }
+          if (this.pending.get(id) === computing) this.store(state, id, value, bytes(value));
           return value;
         } finally {
           if (this.pending.get(id) === computing) this.pending.delete(id);
         }
       },
+      forget: (key) => this.forget(state, key),
+      forgetOwner: (owner) => this.forgetOwner(state, owner),
     };
   }
 
   /** A user changed something: every region forgets what it says the change makes stale. */
   changed(change: Change) {
     for (const state of this.regions) {
-      const stale = state.options.staleAfter(change);
+      const stale = state.options.staleAfter?.(change) ?? [];
       if (stale === ALL) {
         this.forgetPending(`${state.name}\u0000${state.generation}\u0000`);
         state.generation += 1;
         continue;
       }
       for (const key of stale) {
-        const id = this.id(state, key);
-        this.lru.delete(id);
-        this.pending.delete(id);
+        if (state.options.ownerOf) this.forgetOwner(state, key);
+        else this.forget(state, key);
       }
     }
   }
@@ -125,9 +177,41 @@ export class ReadCache {
     this.suspended = false;
   }
 
-  /** Whether reads now may be answered from memory (off, suspended, or this request must read fresh). */
+  /** Whether shared reads now may be answered from memory (off, suspended, or this request must read fresh). */
   get caching(): boolean {
-    return this.ttlMs > 0 && !this.suspended && !mustReadFresh();
+    return this.ttlMs > 0 && this.changesHeard;
+  }
+
+  private cachingIn(state: RegionState): boolean {
+    return state.ttlMs > 0 && (!state.options.staleAfter || this.changesHeard);
+  }
+
+  /** Whether every change this request must see has been heard here. */
+  private get changesHeard(): boolean {
+    return !this.suspended && !mustReadFresh();
+  }
+
+  private store(state: RegionState, id: string, value: unknown, bytes: number) {
+    const name = state.options.ownerOf?.(value);
+    const stored: Stored = { value, ...(name !== undefined && { owner: { state, name } }) };
+    // lru-cache keeps an entry while its age is <= ttl: one less holds it for less than ttlMs.
+    this.lru.set(id, stored, { size: Math.max(1, bytes), ttl: Math.max(1, state.ttlMs - 1) });
+    // Listed once stored (one larger than the whole cache is not).
+    if (name !== undefined && this.lru.peek(id) === stored) {
+      const ids = state.owned.get(name) ?? new Set<string>();
+      state.owned.set(name, ids.add(id));
+    }
+  }
+
+  private forget(state: RegionState, key: string) {
+    const id = this.id(state, key);
+    this.lru.delete(id);
+    this.pending.delete(id);
+  }
+
+  private forgetOwner(state: RegionState, owner: string) {
+    for (const id of [...(state.owned.get(owner) ?? [])]) this.lru.delete(id);
+    this.forgetPending(`${state.name}\u0000`);
   }
 
   /** Bytes held now (about). */

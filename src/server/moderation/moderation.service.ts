@@ -2,7 +2,6 @@ import type { LogEntry, ModeratedUser, QueueItem, ReportBody } from '../../share
 import { MODERATION_NOTE_MAX_LENGTH, PERMANENT_SUSPENSION, REPORT_DETAILS_MAX_LENGTH } from '../../shared/moderation.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import { endSessions } from '../auth/auth.queries.js';
-import type { SessionCache } from '../auth/session-cache.js';
 import type { Changes } from '../cache/changes.js';
 import type { RateLimitConfig } from '../config.js';
 import type { AppDb } from '../db/database.js';
@@ -45,7 +44,6 @@ export class ModerationService {
       db: AppDb;
       files: TrackedFiles;
       changes: Changes;
-      sessions: SessionCache;
       limiter: RateLimiter;
       limits: RateLimitConfig;
       /** Reports from accounts younger than this rank last in the queue, marked (config.reportNewAccountMs). */
@@ -249,8 +247,8 @@ export class ModerationService {
     await this.suspensionChanged(user);
   }
 
+  /** The change is what makes this process's session cache forget the user's sessions (auth/session-cache.ts). */
   private async suspensionChanged(user: ModeratedUserRow) {
-    this.deps.sessions.forgetUser(user.id);
     await this.deps.changes.changed({ kind: 'suspension', userId: user.id, username: user.username });
   }
 

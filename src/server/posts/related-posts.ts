@@ -36,7 +36,7 @@ export class RelatedPosts {
     options: Partial<RelatedPostsOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
-    this.cutoffs = this.options.newestPostTimes ?? new NewestPostTimes(db, this.options.cutoffTtlMs);
+    this.cutoffs = this.options.newestPostTimes ?? new NewestPostTimes(db, undefined, this.options.cutoffTtlMs);
   }
 
   async cards(to: queries.RelatedTo, limit: number): Promise<queries.CardRow[]> {

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PAIRS_ONLY, queryGrams } from '../../shared/keywords.js';
-import { MemoCache } from '../cache/memo-cache.js';
+import { ReadCache, type Region } from '../cache/read-cache.js';
 import type { AppDb } from '../db/database.js';
 import { NewestPostTimes } from '../posts/newest-post-times.js';
 import type { CardRow } from '../posts/post.queries.js';
@@ -23,6 +23,8 @@ export interface PostSearchOptions {
   lookup: 'cheaper' | 'walk' | 'index';
   /** The window starts, shared with the process's other users of them (else its own, kept cutoffTtlMs). */
   newestPostTimes?: NewestPostTimes;
+  /** Where the grams' statistics (and window starts of its own) are kept: the process's read cache, else one of its own. */
+  cache?: ReadCache;
 }
 
 const DEFAULTS: PostSearchOptions = { windows: [2_000, 20_000], cutoffTtlMs: 60_000, maxExamined: 20_000, lookup: 'cheaper' };
@@ -107,20 +109,23 @@ export class PostSearch {
   private readonly options: PostSearchOptions;
   private readonly cutoffs: NewestPostTimes;
   /** The planner's statistics of the grams (refreshed by ANALYZE: daily on the embedded database). */
-  private readonly statistics: MemoCache<Statistics>;
+  private readonly statistics: Region<Statistics>;
 
   constructor(
     private readonly db: AppDb,
     options: Partial<PostSearchOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
-    this.cutoffs = this.options.newestPostTimes ?? new NewestPostTimes(db, this.options.cutoffTtlMs);
-    this.statistics = new MemoCache(this.options.cutoffTtlMs);
+    const { cutoffTtlMs: ttlMs } = this.options;
+    const cache = this.options.cache ?? ReadCache.small(ttlMs);
+    this.cutoffs = this.options.newestPostTimes ?? new NewestPostTimes(db, cache, ttlMs);
+    // Estimates: no change makes them wrong, so none makes them stale.
+    this.statistics = cache.region('gram statistics', { ttlMs, bytes: (statistics) => 64 + statistics.frequencies.size * 48 });
   }
 
   /**
    * `db` runs the queries: a transaction with a statement timeout, say; the cached window starts
-   * are shared. Each statement starts on a new turn of the event loop (see SearchGate).
+   * are shared. Each statement starts on a new turn of the event loop (see SearchService.bounded).
    */
   async cards(queryWords: string[], limit: number, db: AppDb = this.db): Promise<CardRow[]> {
     // Keywords are 2 or more characters long, so a shorter word can match nothing.

@@ -1,8 +1,10 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SearchUser } from '../../shared/api/search.js';
 import { SEARCH_MAX_POSTS, SEARCH_MAX_USERS, SEARCH_QUERY_MAX_LENGTH } from '../../shared/limits.js';
 import { peopleSearchPrefix, postSearchWords } from '../../shared/search.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
+import { ConcurrencyGate } from '../concurrency-gate.js';
 import type { RateLimitConfig, SearchCostConfig } from '../config.js';
 import type { AppDb, Database } from '../db/database.js';
 import { hasSqlState } from '../db/sql-state.js';
@@ -12,12 +14,14 @@ import { toSharedCard, visibleCardsJson, type SharedCard } from '../posts/post.s
 import { iconUrl } from '../directory/icon-images.js';
 import { withRoomForHidden, type Visibility } from '../directory/visibility.js';
 import { PostSearch, type PostSearchOptions } from './post-search.js';
-import { SearchGate, searchBusy } from './search-gate.js';
 import * as queries from './search.queries.js';
 
 function checkLength(query: string) {
   if (query.length === 0 || query.length > SEARCH_QUERY_MAX_LENGTH) throw new AppError(400, 'SEARCH_QUERY_INVALID');
 }
+
+/** A search the server will not run now: the gate's queue is full, or its statement timed out. */
+export const searchBusy = () => new AppError(503, 'SEARCH_BUSY', undefined, { 'retry-after': '1' });
 
 /** SQLSTATE of a statement cancelled, here by statement_timeout. */
 const QUERY_CANCELED = '57014';
@@ -47,7 +51,8 @@ export class SearchService {
   private readonly postSearch: PostSearch;
   /** Answers, by the query's cleaned words. */
   private readonly cache: Region<SearchAnswer>;
-  private readonly gate: SearchGate;
+  /** Searches of this process at once, and waiting (bounded). */
+  private readonly gate: ConcurrencyGate;
 
   constructor(
     private readonly database: Database,
@@ -56,13 +61,17 @@ export class SearchService {
     this.db = database.orm;
     // PGlite examines a candidate row in ~10 µs, one statement at a time: 3,000 keep a search
     // statement to a few tens of milliseconds there, which every request needing the database waits for.
-    this.postSearch = new PostSearch(this.db, { maxExamined: database.kind === 'pglite' ? 3_000 : 20_000, ...options.postSearch });
+    this.postSearch = new PostSearch(this.db, {
+      maxExamined: database.kind === 'pglite' ? 3_000 : 20_000,
+      cache: options.cache,
+      ...options.postSearch,
+    });
     this.cache = options.cache.region('post search', {
       // A new or deleted post (or a deleted account's posts) may belong in any answer, or leave it.
       staleAfter: (change) => (change.kind === 'post' || change.kind === 'account-deleted' ? ALL : []),
       bytes: (cards) => cards.reduce((sum, card) => sum + card.json.length + 32, 64),
     });
-    this.gate = new SearchGate(options.cost.concurrency, options.cost.queue);
+    this.gate = new ConcurrencyGate(options.cost.concurrency, options.cost.queue, searchBusy);
   }
 
   /** Up to 10 people whose username starts with the query; never the viewer, nor anyone hidden from them. */
@@ -112,10 +121,25 @@ export class SearchService {
    * around each search, which cost three round trips of a search's few milliseconds. PGlite cannot
    * cancel a statement (it ignores statement_timeout); there the cost cap of PostSearch bounds each
    * one instead.
+   *
+   * The gate: at most `concurrency` searches run at once in this process; up to `queue` more wait
+   * their turn, and the next one is refused at once (503 SEARCH_BUSY) instead of piling up.
+   *
+   * WARNING: the embedded database runs one statement at a time (in its own thread), in the order
+   * asked. Sixteen searches in flight put sixteen statements ahead of the home feed's query;
+   * through the gate (two at a time there) it waits behind two at most.
+   *
+   * WARNING: PGlite in the caller's own thread (tests and tools; the server gives it a thread of
+   * its own) answers a query without any I/O, so a search's statements, and the next search the
+   * slot passes to, follow each other as promise continuations that never give the event loop a
+   * turn: measured, the home feed waited 1.4–4.2 s behind 16 searchers while none
+   * of its requests were even read. Each search therefore starts on a new turn of the event loop
+   * (and PostSearch takes one between its statements).
    */
   private bounded<T>(work: (db: AppDb) => Promise<T>): Promise<T> {
     const { statementTimeoutMs, concurrency } = this.options.cost;
     return this.gate.run(async () => {
+      await nextTurn();
       if (statementTimeoutMs === 0 || !this.database.withStatementTimeout) return work(this.db);
       try {
         return await work(this.database.withStatementTimeout(statementTimeoutMs, concurrency));
