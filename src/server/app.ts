@@ -267,7 +267,7 @@ export async function buildApp({
   // Related posts and post search both look among the newest posts first: one set of window starts.
   const newestPostTimes = new NewestPostTimes(database.orm, cache);
   // The one visibility rule (blocks, suspensions), which every read path asks.
-  const visibility = new Visibility(database.orm, cache);
+  const visibility = new Visibility(database.orm, cache, clock);
   const search = new SearchService(database, {
     cache,
     visibility,

@@ -1234,7 +1234,8 @@ describe('rate limit: sign-ins per address', () => {
     } finally {
       await bounded.close();
     }
-  });
+    // Over the default 30 s at a load average of 28 on 2 cores (two apps, many sign-ins).
+  }, 120_000);
 
   it('successful sign-ins do not count: a campus NAT full of students is never locked out by its own sign-ins', async () => {
     const students = await Promise.all(Array.from({ length: 5 }, () => signUp(t.app, newAccount())));

@@ -297,54 +297,83 @@ describe('slow clients cannot hold the server hostage', () => {
   let base: string;
   const REQUEST_MS = 1_500;
   const HEADERS_MS = 1_000;
-  // Node checks for expired requests once a second (app.ts), plus scheduling slack on a busy machine.
-  const SLACK_MS = 2_000;
+  // No upper bound on when a slow client is cut off (a loaded machine is late): if Node's own
+  // timeouts applied (300 s for a request, 60 s for headers), the wait for the hang-up would
+  // outlast the test's timeout instead.
 
   beforeAll(async () => {
     t = await createTestApp({ timeouts: { requestMs: REQUEST_MS, headersMs: HEADERS_MS, keepAliveMs: 5_000 } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as net.AddressInfo).port}`;
+    base = await listen(t);
   });
   afterAll(() => t.close());
 
-  it('an upload trickled at 1 byte/s is cut off after the request timeout, while other requests are served meanwhile', async () => {
-    const [slow, quick] = [await signUp(t.app), await signUp(t.app)];
-    const port = Number(new URL(base).port);
-    const started = Date.now();
-    const connection = rawConnection(port);
+  async function listen(app: TestApp) {
+    await app.app.listen({ port: 0, host: '127.0.0.1' });
+    return `http://127.0.0.1:${(app.app.server.address() as net.AddressInfo).port}`;
+  }
+
+  /** Starts an upload whose photo then arrives at 1 byte/s, as its account; stop() ends the trickle. */
+  function trickledUpload(server: string, account: Account) {
+    const connection = rawConnection(Number(new URL(server).port));
     const boundary = 'trickle';
     connection.socket.write(
-      `POST ${API.posts} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${slow.cookie}\r\n` +
+      `POST ${API.posts} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${account.cookie}\r\n` +
         `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 100000\r\n\r\n` +
         `--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="slow.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
     );
     const trickle = setInterval(() => connection.socket.writable && connection.socket.write('x'), 1_000);
+    let hungUp = false;
+    void connection.closed.then(() => (hungUp = true));
+    return {
+      ...connection,
+      hungUp: () => hungUp,
+      stop: () => {
+        clearInterval(trickle);
+        connection.socket.destroy();
+      },
+    };
+  }
+
+  it('while an upload trickles in at 1 byte/s, the server answers everyone else: a read and a whole upload', async () => {
+    // A server whose request timeout outlasts this test: the trickle is still open at the end
+    // however slow the machine, so what is checked is that the others did not wait for it.
+    const patient = await createTestApp({ timeouts: { requestMs: 10 * 60_000, headersMs: HEADERS_MS, keepAliveMs: 5_000 } });
+    const server = await listen(patient);
+    const [slow, quick] = [await signUp(patient.app), await signUp(patient.app)];
+    const upload = trickledUpload(server, slow);
     try {
-      // Meanwhile the server answers everyone else as usual: a read and a whole upload.
-      const feedStarted = Date.now();
-      const feed = await fetch(`${base}${API.posts}`);
+      const feed = await fetch(`${server}${API.posts}`);
       expect(feed.status).toBe(200);
-      expect(Date.now() - feedStarted).toBeLessThan(1_000);
       const { payload, contentType } = await multipart([
         ['photo', { bytes: await fixtures.jpeg(160, 120) }],
         ['description', 'not slow'],
       ]);
-      const upload = await fetch(`${base}${API.posts}`, {
+      const whole = await fetch(`${server}${API.posts}`, {
         method: 'POST',
         headers: { cookie: quick.cookie, 'content-type': contentType },
         body: new Uint8Array(payload),
       });
-      expect(upload.status).toBe(201);
-
-      await connection.closed;
-      const elapsed = Date.now() - started;
-      expect(elapsed).toBeGreaterThanOrEqual(REQUEST_MS - 100);
-      expect(elapsed).toBeLessThan(REQUEST_MS + SLACK_MS);
-      // Node answers 408 before hanging up (or just hangs up).
-      expect(connection.received() === '' || connection.received().startsWith('HTTP/1.1 408')).toBe(true);
+      expect(whole.status).toBe(201);
+      expect(upload.hungUp()).toBe(false);
     } finally {
-      clearInterval(trickle);
-      connection.socket.destroy();
+      upload.stop();
+      await patient.close();
+    }
+    // About 6 s here, a second app included.
+  }, 60_000);
+
+  it('an upload trickled at 1 byte/s is cut off after the request timeout, and nothing of it is kept', async () => {
+    const slow = await signUp(t.app);
+    const started = Date.now();
+    const upload = trickledUpload(base, slow);
+    try {
+      await upload.closed;
+      // Never before the timeout (a timer cannot fire early; when after it depends on the load).
+      expect(Date.now() - started).toBeGreaterThanOrEqual(REQUEST_MS - 100);
+      // Node answers 408 before hanging up (or just hangs up).
+      expect(upload.received() === '' || upload.received().startsWith('HTTP/1.1 408')).toBe(true);
+    } finally {
+      upload.stop();
     }
     expect((await get(t.app, API.userPosts(slow.username))).json<PostPage>().posts).toEqual([]);
   });
@@ -360,8 +389,7 @@ describe('slow clients cannot hold the server hostage', () => {
     } finally {
       clearInterval(trickle);
     }
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeLessThan(HEADERS_MS + SLACK_MS);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(HEADERS_MS - 100);
     expect(connection.received() === '' || connection.received().startsWith('HTTP/1.1 408')).toBe(true);
     expect((await fetch(`${base}${API.posts}`)).status).toBe(200);
   });
@@ -405,6 +433,22 @@ describe.skipIf(noPostgres)('PostgreSQL unreachable: 503, then recovery (a real 
     await drop?.();
   });
 
+  /**
+   * Waits for an answer, for twenty times the connect timeout at most: time enough however
+   * loaded the machine, where a request without a timeout (pg's default) would never be answered.
+   */
+  async function answered(response: Promise<Response>, what: string): Promise<Response> {
+    let timer: NodeJS.Timeout | undefined;
+    const hanging = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: left hanging`)), 20 * CONNECT_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([response, hanging]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async function expectUnavailable(response: Response) {
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
@@ -438,11 +482,8 @@ describe.skipIf(noPostgres)('PostgreSQL unreachable: 503, then recovery (a real 
         ['signed-in read', () => alice.call('GET', API.me)],
         ['upload', async () => alice.call('POST', API.posts, await form('during the outage'))],
       ] as const) {
-        const started = Date.now();
-        const response = await request();
         // Refused at once when down; after the connect timeout when silent. Never left hanging.
-        expect(Date.now() - started, `${mode} ${name}`).toBeLessThan(CONNECT_TIMEOUT_MS + 2_000);
-        await expectUnavailable(response);
+        await expectUnavailable(await answered(request(), `${mode} ${name}`));
       }
       expect(filesUnder(mediaDir)).toEqual(filesBefore);
       expect(server.child.exitCode).toBe(null);

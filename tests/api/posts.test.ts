@@ -215,10 +215,9 @@ describe('posts: create, read, media, delete', () => {
       expect(await postRow(t.database, saved.id)).toMatchObject({ description: longDescription, link: longLink });
     });
 
-    // BUG (src/server/posts/post.routes.ts): browsers encode line breaks of multipart text fields
-    // as CRLF (so does FormData here), and the server counts "\r\n" as 2 characters. A description
-    // the upload screen counts as 200 characters (a textarea's value uses "\n") is refused as too
-    // long, and CRLFs are stored. Remove `.fails` once the server normalises CRLF to LF.
+    // Browsers encode a multipart text field's line breaks as CRLF (so does FormData here); the
+    // upload screen counts a textarea's "\n" as one character, so the server must too
+    // (http/multipart-form.ts turns CRLF into LF). Counted as 2, this 200-character text was a 400.
     it('counts a line break in the description as one character, as the upload screen does', async () => {
       const text = `${'a'.repeat(99)}\n${'b'.repeat(100)}`;
       expect(text.length).toBe(200);
@@ -777,9 +776,9 @@ describe('GET /api/posts: the home feed', () => {
     expectError(await get(t, `${API.posts}?cursor=${encodeURIComponent(cursor)}`), 400, 'BAD_REQUEST');
   });
 
-  // BUG (src/server/http/cursor.ts): decodeCursor checks the time with Date.parse, which accepts
-  // strings PostgreSQL refuses ('1', '0', '2024-02-30 …'), so such a cursor reaches the query
-  // and fails there: 500 instead of 400. Remove `.fails` once fixed.
+  // Date.parse accepts times PostgreSQL refuses ('1', '0', '2024-02-30 …'): checked by Date.parse,
+  // such a cursor reached the query and failed there, a 500. decodeCursor (http/cursor.ts) now
+  // accepts only real calendar times in PostgreSQL's text form.
   it.each([['1'], ['0'], ['2024-02-30 00:00:00+00']])('400 (not 500) for a cursor whose time is %j', async (time) => {
     const cursor = Buffer.from(JSON.stringify([time, 'x'])).toString('base64url');
     expectError(await get(t, `${API.posts}?cursor=${cursor}`), 400, 'BAD_REQUEST');

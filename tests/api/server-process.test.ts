@@ -12,6 +12,7 @@ import { buildServer, client, startServer } from '../helpers/server-process.js';
 // Embedded-only: the PostgreSQL run covers the database, not the process.
 describe.skipIf(process.env.TEST_DATABASE_URL)('server process', () => {
   // The bundle `npm run build:server` makes, as `npm start` runs it (and seconds sooner than tsx).
+  // Each test starts real processes: 40 s under a load average of 13 on 2 cores, hence 180 s each.
   let script: string;
   beforeAll(async () => {
     script = await buildServer();
@@ -35,22 +36,26 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('server process', () => {
     // The username is still taken after the restart.
     expect((await api.call('POST', '/api/auth/register', { ...account, email: 'other@example.com' })).status).toBe(409);
     expect(await second.stop('SIGINT')).toBe(0);
-  }, 90_000);
+  }, 180_000);
 
   it('shuts down even while a connection that never sent a request stays open', async () => {
-    const server = await startServer({ DATA_DIR: tempDir('idle') }, script);
+    // The server's own timeouts would cut the silent connection only after this test's timeout:
+    // what ends it in time is the shutdown's grace period (main.ts), whatever the machine's load.
+    const longerThanTheTest = String(4 * 60_000);
+    const server = await startServer(
+      { DATA_DIR: tempDir('idle'), REQUEST_TIMEOUT_MS: longerThanTheTest, HEADERS_TIMEOUT_MS: longerThanTheTest },
+      script,
+    );
     // What a browser's spare connection looks like to the server: open, silent.
     const { port } = new URL(server.base);
     const silent = net.connect(Number(port), '127.0.0.1');
     await new Promise((resolve) => silent.once('connect', resolve));
     try {
-      const started = Date.now();
       expect(await server.stop('SIGTERM')).toBe(0);
-      expect(Date.now() - started).toBeLessThan(15_000);
     } finally {
       silent.destroy();
     }
-  }, 90_000);
+  }, 180_000);
 
   it('warns once at start when PUBLIC_URL is not set, naming what it affects; not when it is', async () => {
     /** The warnings about PUBLIC_URL it logged: pino's JSON lines. */

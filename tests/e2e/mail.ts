@@ -10,8 +10,11 @@ import type { ReceivedMail } from '../helpers/smtp';
 export const smtpPortFor = (serverPort: number) => serverPort + 2;
 export const mailDirFor = (serverPort: number) => path.resolve('.e2e-data', `mail-${serverPort}`);
 
-/** The newest mail to `address` (polls for up to `ms`). */
-export async function mailTo(serverPort: number, address: string, ms = 10_000): Promise<ReceivedMail> {
+/**
+ * The newest mail to `address`, polled for until it is there: `ms` only bounds a wait for mail
+ * that normally lands in well under a second, generously enough for a loaded machine.
+ */
+export async function mailTo(serverPort: number, address: string, ms = 30_000): Promise<ReceivedMail> {
   const dir = mailDirFor(serverPort);
   const deadline = Date.now() + ms;
   for (;;) {

@@ -36,11 +36,11 @@ test('a slow photo does not move the page: its box is reserved before it loads (
   const id = await postPhoto(page.request, description, 900, 1600);
   await signUpViaApi(page.request, newAccount('clsview'));
 
-  // Photos (and icons) arrive 1.5 s after the rest, as on a slow connection.
+  // Photos (and icons) arrive only once the test has measured the box, as on a slow connection.
   let releasePhotos = () => {};
   const photosHeld = new Promise<void>((resolve) => (releasePhotos = resolve));
   await page.route('**/media/**', async (route) => {
-    await Promise.race([photosHeld, new Promise((resolve) => setTimeout(resolve, 1500))]);
+    await photosHeld;
     await route.continue();
   });
   const layoutShift = await recordLayoutShifts(page);
@@ -57,8 +57,11 @@ test('a slow photo does not move the page: its box is reserved before it loads (
   releasePhotos();
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   await expect(page.getByRole('heading', { name: 'Discover' })).toBeAttached();
-  // Let the last frames (related posts, decoded photo) render before reading the sum.
-  await page.waitForTimeout(500);
+  // The last changes rendered before reading the sum: related posts in, the photo decoded, and
+  // two more frames painted (a layout shift is reported with the frame that shows it).
+  await expect(page.getByText('Loading related posts')).toHaveCount(0);
+  await image.evaluate((img: HTMLImageElement) => img.decode());
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   expect(await image.boundingBox()).toEqual(reserved);
   expect(await layoutShift()).toBeLessThanOrEqual(0.02);
 });

@@ -102,15 +102,19 @@ test('upload errors appear in a popup with the error code', async ({ page }) => 
 
 test('the feed shows six skeleton cards while loading', async ({ page }) => {
   await signUpViaApi(page.request, newAccount('skel'));
-  // Hold the feed response back a moment (the real server still answers it).
+  // Hold the feed response back until the skeleton has been seen (the real server still answers it).
+  let releaseFeed = () => {};
+  const feedHeld = new Promise<void>((resolve) => (releaseFeed = resolve));
   await page.route('**/api/posts', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await feedHeld;
     await route.continue();
   });
   await page.goto('/');
   const skeleton = page.getByTestId('feed-skeleton');
   await expect(skeleton).toBeVisible();
   await expect(skeleton.locator('> div > div')).toHaveCount(6);
+  releaseFeed();
+  await expect(skeleton).toHaveCount(0);
 });
 
 test('the bottom bar: active tab colour, and tapping the current tab stays put', async ({ page }) => {
