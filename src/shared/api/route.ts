@@ -74,17 +74,6 @@ export function successStatus(definition: RouteDefinition): number {
   return status;
 }
 
-/**
- * JSON the server serialized already (a cache keeps each card's JSON once): a string typed with
- * the answer it holds, so a route can send it where that answer is expected. Made only by
- * `serializedJson` (or by joining parts that were, in the module that owns them).
- */
-declare const serializedOf: unique symbol;
-export type SerializedJson<T> = string & { readonly [serializedOf]: T };
-
-/** `value` as JSON, typed with what it holds. */
-export const serializedJson = <T>(value: T): SerializedJson<T> => JSON.stringify(value) as SerializedJson<T>;
-
 type PathArgs<D extends RouteDefinition> = D['params'] extends z.ZodType
   ? [params: ParamsIn<D>, query?: QueryIn<D>]
   : [params?: Record<string, never>, query?: QueryIn<D>];
