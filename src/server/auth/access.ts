@@ -8,6 +8,20 @@ import type { AuthService } from './auth.service.js';
 import { rememberAccount } from './session-account.js';
 import { clearTossedSessionCookies, sessionTokenOf, setSessionCookie } from './session-cookie.js';
 
+/** An /api route as registered, with its access declaration. */
+export interface ApiRoute {
+  method: string;
+  path: string;
+  access: RouteAccess;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every /api route this app serves (HEAD included), with its access: what the contract test compares with shared. */
+    apiRoutes: readonly ApiRoute[];
+  }
+}
+
 /**
  * Default deny (issue 27): the one place that decides who the viewer of an /api request is and
  * whether they may call the route at all, from the route's access declaration
@@ -19,10 +33,13 @@ export function registerAccess(app: FastifyInstance, auth: AuthService) {
   app.decorateRequest('sessionId', null);
   app.decorateRequest('viewerLastChange', null);
 
+  const routes: ApiRoute[] = [];
+  app.decorate('apiRoutes', routes);
   app.addHook('onRoute', (route) => {
-    if (isApiUrl(route.url) && !route.config?.access) {
-      throw new Error(`${String(route.method)} ${route.url} declares no access (shared/api/route.ts): every /api route must`);
-    }
+    if (!isApiUrl(route.url)) return;
+    const access = route.config?.access;
+    if (!access) throw new Error(`${String(route.method)} ${route.url} declares no access (shared/api/route.ts): every /api route must`);
+    for (const method of [route.method].flat()) routes.push({ method, path: route.url, access });
   });
 
   // Before the body is read: to anyone but the tool on this machine these routes do not exist.

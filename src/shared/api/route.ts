@@ -74,9 +74,10 @@ export function successStatus(definition: RouteDefinition): number {
   return status;
 }
 
+/** A definition's params (required when it has any) and query. */
 type PathArgs<D extends RouteDefinition> = D['params'] extends z.ZodType
   ? [params: ParamsIn<D>, query?: QueryIn<D>]
-  : [params?: Record<string, never>, query?: QueryIn<D>];
+  : [params?: Record<string, string>, query?: Record<string, string | undefined>];
 
 /**
  * The URL of a route: each `:name` replaced by its parameter, percent-encoded; query values that
