@@ -110,6 +110,14 @@ module.exports = {
       to: {},
     },
     {
+      name: 'account-row-for-account-modules',
+      comment:
+        "The signed-in account's whole row (password hash, e-mail) is for the modules that read and write accounts; every other handler and service gets the Viewer (issue 27).",
+      severity: 'error',
+      from: { path: '^src/server/', pathNot: '^src/server/(auth|accounts|users)/' },
+      to: { path: '^src/server/auth/session-account\\.ts$' },
+    },
+    {
       name: 'not-to-tests',
       comment: 'Product code never depends on tests or benchmarks.',
       severity: 'error',

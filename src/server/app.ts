@@ -11,7 +11,6 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { API } from '../shared/api/paths.js';
 import { AccountDeletion } from './accounts/delete-account.js';
 import { deleteAccountRoutes } from './accounts/delete-account.routes.js';
 import { exportRoutes } from './accounts/export.routes.js';
@@ -25,7 +24,7 @@ import { passwordResetRoutes } from './auth/password-reset.routes.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { backupRoutes } from './backup/backup.routes.js';
 import { AuthService } from './auth/auth.service.js';
-import { registerCurrentUser } from './auth/current-user.js';
+import { registerAccess } from './auth/access.js';
 import { SessionCache } from './auth/session-cache.js';
 import { StoredEmails } from './auth/stored-emails.js';
 import { systemClock, type Clock } from './clock.js';
@@ -33,6 +32,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { registerClientApp } from './http/client-app.js';
+import { UNSHARED_ROUTES } from './http/unshared-routes.js';
 import { serializeRequest } from './http/secret-urls.js';
 import { Mailer } from './mail/mailer.js';
 import { moderationRoutes } from './moderation/moderation.routes.js';
@@ -206,7 +206,8 @@ export async function buildApp({
   // Sound only where one process owns the database (embedded); see auth/session-cache.ts.
   const sessions = new SessionCache(cache, database.kind === 'pglite' ? config.sessionCacheMs : 0);
   const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions, config.passwordHashing, config.registration);
-  registerCurrentUser(app, auth);
+  // Default deny: who the viewer is, and whether they may call the route at all (auth/access.ts).
+  registerAccess(app, auth);
 
   // Deletions can be held while a backup copies files (see storage/pausable-deletes.ts).
   const files = new PausableDeletes(storage);
@@ -345,7 +346,7 @@ export async function buildApp({
   // npm run admin: the embedded database is this process's, so its commands run here.
   if (adminToken)
     await app.register(adminRoutes({ context: { resets, invites, roles, storedEmails, publicUrl: config.publicUrl }, token: adminToken }));
-  app.get(API.openapi, { schema: { hide: true } }, async () => app.swagger());
+  app.get(UNSHARED_ROUTES.openapi.path, { schema: { hide: true }, config: { access: { kind: 'public' } } }, async () => app.swagger());
 
   await registerClientApp(app, config.clientDir, {
     appName: config.appName,

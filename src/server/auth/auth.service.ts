@@ -14,6 +14,7 @@ import { tooManyRequests, type RateLimiter } from '../http/rate-limiter.js';
 import { newId } from '../ids.js';
 import * as queries from './auth.queries.js';
 import type { UserRow } from './auth.queries.js';
+import type { Viewer } from '../http/viewer.js';
 import { isCommonPassword } from './common-passwords.js';
 import { inviteCodeHash } from './invites.js';
 import { isInviteLive, redeemInvite } from './invites.queries.js';
@@ -164,7 +165,7 @@ export class AuthService {
   }
 
   /** Ends every session of the user, in every browser (this one included). */
-  async logoutEverywhere(user: UserRow): Promise<void> {
+  async logoutEverywhere(user: Viewer): Promise<void> {
     await this.db.transaction((tx) => queries.endSessions(tx, user.id));
     this.sessions.forgetUser(user.id);
   }
@@ -210,7 +211,7 @@ export class AuthService {
    * Ends one of the user's sessions. Its next request fails on every process: the row is gone,
    * and only the embedded database (one process) caches sessions, which this forgets.
    */
-  async endSession(user: UserRow, id: string): Promise<void> {
+  async endSession(user: Viewer, id: string): Promise<void> {
     const tokenHash = await queries.deleteSessionById(this.db, user.id, id);
     if (!tokenHash) throw new AppError(404, 'SESSION_NOT_FOUND');
     this.sessions.forgetSession(tokenHash);

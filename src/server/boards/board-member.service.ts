@@ -1,6 +1,6 @@
 import type { BoardMembers } from '../../shared/api/boards.js';
 import { BOARD_MEMBERS_MAX } from '../../shared/limits.js';
-import type { UserRow } from '../auth/auth.queries.js';
+import type { Viewer } from '../http/viewer.js';
 import type { Changes } from '../cache/changes.js';
 import type { RateLimitConfig } from '../config.js';
 import type { AppDb } from '../db/database.js';
@@ -35,7 +35,7 @@ export class BoardMemberService {
    * Owner only; inviting a member again changes nothing. The invitee must be someone the owner
    * sees (a blocked or suspended account is not found), and never the owner.
    */
-  async invite(viewer: UserRow, id: string, rawUsername: string): Promise<BoardMembers> {
+  async invite(viewer: Viewer, id: string, rawUsername: string): Promise<BoardMembers> {
     const found = await this.access.forAction(id, viewer.id, ['owner']);
     if (normalizeUsername(rawUsername) === viewer.username) throw new AppError(400, 'CANNOT_INVITE_YOURSELF');
     const invitee = await this.directory.publicUser(rawUsername, viewer.id);
@@ -55,7 +55,7 @@ export class BoardMemberService {
    * Leaving (or declining) is the member's own name; removing someone else is the owner's. The
    * owner cannot leave. Idempotent for the owner: removing someone who is not a member is fine.
    */
-  async remove(viewer: UserRow, id: string, rawUsername: string): Promise<BoardMembers> {
+  async remove(viewer: Viewer, id: string, rawUsername: string): Promise<BoardMembers> {
     const username = normalizeUsername(rawUsername);
     const found = await this.access.byId(id, viewer.id);
     if (username === viewer.username) {
@@ -78,7 +78,7 @@ export class BoardMemberService {
   }
 
   /** An invitee joins; joining again changes nothing. Without an invitation: 403. */
-  async join(viewer: UserRow, id: string): Promise<BoardMembers> {
+  async join(viewer: Viewer, id: string): Promise<BoardMembers> {
     const found = await this.access.byId(id, viewer.id);
     if (found.role === 'viewer') throw new AppError(403, 'NOT_INVITED');
     if (found.role === 'invited') {
@@ -93,7 +93,7 @@ export class BoardMemberService {
     return { members: visibleMembers(await queries.membersOf(this.db, board.id), role, seen) };
   }
 
-  private count(viewer: UserRow) {
+  private count(viewer: Viewer) {
     return countBoardWrite(this.limiter, this.limits, viewer.id);
   }
 }

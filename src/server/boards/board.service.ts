@@ -10,7 +10,7 @@ import type {
 import type { ErrorCode } from '../../shared/errors.js';
 import { BOARD_POSTS_MAX, BOARDS_PER_USER_MAX } from '../../shared/limits.js';
 import { normalizeBoardName, validateBoardDescription, validateBoardName } from '../../shared/validation/board.js';
-import type { UserRow } from '../auth/auth.queries.js';
+import type { Viewer } from '../http/viewer.js';
 import type { Changes } from '../cache/changes.js';
 import type { ReadCache } from '../cache/read-cache.js';
 import type { RateLimitConfig } from '../config.js';
@@ -60,21 +60,21 @@ export class BoardService {
   }
 
   /** The Boards tab: the boards the user owns or joined that the viewer sees, 24 at a time. */
-  boardsOf(rawUsername: string, viewer: UserRow | null, cursor: string | undefined): Promise<BoardList> {
+  boardsOf(rawUsername: string, viewer: Viewer | null, cursor: string | undefined): Promise<BoardList> {
     return this.reads.boardsOf(rawUsername, viewer?.id, cursor);
   }
 
-  board(rawUsername: string, slug: string, viewer: UserRow | null): Promise<BoardResponse> {
+  board(rawUsername: string, slug: string, viewer: Viewer | null): Promise<BoardResponse> {
     return this.reads.board(rawUsername, slug, viewer?.id);
   }
 
   /** A board's posts whose authors the viewer sees, newest saved first, 50 at a time. */
-  posts(rawUsername: string, slug: string, viewer: UserRow | null, cursor: string | undefined): Promise<BoardPostPage> {
+  posts(rawUsername: string, slug: string, viewer: Viewer | null, cursor: string | undefined): Promise<BoardPostPage> {
     return this.reads.posts(rawUsername, slug, viewer?.id, cursor);
   }
 
   /** The Save picker: the viewer's own and joined boards, and whether the post is on each. */
-  async saveTargets(viewer: UserRow, postId: string | undefined): Promise<SaveTargets> {
+  async saveTargets(viewer: Viewer, postId: string | undefined): Promise<SaveTargets> {
     const seen = await this.directory.visibility.seenBy(viewer.id);
     const rows = await queries.saveTargets(this.db, viewer.id, seen, postId, SAVE_TARGETS_MAX);
     const [covers, counts] = await Promise.all([
@@ -93,7 +93,7 @@ export class BoardService {
     };
   }
 
-  async create(viewer: UserRow, body: CreateBoardBody): Promise<BoardResponse> {
+  async create(viewer: Viewer, body: CreateBoardBody): Promise<BoardResponse> {
     const name = normalizeBoardName(body.name);
     const description = body.description ?? '';
     refuse(validateBoardName(name) ?? validateBoardDescription(description));
@@ -111,7 +111,7 @@ export class BoardService {
   }
 
   /** Owner only. A new name gives a new slug (the client follows it to the new address). */
-  async update(viewer: UserRow, id: string, body: UpdateBoardBody): Promise<BoardResponse> {
+  async update(viewer: Viewer, id: string, body: UpdateBoardBody): Promise<BoardResponse> {
     const found = await this.access.forAction(id, viewer.id, ['owner']);
     const { board } = found;
     const name = body.name === undefined ? undefined : normalizeBoardName(body.name);
@@ -146,7 +146,7 @@ export class BoardService {
   }
 
   /** Owner only: the board, its saves and memberships go; the posts stay where they are. */
-  async delete(viewer: UserRow, id: string): Promise<void> {
+  async delete(viewer: Viewer, id: string): Promise<void> {
     const found = await this.access.forAction(id, viewer.id, ['owner']);
     await this.count(viewer);
     await queries.deleteBoard(this.db, id);
@@ -157,7 +157,7 @@ export class BoardService {
    * Owner and collaborators; idempotent. The saver must see the post (its author is not hidden
    * from them); a post already on the board answers the same, even on a full board.
    */
-  async save(viewer: UserRow, id: string, postId: string): Promise<SaveState> {
+  async save(viewer: Viewer, id: string, postId: string): Promise<SaveState> {
     const found = await this.access.forAction(id, viewer.id, ['owner', 'collaborator']);
     const { board, seen } = found;
     await this.visiblePost(postId, seen);
@@ -178,7 +178,7 @@ export class BoardService {
   }
 
   /** The owner removes anything; a collaborator only what they saved. Idempotent. */
-  async unsave(viewer: UserRow, id: string, postId: string): Promise<SaveState> {
+  async unsave(viewer: Viewer, id: string, postId: string): Promise<SaveState> {
     const found = await this.access.forAction(id, viewer.id, ['owner', 'collaborator']);
     const { role, seen } = found;
     if (role === 'collaborator') {
@@ -195,7 +195,7 @@ export class BoardService {
     return (await this.counts.of([{ id, postCount: await queries.postCountOf(this.db, id) }], seen))[0]!;
   }
 
-  private boardChanged(actor: UserRow, found: BoardSeen, newSlug?: string) {
+  private boardChanged(actor: Viewer, found: BoardSeen, newSlug?: string) {
     return boardChanged(this.changes, actor, found, newSlug);
   }
 
@@ -215,7 +215,7 @@ export class BoardService {
     if (authorId === undefined || !seen.sees(authorId)) throw new AppError(404, 'POST_NOT_FOUND');
   }
 
-  private count(viewer: UserRow) {
+  private count(viewer: Viewer) {
     return countBoardWrite(this.limiter, this.limits, viewer.id);
   }
 }

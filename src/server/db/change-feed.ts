@@ -147,6 +147,6 @@ export class PostgresChangeFeed {
 export function registerReadYourWrites(app: FastifyInstance, feed: PostgresChangeFeed) {
   app.addHook('onRequest', (_request, _reply, done) => withinRequest(done));
   app.addHook('preHandler', async (request) => {
-    if (request.user && feed.owesChange(request.user)) readFreshFromNowOn();
+    if (request.viewerLastChange && feed.owesChange(request.viewerLastChange)) readFreshFromNowOn();
   });
 }

@@ -1,5 +1,5 @@
 import type { BlockedAccounts, BlockState } from '../../shared/api/users.js';
-import type { UserRow } from '../auth/auth.queries.js';
+import type { Viewer } from '../http/viewer.js';
 import type { Changes } from '../cache/changes.js';
 import type { RateLimitConfig } from '../config.js';
 import type { AppDb } from '../db/database.js';
@@ -27,7 +27,7 @@ export class BlockService {
   ) {}
 
   /** Someone hidden from the viewer (they blocked the viewer, or are suspended) or nobody: 404. */
-  async block(viewer: UserRow, username: string): Promise<BlockState> {
+  async block(viewer: Viewer, username: string): Promise<BlockState> {
     const target = await this.target(viewer, username);
     await this.count(viewer);
     await queries.insertBlock(this.db, viewer.id, target.id);
@@ -39,7 +39,7 @@ export class BlockService {
    * Someone the viewer blocked is found here even when they are otherwise hidden (they blocked
    * the viewer back, or were suspended since): the viewer's own block is theirs to undo.
    */
-  async unblock(viewer: UserRow, username: string): Promise<BlockState> {
+  async unblock(viewer: Viewer, username: string): Promise<BlockState> {
     const name = normalizeUsername(username);
     if (name === viewer.username) throw new AppError(400, 'CANNOT_BLOCK_YOURSELF');
     await this.count(viewer);
@@ -53,22 +53,22 @@ export class BlockService {
     return { blocked: false };
   }
 
-  async list(viewer: UserRow): Promise<BlockedAccounts> {
+  async list(viewer: Viewer): Promise<BlockedAccounts> {
     const rows = await queries.blockedUsers(this.db, viewer.id);
     return { users: rows.map((row) => ({ uid: row.id, username: row.username, icon: iconUrl(row.iconKey) })) };
   }
 
-  private async target(viewer: UserRow, username: string): Promise<PublicUserRow> {
+  private async target(viewer: Viewer, username: string): Promise<PublicUserRow> {
     if (normalizeUsername(username) === viewer.username) throw new AppError(400, 'CANNOT_BLOCK_YOURSELF');
     return this.directory.publicUser(username, viewer.id);
   }
 
   /** Counted once the request is known to be sensible: a typo costs nothing. */
-  private count(viewer: UserRow) {
+  private count(viewer: Viewer) {
     return this.limiter.hit(`blocks:user:${viewer.id}`, this.limits.blocksPerUser, this.limits.blockWindowMs, 'BLOCKING_TOO_FAST');
   }
 
-  private blocksChanged(viewer: UserRow, target: { id: string; username: string }) {
+  private blocksChanged(viewer: Viewer, target: { id: string; username: string }) {
     return this.changes.changed({
       kind: 'block',
       blockerId: viewer.id,

@@ -1,40 +1,17 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorBody } from '../../shared/api/common.js';
-import { PageQuery } from '../../shared/api/posts.js';
-import { FollowState, UserPage, UsernameParams } from '../../shared/api/users.js';
-import { requireUser } from '../auth/current-user.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { usersApi } from '../../shared/api/users.js';
+import { registerRoute } from '../http/register-route.js';
 import type { FollowService } from './follow.service.js';
 
 export const followRoutes =
-  (follows: FollowService): FastifyPluginAsyncZod =>
+  (follows: FollowService): FastifyPluginAsync =>
   async (app) => {
-    const stateResponse = { 200: FollowState, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody };
-
-    app.put(
-      '/api/users/:username/follow',
-      { schema: { tags: ['people'], summary: 'Follow a user (idempotent)', params: UsernameParams, response: stateResponse } },
-      async (request) => follows.follow(requireUser(request), request.params.username),
+    registerRoute(app, usersApi.follow, async ({ params, viewer }) => follows.follow(viewer, params.username));
+    registerRoute(app, usersApi.unfollow, async ({ params, viewer }) => follows.unfollow(viewer, params.username));
+    registerRoute(app, usersApi.followers, async ({ params, query, viewer }) =>
+      follows.list(params.username, viewer, 'followers', query.cursor),
     );
-
-    app.delete(
-      '/api/users/:username/follow',
-      { schema: { tags: ['people'], summary: 'Unfollow a user (idempotent)', params: UsernameParams, response: stateResponse } },
-      async (request) => follows.unfollow(requireUser(request), request.params.username),
+    registerRoute(app, usersApi.following, async ({ params, query, viewer }) =>
+      follows.list(params.username, viewer, 'following', query.cursor),
     );
-
-    for (const side of ['followers', 'following'] as const) {
-      app.get(
-        `/api/users/:username/${side}`,
-        {
-          schema: {
-            tags: ['people'],
-            summary: side === 'followers' ? 'Who follows this user' : 'Whom this user follows',
-            params: UsernameParams,
-            querystring: PageQuery,
-            response: { 200: UserPage, 400: ErrorBody, 404: ErrorBody },
-          },
-        },
-        async (request) => follows.list(request.params.username, request.user, side, request.query.cursor),
-      );
-    }
   };

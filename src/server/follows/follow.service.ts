@@ -1,6 +1,6 @@
 import type { FollowState, UserPage } from '../../shared/api/users.js';
 import { FOLLOW_LIST_PAGE_SIZE } from '../../shared/limits.js';
-import type { UserRow } from '../auth/auth.queries.js';
+import type { Viewer } from '../http/viewer.js';
 import type { Changes } from '../cache/changes.js';
 import type { AppDb } from '../db/database.js';
 import { decodeCursor, toPage } from '../http/cursor.js';
@@ -24,21 +24,21 @@ export class FollowService {
     private readonly changes: Changes,
   ) {}
 
-  async follow(viewer: UserRow, username: string): Promise<FollowState> {
+  async follow(viewer: Viewer, username: string): Promise<FollowState> {
     const { user: target, blockedByMe } = await this.directory.publicUserSeenBy(username, viewer.id);
     if (blockedByMe) throw new AppError(409, 'UNBLOCK_TO_FOLLOW');
     if (target.id !== viewer.id) await queries.insertFollow(this.db, viewer.id, target.id);
     return this.stateAfterChange(viewer, target);
   }
 
-  async unfollow(viewer: UserRow, username: string): Promise<FollowState> {
+  async unfollow(viewer: Viewer, username: string): Promise<FollowState> {
     const target = await this.directory.publicUser(username, viewer.id);
     await queries.deleteFollow(this.db, viewer.id, target.id);
     return this.stateAfterChange(viewer, target);
   }
 
   /** Both users' counts may have moved: say so, then read the state. */
-  private async stateAfterChange(viewer: UserRow, target: PublicUserRow): Promise<FollowState> {
+  private async stateAfterChange(viewer: Viewer, target: PublicUserRow): Promise<FollowState> {
     await this.changes.changed({
       kind: 'follow',
       followerId: viewer.id,
@@ -50,7 +50,7 @@ export class FollowService {
   }
 
   /** Someone's followers or followees as the viewer may see them: a 404 when the user is hidden from them. */
-  async list(username: string, viewer: UserRow | null, side: 'followers' | 'following', cursor: string | undefined): Promise<UserPage> {
+  async list(username: string, viewer: Viewer | null, side: 'followers' | 'following', cursor: string | undefined): Promise<UserPage> {
     const userId = await this.directory.idOf(username, viewer?.id);
     const rows = await queries.followList(this.db, {
       userId,

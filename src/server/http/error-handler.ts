@@ -86,5 +86,5 @@ const EVENT_FOR_CODE: Partial<Record<ErrorCode, SecurityEvent>> = {
 export function logRefusal(request: FastifyRequest, error: AppError) {
   const event = error.audit?.event ?? (error.status === 429 ? 'rate limited' : EVENT_FOR_CODE[error.code]);
   if (!event) return;
-  logSecurityEvent(request, event, { code: error.code, userId: error.audit?.accountId ?? request.user?.id });
+  logSecurityEvent(request, event, { code: error.code, userId: error.audit?.accountId ?? request.viewer?.id });
 }

@@ -1,6 +1,6 @@
 import type { LogEntry, ModeratedUser, QueueItem, ReportBody } from '../../shared/api/moderation.js';
 import { MODERATION_NOTE_MAX_LENGTH, PERMANENT_SUSPENSION, REPORT_DETAILS_MAX_LENGTH } from '../../shared/moderation.js';
-import type { UserRow } from '../auth/auth.queries.js';
+import type { Viewer } from '../http/viewer.js';
 import { endSessions } from '../auth/auth.queries.js';
 import type { Changes } from '../cache/changes.js';
 import type { RateLimitConfig } from '../config.js';
@@ -62,7 +62,7 @@ export class ModerationService {
    * the account's, then the address's, whatever the account (one address makes up to 80 fresh
    * accounts an hour; issue 26).
    */
-  async report(reporter: UserRow, body: ReportBody, address: string): Promise<void> {
+  async report(reporter: Viewer, body: ReportBody, address: string): Promise<void> {
     const { limiter, limits } = this.deps;
     await limiter.hit(`reports:user:${reporter.id}`, limits.reportsPerUser, limits.reportWindowMs, 'REPORTING_TOO_FAST');
     await limiter.hit(`reports:ip:${address}`, limits.reportsPerIp, limits.reportWindowMs, 'REPORTS_FROM_ADDRESS_TOO_MANY');

@@ -1,8 +1,7 @@
 import type { Role } from '../../shared/moderation.js';
-import type { UserRow } from '../auth/auth.queries.js';
 import { AppError } from '../http/app-error.js';
 
-/** Whoever acts: a signed-in moderator or admin, or `npm run admin` (no account of its own). */
+/** Whoever acts: a signed-in moderator or admin (their Viewer is one), or `npm run admin` (no account of its own). */
 export interface Actor {
   id: string | null;
   username: string;
@@ -11,8 +10,6 @@ export interface Actor {
 
 /** The command line acts as an admin; the log names it so. */
 export const COMMAND_LINE: Actor = { id: null, username: 'admin command line', role: 'admin' };
-
-export const actorOf = (user: UserRow): Actor => ({ id: user.id, username: user.username, role: user.role });
 
 /**
  * THE rule of who may act on whom (issue 17), used by the service for every action and by the

@@ -1,3 +1,5 @@
+import type { PostCard, PostPage } from '../../shared/api/posts.js';
+import { serializedArray, serializedJson, serializedObject, type SerializedJson } from '../../shared/api/serialized-json.js';
 import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
 import type { SeenBy } from '../directory/visibility.js';
 import { encodeCursor } from '../http/cursor.js';
@@ -6,7 +8,7 @@ import type { CardRow } from './post.queries.js';
 export type WindowRow = CardRow;
 
 interface Window {
-  rows: Array<WindowRow & { json: string }>;
+  rows: Array<WindowRow & { json: SerializedJson<PostCard> }>;
   /** The window holds every post there is (fewer than it asked for). */
   complete: boolean;
 }
@@ -25,7 +27,7 @@ export class FeedCache {
   constructor(
     private readonly cache: ReadCache,
     private readonly load: (limit: number) => Promise<WindowRow[]>,
-    private readonly toJson: (row: CardRow) => string,
+    private readonly toJson: (row: CardRow) => SerializedJson<PostCard>,
     private readonly size: number,
   ) {
     this.window = cache.region('newest posts', {
@@ -45,7 +47,7 @@ export class FeedCache {
   }
 
   /** The first page as JSON for this viewer, or undefined when the window can't tell. */
-  async firstPage(viewerId: string | undefined, seen: SeenBy, pageSize: number): Promise<string | undefined> {
+  async firstPage(viewerId: string | undefined, seen: SeenBy, pageSize: number): Promise<SerializedJson<PostPage> | undefined> {
     if (!this.cache.caching) return undefined;
     const window = await this.current();
     const visible = window.rows.filter((row) => row.userId !== viewerId && seen.sees(row.userId));
@@ -54,6 +56,6 @@ export class FeedCache {
     else if (window.complete) nextCursor = null;
     else return undefined;
     const page = visible.slice(0, pageSize);
-    return `{"posts":[${page.map((row) => row.json).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`;
+    return serializedObject<PostPage>({ posts: serializedArray(page.map((row) => row.json)), nextCursor: serializedJson(nextCursor) });
   }
 }

@@ -1,4 +1,5 @@
-import type { PostCard, PostDetail, PostPage } from '../../shared/api/posts.js';
+import type { PostCard, PostDetail, PostPage, RelatedResponse } from '../../shared/api/posts.js';
+import { serializedArray, serializedJson, serializedObject, type SerializedJson } from '../../shared/api/serialized-json.js';
 import { deriveHashtags } from '../../shared/hashtags.js';
 import { firstKeywords, searchGrams, searchText } from '../../shared/keywords.js';
 import {
@@ -11,7 +12,7 @@ import {
   RELATED_MAX_POSTS,
 } from '../../shared/limits.js';
 import { isIdempotencyKey, isImageType, validatePostText } from '../../shared/validation/post.js';
-import type { UserRow } from '../auth/auth.queries.js';
+import type { Viewer } from '../http/viewer.js';
 import type { RateLimitConfig } from '../config.js';
 import type { Changes } from '../cache/changes.js';
 import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
@@ -58,15 +59,15 @@ export function toCard(row: queries.CardRow): PostCard {
 /** A card's JSON with its author: what answers shared by every viewer hold, to filter per viewer. */
 export interface SharedCard {
   userId: string;
-  json: string;
+  json: SerializedJson<PostCard>;
 }
 
-export const toSharedCard = (row: queries.CardRow): SharedCard => ({ userId: row.userId, json: JSON.stringify(toCard(row)) });
+export const toSharedCard = (row: queries.CardRow): SharedCard => ({ userId: row.userId, json: serializedJson(toCard(row)) });
 
 /** `{ posts }` JSON of the first `limit` shared cards whose authors the viewer sees. */
-export function visibleCardsJson(cards: readonly SharedCard[], seen: SeenBy, limit: number): string {
+export function visibleCardsJson(cards: readonly SharedCard[], seen: SeenBy, limit: number): SerializedJson<{ posts: PostCard[] }> {
   const shown = visibleItems(cards, (card) => card.userId, seen, limit);
-  return `{"posts":[${shown.map((card) => card.json).join(',')}]}`;
+  return serializedObject<{ posts: PostCard[] }>({ posts: serializedArray(shown.map((card) => card.json)) });
 }
 
 const REJECTION: Record<ImageRejected['reason'], AppError> = {
@@ -130,13 +131,13 @@ export class PostService {
     this.feedCache = new FeedCache(
       cache,
       (limit) => queries.newestPosts(this.db, limit),
-      (row) => JSON.stringify(toCard(row)),
+      (row) => serializedJson(toCard(row)),
       // Room for a viewer's own recent posts, and those hidden from them, to be left out and still fill a page.
       HOME_FEED_PAGE_SIZE * 2,
     );
   }
 
-  private postsChanged(author: UserRow, postId: string, deleted = false): Promise<void> {
+  private postsChanged(author: Viewer, postId: string, deleted = false): Promise<void> {
     return this.changes.changed({ kind: 'post', postId, authorId: author.id, authorUsername: author.username, deleted });
   }
 
@@ -150,7 +151,7 @@ export class PostService {
    * submissions at once both do the work, and the one whose post lands second is undone on
    * the key's primary key and answers with the first.
    */
-  async create(author: UserRow, input: NewPost, retried = false): Promise<CreatedPost> {
+  async create(author: Viewer, input: NewPost, retried = false): Promise<CreatedPost> {
     const key = input.idempotencyKey;
     if (key !== undefined && !isIdempotencyKey(key)) throw new AppError(400, 'IDEMPOTENCY_KEY_INVALID');
     const earlier = key === undefined ? undefined : await queries.postOfKey(this.db, author.id, key, POST_IDEMPOTENCY_WINDOW_MS);
@@ -210,7 +211,7 @@ export class PostService {
    * A post with its author's current icon and follower count, and whether the viewer follows
    * them. A post whose author is hidden from the viewer is missing to them (the same 404).
    */
-  async get(id: string, viewer: UserRow | null): Promise<PostDetail> {
+  async get(id: string, viewer: Viewer | null): Promise<PostDetail> {
     // When the post is not cached, the statement that reads it also reads its author as they are now.
     let now: { user: PublicUserRow; followedByMe: boolean } | undefined;
     const post = await this.details.get(id, async () => {
@@ -242,7 +243,7 @@ export class PostService {
    * A user's posts, newest first, 50 at a time (their profile). Someone hidden from the viewer
    * is a 404; someone they blocked has no posts for them.
    */
-  async byAuthor(rawUsername: string, viewer: UserRow | null, cursor: string | undefined): Promise<PostPage> {
+  async byAuthor(rawUsername: string, viewer: Viewer | null, cursor: string | undefined): Promise<PostPage> {
     const username = normalizeUsername(rawUsername);
     // The user's row is usually cached: the check costs no statement then.
     const author = await this.directory.publicUser(username, viewer?.id);
@@ -259,15 +260,15 @@ export class PostService {
    * The home feed as JSON: everyone's posts newest first, without the viewer's own. The first
    * page usually comes from the feed cache; later pages and cache misses from the database.
    */
-  async feedJson(viewer: UserRow | null, cursor: string | undefined): Promise<string> {
+  async feedJson(viewer: Viewer | null, cursor: string | undefined): Promise<SerializedJson<PostPage>> {
     if (!cursor) {
       const cached = await this.feedCache.firstPage(viewer?.id, await this.visibility.seenBy(viewer?.id), HOME_FEED_PAGE_SIZE);
       if (cached) return cached;
     }
-    return JSON.stringify(await this.feed(viewer, cursor));
+    return serializedJson(await this.feed(viewer, cursor));
   }
 
-  async feed(viewer: UserRow | null, cursor: string | undefined): Promise<PostPage> {
+  async feed(viewer: Viewer | null, cursor: string | undefined): Promise<PostPage> {
     const rows = await queries.feedPage(this.db, {
       viewerId: viewer?.id,
       seen: await this.visibility.seenBy(viewer?.id),
@@ -283,7 +284,7 @@ export class PostService {
    * `{ posts }` JSON: everyone opening the same post within a moment shares one search, whose
    * cards are then filtered for the viewer (a post hidden from them is a 404, as its page is).
    */
-  async relatedJson(id: string, viewer: UserRow | null): Promise<string> {
+  async relatedJson(id: string, viewer: Viewer | null): Promise<SerializedJson<RelatedResponse>> {
     const answer = await this.related.get(id, async () => {
       const post = await queries.findRelatedSource(this.db, id);
       if (!post) throw new AppError(404, 'POST_NOT_FOUND');
@@ -307,7 +308,7 @@ export class PostService {
    * nothing. The record goes first (the post disappears at once), then its files; files storage
    * can't delete now are deleted by a later sweep, so the post is gone for users either way.
    */
-  async delete(viewer: UserRow, id: string): Promise<void> {
+  async delete(viewer: Viewer, id: string): Promise<void> {
     const post = await queries.findPost(this.db, id);
     if (!post) throw new AppError(404, 'POST_NOT_FOUND');
     // Someone else's post looks missing to them, but the log knows better.

@@ -1,8 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { SearchUser } from '../../shared/api/search.js';
+import type { PostSearchResponse, SearchUser } from '../../shared/api/search.js';
+import type { SerializedJson } from '../../shared/api/serialized-json.js';
 import { SEARCH_MAX_POSTS, SEARCH_MAX_USERS, SEARCH_QUERY_MAX_LENGTH } from '../../shared/limits.js';
 import { peopleSearchPrefix, postSearchWords } from '../../shared/search.js';
-import type { UserRow } from '../auth/auth.queries.js';
+import type { Viewer } from '../http/viewer.js';
 import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
 import { ConcurrencyGate } from '../concurrency-gate.js';
 import type { RateLimitConfig, SearchCostConfig } from '../config.js';
@@ -30,7 +31,7 @@ const QUERY_CANCELED = '57014';
 export interface Searcher {
   /** The client's address as rate limits count it (an IPv6 /64 is one). */
   address: string;
-  viewer: UserRow | null;
+  viewer: Viewer | null;
 }
 
 export interface SearchServiceOptions {
@@ -92,7 +93,7 @@ export class SearchService {
    * `{ posts }` JSON: everyone asking the same words within a moment shares one search, whose
    * cards are then filtered for the viewer (it holds a few more for that: withRoomForHidden).
    */
-  async postsJson(query: string, searcher: Searcher): Promise<string> {
+  async postsJson(query: string, searcher: Searcher): Promise<SerializedJson<PostSearchResponse>> {
     await this.count(searcher);
     checkLength(query);
     const words = postSearchWords(query);

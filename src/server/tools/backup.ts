@@ -9,6 +9,7 @@ import { createBackup, defaultBackupDir } from '../backup/backup.js';
 import { callServer, readServerFile } from '../backup/server-file.js';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
+import { UNSHARED_ROUTES } from '../http/unshared-routes.js';
 
 const { values } = parseArgs({ options: { out: { type: 'string' } } });
 const config = loadConfig();
@@ -21,7 +22,7 @@ const server = await readServerFile(config.dataDir);
 
 let result: unknown;
 if (server) {
-  const response = await callServer(server, '/api/admin/backup', { out: outDir });
+  const response = await callServer(server, UNSHARED_ROUTES.backup.path, { out: outDir });
   if (!response.ok) {
     console.error(`The running app refused the backup: ${response.status} ${await response.text()}`);
     process.exit(1);

@@ -4,6 +4,7 @@ import { ICON_MAX_BYTES } from '../../shared/limits.js';
 import { isImageType } from '../../shared/validation/post.js';
 import { validateBio } from '../../shared/validation/profile.js';
 import type { UserRow } from '../auth/auth.queries.js';
+import type { Viewer } from '../http/viewer.js';
 import { toMe } from '../auth/me.js';
 import type { Changes } from '../cache/changes.js';
 import type { RateLimitConfig } from '../config.js';
@@ -41,7 +42,7 @@ export class UserService {
     private readonly images: ImageQueue,
   ) {}
 
-  async profile(rawUsername: string, viewer: UserRow | null): Promise<Profile> {
+  async profile(rawUsername: string, viewer: Viewer | null): Promise<Profile> {
     const { user, followedByMe, blockedByMe } = await this.directory.publicUserSeenBy(rawUsername, viewer?.id);
     return {
       uid: user.id,
