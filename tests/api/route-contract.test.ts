@@ -65,13 +65,19 @@ describe('the shared contract and the registered routes', () => {
     }
   });
 
-  it("a guarded route without a body refuses a signed-out caller with its declaration's answer, before its handler", async () => {
-    const guarded = ALL_ROUTES.filter(
-      (definition) => definition.access.kind !== 'public' && (!definition.body || definition.consumes?.includes('multipart/form-data')),
-    );
-    expect(guarded.length).toBeGreaterThan(20);
+  it("a guarded route refuses a signed-out caller with its declaration's answer, before its handler", async () => {
+    const guarded = ALL_ROUTES.filter((definition) => definition.access.kind !== 'public');
+    expect(guarded.length).toBeGreaterThan(30);
     for (const definition of guarded) {
-      const response = await app.inject({ method: definition.method, url: pathOf(definition, sampleParams(definition)) });
+      // With a body only where the route reads JSON (a form's parts are read by its handler).
+      const json = definition.body && !definition.consumes?.includes('multipart/form-data');
+      // Malformed on purpose: access is decided before validation, so a 400 cannot tell a
+      // signed-out caller that a moderators' route exists.
+      const response = await app.inject({
+        method: definition.method,
+        url: pathOf(definition, sampleParams(definition)),
+        ...(json && { payload: { notAField: true } }),
+      });
       if (definition.access.kind === 'signed-in') expectError(response, 401, definition.access.code);
       else expectError(response, 404, 'NOT_FOUND');
     }
@@ -79,13 +85,14 @@ describe('the shared contract and the registered routes', () => {
 
   it('a role-only route is a 404 to a signed-in member too', async () => {
     const member = await signUp(app);
-    const staffOnly = ALL_ROUTES.filter((definition) => definition.access.kind === 'roles' && !definition.body);
-    expect(staffOnly.length).toBeGreaterThan(3);
+    const staffOnly = ALL_ROUTES.filter((definition) => definition.access.kind === 'roles');
+    expect(staffOnly.length).toBeGreaterThan(8);
     for (const definition of staffOnly) {
       const response = await app.inject({
         method: definition.method,
         url: pathOf(definition, sampleParams(definition)),
         headers: { cookie: member.cookie },
+        ...(definition.body && { payload: { notAField: true } }),
       });
       expectError(response, 404, 'NOT_FOUND');
     }

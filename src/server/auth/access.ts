@@ -48,8 +48,9 @@ export function registerAccess(app: FastifyInstance, auth: AuthService) {
     if (access?.kind === 'local-admin') requireLocalAdmin(request, access.token);
   });
 
-  // After validation, as before: a malformed request is a 400 whoever sends it.
-  app.addHook('preHandler', async (request, reply) => {
+  // Before validation: a malformed body to a route the caller may not call is refused as any
+  // body would be (401, or 404 for a role's route), so a 400 cannot show that the route exists.
+  app.addHook('preValidation', async (request, reply) => {
     const access = accessOf(request);
     // Every other /api request, an unknown path's 404 too (its tossed cookies are cleared as well).
     if (access?.kind === 'local-admin' || !isApiUrl(request.url)) return;
