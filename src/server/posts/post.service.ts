@@ -13,8 +13,8 @@ import {
 import { isIdempotencyKey, isImageType, validatePostText } from '../../shared/validation/post.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import type { RateLimitConfig } from '../config.js';
-import type { Changes } from '../cache/changes.js';
 import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
+import type { Note } from '../db/change-notices.js';
 import type { AppDb } from '../db/database.js';
 import { iconUrl } from '../directory/icon-images.js';
 import type { PublicUserRow } from '../directory/directory.queries.js';
@@ -69,6 +69,11 @@ export function visibleCardsJson(cards: readonly SharedCard[], seen: SeenBy, lim
   return `{"posts":[${shown.map((card) => card.json).join(',')}]}`;
 }
 
+/** The author's own post made or deleted (a moderator's removal is moderation's). */
+function postChanged(note: Note, author: UserRow, postId: string, deleted = false): Promise<void> {
+  return note(author, { kind: 'post', postId, authorId: author.id, authorUsername: author.username, deleted });
+}
+
 const REJECTION: Record<ImageRejected['reason'], AppError> = {
   'not-an-image': new AppError(415, 'INVALID_FILETYPE'),
   'too-large': new AppError(413, 'IMAGE_TOO_LARGE'),
@@ -77,7 +82,6 @@ const REJECTION: Record<ImageRejected['reason'], AppError> = {
 
 export interface PostCaches {
   cache: ReadCache;
-  changes: Changes;
   /** Where the windows of the newest posts start, shared with post search. */
   newestPostTimes?: NewestPostTimes;
 }
@@ -100,7 +104,6 @@ export class PostService {
   private readonly relatedPosts: RelatedPosts;
   /** The first page of each author's posts, by username: every profile visit asks. */
   private readonly firstPagesByAuthor: Region<PostPage>;
-  private readonly changes: Changes;
   private readonly visibility: Visibility;
 
   constructor(
@@ -110,9 +113,8 @@ export class PostService {
     private readonly limits: RateLimitConfig,
     private readonly directory: UserDirectory,
     private readonly images: ImageQueue,
-    { cache, changes, newestPostTimes }: PostCaches,
+    { cache, newestPostTimes }: PostCaches,
   ) {
-    this.changes = changes;
     this.visibility = directory.visibility;
     this.details = cache.region('post', {
       // A deleted account's posts are not listed in the change (there may be thousands): all.
@@ -136,9 +138,6 @@ export class PostService {
     );
   }
 
-  private postsChanged(author: UserRow, postId: string, deleted = false): Promise<void> {
-    return this.changes.changed({ kind: 'post', postId, authorId: author.id, authorUsername: author.username, deleted });
-  }
 
   /**
    * Creates a post. Every rule is checked again here; then the image is decoded and re-encoded,
@@ -177,7 +176,7 @@ export class PostService {
     const id = newId();
     const imageKey = newImageKey(id);
     try {
-      await this.files.store(imageFiles(imageKey, image), async (tx) => {
+      await this.files.store(imageFiles(imageKey, image), async (tx, note) => {
         const row = await queries.insertPost(tx, {
           id,
           userId: author.id,
@@ -192,6 +191,7 @@ export class PostService {
           placeholder: image.placeholder,
         });
         if (key !== undefined && !(await queries.claimKey(tx, author.id, key, id, POST_IDEMPOTENCY_WINDOW_MS))) throw new KeyTaken();
+        await postChanged(note, author, id);
         return { result: row };
       });
     } catch (error) {
@@ -202,7 +202,6 @@ export class PostService {
       return this.create(author, input, true);
     }
     if (key !== undefined) await queries.sweepKeys(this.db, POST_IDEMPOTENCY_WINDOW_MS);
-    await this.postsChanged(author, id);
     return { post: await this.get(id, author), replayed: false };
   }
 
@@ -312,10 +311,10 @@ export class PostService {
     if (!post) throw new AppError(404, 'POST_NOT_FOUND');
     // Someone else's post looks missing to them, but the log knows better.
     if (post.userId !== viewer.id) throw new AppError(404, 'POST_NOT_FOUND').withAudit({ event: 'authorization refused' });
-    await this.files.release(async (tx) => {
+    await this.files.release(async (tx, note) => {
       if (!(await queries.deletePost(tx, id))) throw new AppError(404, 'POST_NOT_FOUND');
+      await postChanged(note, viewer, id, true);
       return { result: undefined, released: imageFileKeys(post.imageKey) };
     });
-    await this.postsChanged(viewer, id, true);
   }
 }
