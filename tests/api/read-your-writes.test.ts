@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../src/shared/api/paths.js';
 import { jpeg } from '../helpers/images.js';
@@ -106,17 +105,8 @@ describe.skipIf(noPostgres)('changes across processes (PostgreSQL, caches on)', 
     }
   }
 
-  async function setRole(username: string, role: string) {
-    const client = new pg.Client({ connectionString: servers.databaseUrl });
-    await client.connect();
-    try {
-      await client.query('UPDATE users SET role = $1 WHERE username = $2', [role, username]);
-    } finally {
-      await client.end();
-    }
-  }
-
-  const postIds = async (server: ServerProcess, url: string, viewer: Session) => (await read<Page>(server, url, viewer)).posts.map((p) => p.id);
+  const postIds = async (server: ServerProcess, url: string, viewer: Session) =>
+    (await read<Page>(server, url, viewer)).posts.map((p) => p.id);
 
   it("a user's own posts and deletions show on their next read on B, before B hears of them", async () => {
     const alice = await register(a, 'rywpost');
@@ -205,7 +195,7 @@ describe.skipIf(noPostgres)('changes across processes (PostgreSQL, caches on)', 
     const author = await register(a, 'rywauthor');
     const moderator = await register(a, 'rywmod');
     const watcher = await register(a, 'rywmwatch');
-    await setRole(moderator.username, 'moderator');
+    await servers.setRole(moderator.username, 'moderator');
     const id = await createPost(a, author, 'Reported soon');
     // B has answered (and cached) the post and the author's posts.
     await expect.poll(() => postIds(b, API.userPosts(author.username), watcher)).toContain(id);

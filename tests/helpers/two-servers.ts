@@ -1,4 +1,6 @@
+import pg from 'pg';
 import { API } from '../../src/shared/api/paths.js';
+import type { Role } from '../../src/shared/moderation.js';
 import { newAccount } from './accounts.js';
 import { startLocalS3, type LocalS3 } from './s3.js';
 import { tempDir } from './processes.js';
@@ -14,6 +16,8 @@ export interface TwoServers {
   s3Prefix: string;
   /** The database both use, for a test that sets up rows behind their back (a moderator's role). */
   databaseUrl: string;
+  /** Gives a user a role behind the servers' backs (there is no route for it). */
+  setRole(username: string, role: Role): Promise<void>;
   /** With `bThroughProxy`: the proxy between B and the database (to hold back B's listener, say). */
   proxyB?: TcpProxy;
   stop(): Promise<void>;
@@ -58,6 +62,15 @@ export async function startTwoServers(
     s3Prefix,
     databaseUrl: database.url,
     proxyB,
+    setRole: async (username, role) => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        await client.query('UPDATE users SET role = $1 WHERE username = $2', [role, username]);
+      } finally {
+        await client.end();
+      }
+    },
     stop: async () => {
       await Promise.all([a.stop(), b.stop()]);
       await proxyB?.close();

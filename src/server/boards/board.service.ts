@@ -190,7 +190,8 @@ export class BoardService {
     }
     await this.count(viewer);
     await this.changes.transaction(async (tx, note) => {
-      if (await queries.deleteSave(tx, id, postId, role === 'owner' ? undefined : viewer.id)) await note(viewer, boardChange(viewer, found));
+      if (await queries.deleteSave(tx, id, postId, role === 'owner' ? undefined : viewer.id))
+        await note(viewer, boardChange(viewer, found));
     });
     return { saved: false, count: await this.countFor(id, seen) };
   }

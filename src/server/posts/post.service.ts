@@ -138,7 +138,6 @@ export class PostService {
     );
   }
 
-
   /**
    * Creates a post. Every rule is checked again here; then the image is decoded and re-encoded,
    * its files written, and only then the record inserted, so a post is never visible without
