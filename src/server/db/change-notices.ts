@@ -3,7 +3,7 @@ import type { AppDb } from './database.js';
 
 /**
  * Who made a change: a user (a moderator removing someone's post, not its author), or nobody
- * (null: the admin command line).
+ * (null: the admin command line, a test changing rows itself).
  */
 export interface Actor {
   id: string | null;
@@ -63,13 +63,8 @@ export class ChangeNotices {
     return result;
   }
 
-  /**
-   * A change made outside any service's transaction (a test that sets suspended_until itself):
-   * its notice goes in a transaction of its own, marking its subjects.
-   */
+  /** A change made outside any service's transaction (a test that sets suspended_until itself), by nobody. */
   changed(change: Change): Promise<void> {
-    return this.transaction(async (tx) => {
-      await this.writer?.write(tx, subjectsOf(change), change);
-    }).then(() => this.changes.deliver(change));
+    return this.transaction((_tx, note) => note({ id: null }, change));
   }
 }
