@@ -10,7 +10,7 @@ export const SLOW_ONLY = [
   'tests/api/admin-cli-databases.test.ts',
   'tests/api/export-memory.test.ts',
 ];
-export const SHORT_HERE_LONG_IN_SLOW = ['tests/api/crash-safety.test.ts', 'tests/api/fuzz.test.ts'];
+export const SHORT_HERE_LONG_IN_SLOW = ['tests/api/crash-safety.test.ts', 'tests/api/fuzz.test.ts', 'tests/api/read-your-writes.test.ts'];
 
 /** What both configs share. */
 export const common: NonNullable<ViteUserConfig['test']> = {

@@ -54,6 +54,7 @@ import { followRoutes } from './follows/follow.routes.js';
 import { Changes } from './cache/changes.js';
 import { ReadCache } from './cache/read-cache.js';
 import { PostgresChangeFeed, registerReadYourWrites } from './db/change-feed.js';
+import { ChangeNotices } from './db/change-notices.js';
 import { UserDirectory } from './directory/user-directory.js';
 import { Visibility } from './directory/visibility.js';
 import { blockRoutes } from './follows/block.routes.js';
@@ -78,8 +79,11 @@ import { UserService } from './users/user.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The process's Changes: every cache hears what is reported here (cache/changes.ts). */
-    changes: Changes;
+    /**
+     * Where a change made outside a route (a test setting suspended_until) is reported, as a
+     * service's transaction would (db/change-notices.ts): every cache hears of it.
+     */
+    changes: ChangeNotices;
   }
 }
 
@@ -211,7 +215,11 @@ export async function buildApp({
 
   // Deletions can be held while a backup copies files (see storage/pausable-deletes.ts).
   const files = new PausableDeletes(storage);
-  const tracked = new TrackedFiles(database.orm, files, app.log);
+  // Services note what they change in the transaction of the write; every cache hears of it once
+  // committed, and the other processes sharing PostgreSQL through the change feed.
+  const changes = new Changes();
+  const notices = new ChangeNotices(database.orm, changes);
+  const tracked = new TrackedFiles(database.orm, files, app.log, notices);
   // Files that an upload or deletion cut short by a crash left behind (storage/tracked-files.ts)
   // are deleted before the server starts listening, then every ORPHAN_FILE_AGE_MS. The embedded
   // database has exactly one process, so at start-up nothing can be in flight and every pending
@@ -247,16 +255,15 @@ export async function buildApp({
       }
     },
   });
-  const changes = new Changes();
   changes.subscribe((change) => cache.changed(change));
-  // Where a change made outside a route (a test setting suspended_until) is reported, as a service would.
-  app.decorate('changes', changes);
+  // Where a change made outside a route (a test setting suspended_until) is reported, as a service's transaction would.
+  app.decorate('changes', notices);
   // Processes sharing PostgreSQL tell each other what changed (an embedded database has one).
   if (database.kind === 'postgres' && config.databaseUrl) {
     const feed = new PostgresChangeFeed({
       databaseUrl: config.databaseUrl,
-      db: database.orm,
       changes,
+      notices,
       cache,
       log: app.log,
       connectTimeoutMs: config.databaseConnectTimeoutMs,
@@ -281,16 +288,15 @@ export async function buildApp({
   const images =
     givenImages ?? new ImageQueue(config.images.concurrency, config.images.queueLength, { cheapLanes: config.images.cheapLanes });
   const directory = new UserDirectory(database.orm, cache, visibility);
-  const users = new UserService(database.orm, directory, tracked, changes, limiter, config.rateLimits, images);
+  const users = new UserService(database.orm, directory, tracked, notices, limiter, config.rateLimits, images);
   const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, directory, images, {
     cache,
-    changes,
     newestPostTimes,
   });
-  const follows = new FollowService(database.orm, directory, changes);
-  const blocks = new BlockService(database.orm, directory, changes, limiter, config.rateLimits);
-  const boards = new BoardService(database.orm, directory, cache, changes, limiter, config.rateLimits);
-  const boardMembers = new BoardMemberService(database.orm, directory, changes, limiter, config.rateLimits);
+  const follows = new FollowService(database.orm, directory, notices);
+  const blocks = new BlockService(database.orm, directory, notices, limiter, config.rateLimits);
+  const boards = new BoardService(database.orm, directory, cache, notices, limiter, config.rateLimits);
+  const boardMembers = new BoardMemberService(database.orm, directory, notices, limiter, config.rateLimits);
   const outbox = givenOutbox ?? (config.mail && new Outbox(new Mailer(config.mail)));
   const resets = new PasswordResetService({
     db: database.orm,
@@ -305,11 +311,11 @@ export async function buildApp({
   if (database.kind === 'postgres' && !config.serverSecret) {
     app.log.warn('SERVER_SECRET is not set: using DATA_DIR/server-secret; every process sharing this database must have the same secret');
   }
-  const deletion = new AccountDeletion(tracked, changes, limiter, config.rateLimits, await loadServerSecret(config));
+  const deletion = new AccountDeletion(tracked, limiter, config.rateLimits, await loadServerSecret(config));
   const moderation = new ModerationService({
     db: database.orm,
     files: tracked,
-    changes,
+    changes: notices,
     limiter,
     limits: config.rateLimits,
     newAccountMs: config.reportNewAccountMs,

@@ -1,7 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Changes, type Change } from '../../src/server/cache/changes.js';
 import { ReadCache } from '../../src/server/cache/read-cache.js';
 import { PostgresChangeFeed } from '../../src/server/db/change-feed.js';
+import { ChangeNotices } from '../../src/server/db/change-notices.js';
 import { openDatabase, type Database } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { createEmptyDatabase, noPostgres } from '../helpers/services.js';
@@ -30,8 +32,11 @@ describe.skipIf(noPostgres)('the PostgreSQL change feed', { timeout: 60_000 }, (
   const changesB = new Changes();
   const cacheA = new ReadCache({ maxBytes: 1_000_000, ttlMs: 60_000 });
   const cacheB = new ReadCache({ maxBytes: 1_000_000, ttlMs: 60_000 });
+  let noticesA: ChangeNotices;
   let feedA: PostgresChangeFeed;
   let feedB: PostgresChangeFeed;
+  /** Every change B heard of, in order. */
+  const heardOnB: Change[] = [];
   let computed = 0;
   const profilesOnB = cacheB.region('profile', {
     staleAfter: (change) => (change.kind === 'profile' ? [change.username] : []),
@@ -64,11 +69,14 @@ describe.skipIf(noPostgres)('the PostgreSQL change feed', { timeout: 60_000 }, (
     const viaProxy = new URL(created.url);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
-    const feed = (url: string, changes: Changes, cache: ReadCache) =>
-      new PostgresChangeFeed({ databaseUrl: url, db: database.orm, changes, cache, log: quiet, connectTimeoutMs: 2_000 });
-    feedA = feed(created.url, changesA, cacheA);
-    feedB = feed(viaProxy.toString(), changesB, cacheB);
+    const feed = (url: string, changes: Changes, cache: ReadCache) => {
+      const notices = new ChangeNotices(database.orm, changes);
+      return { notices, feed: new PostgresChangeFeed({ databaseUrl: url, changes, notices, cache, log: quiet, connectTimeoutMs: 2_000 }) };
+    };
+    ({ notices: noticesA, feed: feedA } = feed(created.url, changesA, cacheA));
+    feedB = feed(viaProxy.toString(), changesB, cacheB).feed;
     changesB.subscribe((change) => cacheB.changed(change));
+    changesB.subscribe((change) => heardOnB.push(change));
     await Promise.all([feedA.start(), feedB.start()]);
   });
 
@@ -82,11 +90,48 @@ describe.skipIf(noPostgres)('the PostgreSQL change feed', { timeout: 60_000 }, (
   it("another process's change makes the entry stale there, and it marks its author's row", async () => {
     const before = await readOnB('bob');
     expect(await readOnB('bob')).toBe(before);
-    await changesA.changed(bio('bob'));
+    await noticesA.changed(bio('bob'));
     await until(async () => (await readOnB('bob')) !== before, 'B forgets bob');
     const row = await userRow('bob-id');
     expect(row.lastChangeId).toMatch(/:\d+$/);
     expect(feedB.owesChange(row)).toBe(false);
+  });
+
+  it('marks both who made a change and whom it is about, with the same notice', async () => {
+    await noticesA.transaction((_tx, note) => note({ id: 'eve-id' }, bio('bob')));
+    const [bob, eve] = [await userRow('bob-id'), await userRow('eve-id')];
+    expect(bob.lastChangeId).toMatch(/:\d+$/);
+    expect(eve.lastChangeId).toBe(bob.lastChangeId);
+  });
+
+  it('a write and its notice commit together or not at all', async () => {
+    const bioOf = async (id: string) =>
+      (await database.rawTransaction((tx) => tx.query<{ bio: string }>('SELECT bio FROM users WHERE id = $1', [id])))[0]!.bio;
+    const before = { bob: await userRow('bob-id'), eve: await userRow('eve-id') };
+    const heard = heardOnB.length;
+    // Undone after the notice was written: nobody is marked, nobody is told.
+    await expect(
+      noticesA.transaction(async (tx, note) => {
+        await tx.execute(sql`UPDATE users SET bio = 'undone' WHERE id = 'bob-id'`);
+        await note({ id: 'eve-id' }, bio('bob'));
+        throw new Error('undone');
+      }),
+    ).rejects.toThrow('undone');
+    // A notice that cannot be sent (NOTIFY takes under 8000 bytes) undoes its write.
+    await expect(
+      noticesA.transaction(async (tx, note) => {
+        await tx.execute(sql`UPDATE users SET bio = 'unannounced' WHERE id = 'bob-id'`);
+        await note({ id: 'eve-id' }, bio('b'.repeat(9_000)));
+      }),
+    ).rejects.toThrow();
+    expect(await bioOf('bob-id')).toBe('');
+    expect({ bob: await userRow('bob-id'), eve: await userRow('eve-id') }).toEqual(before);
+
+    // Notices arrive in commit order: once B hears a later change, it would have heard those.
+    const later: Change = { kind: 'profile', userId: 'eve-id', username: 'eve-later' };
+    await noticesA.transaction((_tx, note) => note({ id: 'eve-id' }, later));
+    await until(() => heardOnB.length > heard, 'B hears the committed change');
+    expect(heardOnB.slice(heard)).toEqual([later]);
   });
 
   it('a change it has not heard of yet is owed: its author reads around the cache', async () => {
@@ -110,7 +155,7 @@ describe.skipIf(noPostgres)('the PostgreSQL change feed', { timeout: 60_000 }, (
       return computed > count;
     }, 'B stops caching');
     // A change made meanwhile never reaches B's feed ...
-    await changesA.changed(bio('eve'));
+    await noticesA.changed(bio('eve'));
     const missed = await userRow('eve-id');
     expect(feedB.owesChange(missed)).toBe(true);
 

@@ -474,7 +474,7 @@ describe('DELETE /api/me: files the deletion could not remove are left for the s
     expect(await Promise.all(pending.map(async (key) => (await disk.get(key)) !== undefined))).toEqual(pending.map(() => true));
 
     storage.failing = false;
-    const sweeper = new TrackedFiles(t.database.orm, storage, t.app.log);
+    const sweeper = new TrackedFiles(t.database.orm, storage, t.app.log, t.app.changes);
     expect(await sweeper.sweep(0)).toBe(5);
     expect(await pendingKeys(t)).toEqual([]);
     expect(await Promise.all(pending.map((key) => disk.get(key)))).toEqual(pending.map(() => undefined));

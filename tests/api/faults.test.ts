@@ -83,7 +83,7 @@ describe('storage failures leave nothing half-done', () => {
   beforeAll(async () => {
     t = await createTestApp({}, { storage });
     // The app's own sweep runs at start-up and hourly; the tests run one when they need it.
-    sweeper = new TrackedFiles(t.database.orm, storage, t.app.log);
+    sweeper = new TrackedFiles(t.database.orm, storage, t.app.log, t.app.changes);
   });
   afterAll(async () => {
     await t.close();

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../src/shared/api/paths.js';
 import type { ServerProcess } from '../helpers/server-process.js';
@@ -18,15 +17,7 @@ describe.skipIf(noPostgres)('suspension across two processes (PostgreSQL, caches
   const call = callServer;
   const register = registerOn;
 
-  async function setRole(username: string, role: string) {
-    const client = new pg.Client({ connectionString: servers.databaseUrl });
-    await client.connect();
-    try {
-      await client.query('UPDATE users SET role = $1 WHERE username = $2', [role, username]);
-    } finally {
-      await client.end();
-    }
-  }
+  const setRole = (username: string, role: 'moderator' | 'admin') => servers.setRole(username, role);
 
   beforeAll(async () => {
     servers = await startTwoServers('moderation');

@@ -10,11 +10,33 @@ export type ProxyMode = 'up' | 'down' | 'stall';
 export interface TcpProxy {
   port: number;
   set(mode: ProxyMode): Promise<void>;
+  /**
+   * Holds back what the server sends on the connections whose client has sent `marker` (say
+   * `LISTEN `: a change feed's listener), nothing lost, until hold(null) passes it all on: a
+   * network that is slow for one connection while the others run.
+   */
+  hold(marker: string | null): void;
   close(): Promise<void>;
 }
 
+/** One proxied connection: what the server sent that is not passed on yet. */
+interface Link {
+  client: net.Socket;
+  /** The start of what the client sent (enough to find a marker in). */
+  sent: string;
+  waiting: Buffer[];
+}
+
+const SENT_KEPT = 4_096;
+
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let mode: ProxyMode = 'up';
+  let held: string | null = null;
+  const links = new Set<Link>();
+  const passOn = (link: Link) => {
+    if (held !== null && link.sent.includes(held)) return;
+    for (const chunk of link.waiting.splice(0)) link.client.write(chunk);
+  };
   const sockets = new Set<net.Socket>();
   const track = (socket: net.Socket) => {
     sockets.add(socket);
@@ -26,9 +48,21 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     if (mode === 'stall') return;
     const upstream = net.connect(target);
     track(upstream);
+    const link: Link = { client, sent: '', waiting: [] };
+    links.add(link);
+    client.on('data', (chunk: Buffer) => {
+      if (link.sent.length < SENT_KEPT) link.sent += chunk.toString('latin1');
+    });
     client.pipe(upstream);
-    upstream.pipe(client);
-    client.once('close', () => upstream.destroy());
+    upstream.on('data', (chunk: Buffer) => {
+      link.waiting.push(chunk);
+      passOn(link);
+    });
+    upstream.once('end', () => client.end());
+    client.once('close', () => {
+      links.delete(link);
+      upstream.destroy();
+    });
     upstream.once('close', () => client.destroy());
   });
   const listen = (port: number) =>
@@ -53,6 +87,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       mode = next;
       if (next === 'down') await stopListening();
       else if (!server.listening) await listen(port);
+    },
+    hold(marker) {
+      held = marker;
+      for (const link of links) passOn(link);
     },
     async close() {
       dropAll();

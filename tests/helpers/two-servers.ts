@@ -1,9 +1,12 @@
+import pg from 'pg';
 import { API } from '../../src/shared/api/paths.js';
+import type { Role } from '../../src/shared/moderation.js';
 import { newAccount } from './accounts.js';
 import { startLocalS3, type LocalS3 } from './s3.js';
 import { tempDir } from './processes.js';
 import { buildServer, startServer, type ServerProcess } from './server-process.js';
 import { createEmptyDatabase } from './services.js';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 export interface TwoServers {
   a: ServerProcess;
@@ -13,6 +16,10 @@ export interface TwoServers {
   s3Prefix: string;
   /** The database both use, for a test that sets up rows behind their back (a moderator's role). */
   databaseUrl: string;
+  /** Gives a user a role behind the servers' backs (there is no route for it). */
+  setRole(username: string, role: Role): Promise<void>;
+  /** With `bThroughProxy`: the proxy between B and the database (to hold back B's listener, say). */
+  proxyB?: TcpProxy;
   stop(): Promise<void>;
 }
 
@@ -22,9 +29,20 @@ export interface TwoServers {
  * other through the change feed, never by a cache running out. For suites guarded by
  * `describe.skipIf(noPostgres)`.
  */
-export async function startTwoServers(name: string, env: Record<string, string> = {}): Promise<TwoServers> {
+export async function startTwoServers(
+  name: string,
+  env: Record<string, string> = {},
+  { bThroughProxy = false }: { bThroughProxy?: boolean } = {},
+): Promise<TwoServers> {
   const script = await buildServer();
   const [database, s3] = await Promise.all([createEmptyDatabase(), startLocalS3()]);
+  const target = new URL(database.url);
+  const proxyB = bThroughProxy ? await startTcpProxy({ host: target.hostname, port: Number(target.port) || 5432 }) : undefined;
+  const viaProxy = new URL(database.url);
+  if (proxyB) {
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxyB.port);
+  }
   const s3Prefix = `${name}/`;
   const shared = {
     DATABASE_URL: database.url,
@@ -36,15 +54,26 @@ export async function startTwoServers(name: string, env: Record<string, string> 
   };
   // One after the other: the first migrates the empty database.
   const a = await startServer(shared, script);
-  const b = await startServer(shared, script);
+  const b = await startServer({ ...shared, DATABASE_URL: viaProxy.toString() }, script);
   return {
     a,
     b,
     s3,
     s3Prefix,
     databaseUrl: database.url,
+    proxyB,
+    setRole: async (username, role) => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        await client.query('UPDATE users SET role = $1 WHERE username = $2', [role, username]);
+      } finally {
+        await client.end();
+      }
+    },
     stop: async () => {
       await Promise.all([a.stop(), b.stop()]);
+      await proxyB?.close();
       await s3.stop();
       await database.drop();
     },

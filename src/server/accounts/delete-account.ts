@@ -2,7 +2,6 @@ import type { DeleteAccountBody } from '../../shared/api/delete-account.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import { verifyPassword } from '../auth/password.js';
 import { holdUsername } from '../auth/username-hold.js';
-import type { Changes } from '../cache/changes.js';
 import type { RateLimitConfig } from '../config.js';
 import { iconFileKeys } from '../directory/icon-images.js';
 import { AppError } from '../http/app-error.js';
@@ -18,7 +17,6 @@ import { deleteUser, lockAccount, postImageKeys } from './delete-account.queries
 export class AccountDeletion {
   constructor(
     private readonly files: TrackedFiles,
-    private readonly changes: Changes,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
     /** The key of the held name's address (server-secret.ts). */
@@ -50,19 +48,17 @@ export class AccountDeletion {
     }
     await Promise.all(slots.map((slot) => slot.release()));
 
-    await this.files.release(
-      async (tx) => {
-        const account = await lockAccount(tx, user.id);
-        // Deleted a moment ago by another request of theirs: this session has ended with it.
-        if (!account) throw new AppError(401, 'NOT_SIGNED_IN');
-        const released = (await postImageKeys(tx, user.id)).flatMap(imageFileKeys);
-        if (account.iconKey) released.push(...iconFileKeys(account.iconKey));
-        await holdUsername(tx, this.secret, account.username, account.email);
-        await deleteUser(tx, user.id);
-        return { result: account.username, released };
-      },
-      // Every cache forgets the account before its files go: that can take a while.
-      (username) => this.changes.changed({ kind: 'account-deleted', userId: user.id, username }),
-    );
+    // Every cache forgets the account (the change commits with it) before its files go: that can take a while.
+    await this.files.release(async (tx, note) => {
+      const account = await lockAccount(tx, user.id);
+      // Deleted a moment ago by another request of theirs: this session has ended with it.
+      if (!account) throw new AppError(401, 'NOT_SIGNED_IN');
+      const released = (await postImageKeys(tx, user.id)).flatMap(imageFileKeys);
+      if (account.iconKey) released.push(...iconFileKeys(account.iconKey));
+      await holdUsername(tx, this.secret, account.username, account.email);
+      await deleteUser(tx, user.id);
+      await note(user, { kind: 'account-deleted', userId: user.id, username: account.username });
+      return { result: undefined, released };
+    });
   }
 }

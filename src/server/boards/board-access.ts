@@ -1,5 +1,5 @@
 import type { BoardRole } from '../../shared/api/boards.js';
-import type { Changes } from '../cache/changes.js';
+import type { Change } from '../cache/changes.js';
 import type { AppDb } from '../db/database.js';
 import { boardSeen, type SeenBy, type Visibility } from '../directory/visibility.js';
 import { AppError } from '../http/app-error.js';
@@ -52,18 +52,26 @@ export class BoardAccess {
   }
 }
 
+/** A board as a change to it names it: the board and everyone invited to or joined to it. */
+export type ChangedBoard = {
+  board: Pick<queries.BoardRow, 'id' | 'slug' | 'ownerId' | 'ownerUsername'>;
+  memberUsernames: string[];
+};
+
 /**
- * Tells the caches (and the other processes) that a board changed: its entry, its addresses
- * before and after a rename, and the Boards tabs of its owner and everyone invited or joined.
+ * What a write to a board changes, for the caches (and the other processes): its entry, its
+ * addresses before and after a rename, and the Boards tabs of its owner and everyone invited or
+ * joined.
  */
-export function boardChanged(changes: Changes, actor: { id: string }, found: BoardSeen, newSlug?: string): Promise<void> {
+export function boardChange(actor: { id: string }, found: ChangedBoard, newSlug?: string): Change {
   const { board } = found;
-  return changes.changed({
+  return {
     kind: 'board',
     boardId: board.id,
     actorId: actor.id,
+    ownerId: board.ownerId,
     ownerUsername: board.ownerUsername,
     slugs: newSlug ? [board.slug, newSlug] : [board.slug],
     usernames: [board.ownerUsername, ...found.memberUsernames],
-  });
+  };
 }

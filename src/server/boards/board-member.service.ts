@@ -1,14 +1,14 @@
 import type { BoardMembers } from '../../shared/api/boards.js';
 import { BOARD_MEMBERS_MAX } from '../../shared/limits.js';
-import type { Viewer } from '../http/viewer.js';
-import type { Changes } from '../cache/changes.js';
 import type { RateLimitConfig } from '../config.js';
+import type { ChangeNotices } from '../db/change-notices.js';
 import type { AppDb } from '../db/database.js';
+import type { Viewer } from '../http/viewer.js';
 import type { UserDirectory } from '../directory/user-directory.js';
 import { normalizeUsername } from '../directory/username.js';
 import { AppError } from '../http/app-error.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
-import { BoardAccess, boardChanged, type BoardSeen } from './board-access.js';
+import { BoardAccess, boardChange, type BoardSeen } from './board-access.js';
 import { visibleMembers } from './board-json.js';
 import { countBoardWrite } from './board-writes.js';
 import * as queries from './board.queries.js';
@@ -24,7 +24,7 @@ export class BoardMemberService {
   constructor(
     private readonly db: AppDb,
     private readonly directory: UserDirectory,
-    private readonly changes: Changes,
+    private readonly changes: ChangeNotices,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
   ) {
@@ -41,13 +41,13 @@ export class BoardMemberService {
     const invitee = await this.directory.publicUser(rawUsername, viewer.id);
     if (!found.seen.sees(invitee.id)) throw new AppError(404, 'USER_NOT_FOUND');
     await this.count(viewer);
-    await this.db.transaction(async (tx) => {
+    await this.changes.transaction(async (tx, note) => {
       await queries.lockBoard(tx, id);
       if (await queries.isMember(tx, id, invitee.id)) return;
       if ((await queries.memberCount(tx, id)) >= BOARD_MEMBERS_MAX) throw new AppError(409, 'TOO_MANY_COLLABORATORS');
       await queries.insertMember(tx, id, invitee.id);
+      await note(viewer, boardChange(viewer, found));
     });
-    await boardChanged(this.changes, viewer, found);
     return this.members(found);
   }
 
@@ -66,8 +66,10 @@ export class BoardMemberService {
       throw new AppError(403, 'FORBIDDEN');
     }
     await this.count(viewer);
-    await queries.deleteMember(this.db, id, username);
-    await boardChanged(this.changes, viewer, found);
+    await this.changes.transaction(async (tx, note) => {
+      await queries.deleteMember(tx, id, username);
+      await note(viewer, boardChange(viewer, found));
+    });
     if (username !== viewer.username) return this.members(found);
     // Who left sees the board as anyone else now: a public one's joined members; a secret one not at all.
     const now = await this.access.byId(id, viewer.id).catch((error: unknown) => {
@@ -83,8 +85,10 @@ export class BoardMemberService {
     if (found.role === 'viewer') throw new AppError(403, 'NOT_INVITED');
     if (found.role === 'invited') {
       await this.count(viewer);
-      await queries.joinBoard(this.db, id, viewer.id);
-      await boardChanged(this.changes, viewer, found);
+      await this.changes.transaction(async (tx, note) => {
+        await queries.joinBoard(tx, id, viewer.id);
+        await note(viewer, boardChange(viewer, found));
+      });
     }
     return this.members({ ...found, role: found.role === 'invited' ? 'collaborator' : found.role });
   }

@@ -10,18 +10,18 @@ import type {
 import type { ErrorCode } from '../../shared/errors.js';
 import { BOARD_POSTS_MAX, BOARDS_PER_USER_MAX } from '../../shared/limits.js';
 import { normalizeBoardName, validateBoardDescription, validateBoardName } from '../../shared/validation/board.js';
-import type { Viewer } from '../http/viewer.js';
-import type { Changes } from '../cache/changes.js';
 import type { ReadCache } from '../cache/read-cache.js';
 import type { RateLimitConfig } from '../config.js';
+import type { ChangeNotices } from '../db/change-notices.js';
 import type { AppDb } from '../db/database.js';
+import type { Viewer } from '../http/viewer.js';
 import { hasSqlState } from '../db/sql-state.js';
 import type { UserDirectory } from '../directory/user-directory.js';
 import type { SeenBy } from '../directory/visibility.js';
 import { AppError } from '../http/app-error.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import { newId } from '../ids.js';
-import { BoardAccess, boardChanged, type BoardSeen } from './board-access.js';
+import { BoardAccess, boardChange, type BoardSeen } from './board-access.js';
 import { BoardCounts } from './board-counts.js';
 import { BoardReads } from './board-reads.js';
 import { keepsAddress, slugOf } from './board-slug.js';
@@ -50,7 +50,7 @@ export class BoardService {
     private readonly db: AppDb,
     private readonly directory: UserDirectory,
     cache: ReadCache,
-    private readonly changes: Changes,
+    private readonly changes: ChangeNotices,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
   ) {
@@ -99,15 +99,15 @@ export class BoardService {
     refuse(validateBoardName(name) ?? validateBoardDescription(description));
     await this.count(viewer);
     const id = newId();
-    await this.db.transaction(async (tx) => {
+    await this.changes.transaction(async (tx, note) => {
       await queries.lockOwner(tx, viewer.id);
       if ((await queries.boardCount(tx, viewer.id)) >= BOARDS_PER_USER_MAX) throw new AppError(409, 'TOO_MANY_BOARDS');
       const slug = await slugFor(tx, viewer.id, name, id);
       await nameTaken(queries.insertBoard(tx, { id, ownerId: viewer.id, name, slug, description, secret: body.secret ?? false }));
+      const board = { id, slug, ownerId: viewer.id, ownerUsername: viewer.username };
+      await note(viewer, boardChange(viewer, { board, memberUsernames: [] }));
     });
-    const created = await this.access.byId(id, viewer.id);
-    await this.boardChanged(viewer, created);
-    return this.detail(created);
+    return this.detail(await this.access.byId(id, viewer.id));
   }
 
   /** Owner only. A new name gives a new slug (the client follows it to the new address). */
@@ -121,7 +121,7 @@ export class BoardService {
     );
     if (body.coverPostId && !(await queries.isOnBoard(this.db, id, body.coverPostId))) throw new AppError(400, 'COVER_NOT_ON_BOARD');
     await this.count(viewer);
-    const newSlug = await this.db.transaction(async (tx) => {
+    await this.changes.transaction(async (tx, note) => {
       let slug: string | undefined;
       if (name !== undefined && name !== board.name) {
         await queries.lockOwner(tx, viewer.id);
@@ -139,9 +139,8 @@ export class BoardService {
       await nameTaken(update).catch((error: unknown) => {
         throw hasSqlState(error, FOREIGN_KEY_VIOLATION) ? new AppError(400, 'COVER_NOT_ON_BOARD') : error;
       });
-      return slug;
+      await note(viewer, boardChange(viewer, found, slug));
     });
-    await this.boardChanged(viewer, found, newSlug);
     return this.detail(await this.access.byId(id, viewer.id));
   }
 
@@ -149,8 +148,10 @@ export class BoardService {
   async delete(viewer: Viewer, id: string): Promise<void> {
     const found = await this.access.forAction(id, viewer.id, ['owner']);
     await this.count(viewer);
-    await queries.deleteBoard(this.db, id);
-    await this.boardChanged(viewer, found);
+    await this.changes.transaction(async (tx, note) => {
+      await queries.deleteBoard(tx, id);
+      await note(viewer, boardChange(viewer, found));
+    });
   }
 
   /**
@@ -165,7 +166,10 @@ export class BoardService {
     if (board.postCount >= BOARD_POSTS_MAX) throw new AppError(409, 'BOARD_FULL');
     await this.count(viewer);
     try {
-      await queries.insertSave(this.db, id, postId, viewer.id);
+      await this.changes.transaction(async (tx, note) => {
+        await queries.insertSave(tx, id, postId, viewer.id);
+        await note(viewer, boardChange(viewer, found));
+      });
     } catch (error) {
       // Two saves raced for the last place: the CHECK on post_count let one win.
       if (hasSqlState(error, CHECK_VIOLATION)) throw new AppError(409, 'BOARD_FULL');
@@ -173,7 +177,6 @@ export class BoardService {
       if (hasSqlState(error, FOREIGN_KEY_VIOLATION)) throw new AppError(404, 'POST_NOT_FOUND');
       throw error;
     }
-    await this.boardChanged(viewer, found);
     return { saved: true, count: await this.countFor(id, seen) };
   }
 
@@ -186,17 +189,16 @@ export class BoardService {
       if (saver !== undefined && saver !== viewer.id) throw new AppError(403, 'FORBIDDEN');
     }
     await this.count(viewer);
-    if (await queries.deleteSave(this.db, id, postId, role === 'owner' ? undefined : viewer.id)) await this.boardChanged(viewer, found);
+    await this.changes.transaction(async (tx, note) => {
+      if (await queries.deleteSave(tx, id, postId, role === 'owner' ? undefined : viewer.id))
+        await note(viewer, boardChange(viewer, found));
+    });
     return { saved: false, count: await this.countFor(id, seen) };
   }
 
   /** The board's count as it is now, as the viewer may see it (the stored count, less the hidden). */
   private async countFor(id: string, seen: SeenBy): Promise<number> {
     return (await this.counts.of([{ id, postCount: await queries.postCountOf(this.db, id) }], seen))[0]!;
-  }
-
-  private boardChanged(actor: Viewer, found: BoardSeen, newSlug?: string) {
-    return boardChanged(this.changes, actor, found, newSlug);
   }
 
   /** The board just written, from the database (the writer reads their own write). */

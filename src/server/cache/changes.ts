@@ -1,6 +1,7 @@
 /**
- * What a user changed. Services say this after a write (ReadCache.changed); each cached region
- * declares which of its entries a change makes stale. So a new cache never needs a new call in
+ * What a user changed. Services note it in the transaction of their write; once committed every
+ * cache hears of it (ReadCache.changed), and each cached region declares which of its entries a
+ * change makes stale. So a new cache never needs a new call in
  * every service that writes, and a new kind of write never needs to know which caches exist.
  */
 export type Change =
@@ -31,48 +32,41 @@ export type Change =
    * or changed its members. `slugs`: its addresses before and after; `usernames`: everyone whose
    * Boards tab lists it (its owner and its joined members, before and after).
    */
-  | { kind: 'board'; boardId: string; actorId: string; ownerUsername: string; slugs: string[]; usernames: string[] };
+  | { kind: 'board'; boardId: string; actorId: string; ownerId: string; ownerUsername: string; slugs: string[]; usernames: string[] };
 
-/** The user who made the change: their next read must see it, on any process. */
-export function authorOf(change: Change): string {
+/**
+ * Whom a change is about, besides who made it: their next read must show it too, on any process
+ * (a moderator's Remove Post is about the post's author; a follow about the one followed).
+ */
+export function subjectsOf(change: Change): string[] {
   switch (change.kind) {
     case 'post':
-      return change.authorId;
+      return [change.authorId];
     case 'follow':
-      return change.followerId;
+      return [change.followerId, change.targetId];
     case 'block':
-      return change.blockerId;
+      return [change.blockerId, change.blockedId];
     case 'board':
-      return change.actorId;
+      return [change.ownerId];
     default:
-      return change.userId;
+      return [change.userId];
   }
 }
 
 /**
- * Where services report their changes, and caches hear of them. Services depend on this alone,
- * never on the caches. Where several processes share the database a publisher tells the others
- * (db/change-feed.ts), whose changes arrive here through deliver().
+ * Where caches hear of changes. Services never call it: they note their changes in the
+ * transaction of their write (db/change-notices.ts), which delivers them here once committed;
+ * where several processes share the database, the others' changes arrive here too
+ * (db/change-feed.ts).
  */
 export class Changes {
   private readonly listeners: Array<(change: Change) => void> = [];
-  private publisher: ((change: Change) => Promise<void>) | undefined;
 
   subscribe(listener: (change: Change) => void) {
     this.listeners.push(listener);
   }
 
-  publishWith(publisher: (change: Change) => Promise<void>) {
-    this.publisher = publisher;
-  }
-
-  /** A user changed something here: this process forgets at once, then the others are told. */
-  async changed(change: Change): Promise<void> {
-    this.deliver(change);
-    await this.publisher?.(change);
-  }
-
-  /** A change heard of (here, or from another process). */
+  /** A change committed (here, or by another process): every listener forgets what it makes stale. */
   deliver(change: Change) {
     for (const listener of this.listeners) listener(change);
   }

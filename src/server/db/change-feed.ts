@@ -3,9 +3,10 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
-import { authorOf, type Change, type Changes } from '../cache/changes.js';
+import type { Change, Changes } from '../cache/changes.js';
 import { readFreshFromNowOn, withinRequest } from '../cache/fresh-reads.js';
 import type { ReadCache } from '../cache/read-cache.js';
+import type { ChangeNotices, NoticeWriter } from './change-notices.js';
 import type { AppDb } from './database.js';
 
 const CHANNEL = 'dormboard_changes';
@@ -22,20 +23,24 @@ interface Notice {
  * Changes between processes that share PostgreSQL, over LISTEN/NOTIFY: each process hears what
  * every other one changes within milliseconds and forgets what it makes stale.
  *
- * Read your own writes: publishing a change also records it on its author's row (last_change_id,
- * in the same statement as the NOTIFY, so both commit together). The author's next request loads
- * that row with their session; a process that has not heard of that change yet reads around its
- * cache for them (registerReadYourWrites). Changes committed before this process started
- * listening need no notice: its cache was empty then.
+ * A change's notice is written in the transaction of its data (ChangeNotices): its NOTIFY is
+ * sent only if that transaction commits, and it marks the rows of the users concerned (who made
+ * it and whom it is about: last_change_id) in the same transaction. Their next request loads that
+ * row with their session; a process that has not heard of that change yet (its listener is
+ * behind, or cut off) reads around its cache for them (registerReadYourWrites). Changes committed
+ * before this process started listening need no notice: its cache was empty then.
  *
  * A process that loses its listening connection caches nothing until it listens again (it may
- * be missing changes), then starts from an empty cache. *
- * WARNING: "before this process started listening" compares last_change_at (the time the NOTIFY
- * statement ran) with the time LISTEN was in place, both the database's clock. The statement
- * commits at once, so a change stamped just before LISTEN but committed after it is the only
- * one that could slip by; it is still delivered and applied moments later.
+ * be missing changes), then starts from an empty cache.
+ *
+ * WARNING: "before this process started listening" compares last_change_at (the time the notice
+ * was written, just before its transaction commits) with the time LISTEN was in place, both the
+ * database's clock. A change stamped just before LISTEN but committed after it is the only one
+ * that could slip by; it is still delivered and applied moments later.
+ * Cost: PostgreSQL serialises the commits of transactions that NOTIFY (one queue lock), as it did
+ * the statements that notified on their own before.
  */
-export class PostgresChangeFeed {
+export class PostgresChangeFeed implements NoticeWriter {
   private readonly process = randomUUID();
   private counter = 0;
   /** Changes this process has heard of, recent ones (older ones are older than its cache). */
@@ -49,15 +54,15 @@ export class PostgresChangeFeed {
   constructor(
     private readonly options: {
       databaseUrl: string;
-      db: AppDb;
       changes: Changes;
+      notices: ChangeNotices;
       cache: ReadCache;
       log: { warn(details: object, message: string): void; info(message: string): void };
       connectTimeoutMs: number;
     },
   ) {
     options.cache.suspend();
-    options.changes.publishWith((change) => this.publish(change));
+    options.notices.writeWith(this);
   }
 
   async start(): Promise<void> {
@@ -94,13 +99,19 @@ export class PostgresChangeFeed {
     return !this.heard.has(viewer.lastChangeId);
   }
 
-  private async publish(change: Change): Promise<void> {
+  /** In the transaction of the change: marks the users concerned and queues the NOTIFY (sent on commit). */
+  async write(tx: AppDb, userIds: string[], change: Change): Promise<void> {
     this.counter += 1;
     const notice: Notice = { id: `${this.process}:${this.counter}`, change };
+    // Heard already: this process delivers its own changes itself, right after the commit.
     this.heard.set(notice.id, true);
-    await this.options.db.execute(sql`
+    const ids = sql.join(
+      userIds.map((id) => sql`${id}`),
+      sql`, `,
+    );
+    await tx.execute(sql`
       WITH marked AS (
-        UPDATE users SET last_change_id = ${notice.id}, last_change_at = now() WHERE id = ${authorOf(change)}
+        UPDATE users SET last_change_id = ${notice.id}, last_change_at = clock_timestamp() WHERE id IN (${ids})
       )
       SELECT pg_notify(${CHANNEL}, ${JSON.stringify(notice)})`);
   }

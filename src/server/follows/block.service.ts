@@ -1,8 +1,8 @@
 import type { BlockedAccounts, BlockState } from '../../shared/api/users.js';
-import type { Viewer } from '../http/viewer.js';
-import type { Changes } from '../cache/changes.js';
 import type { RateLimitConfig } from '../config.js';
+import type { ChangeNotices, Note } from '../db/change-notices.js';
 import type { AppDb } from '../db/database.js';
+import type { Viewer } from '../http/viewer.js';
 import { iconUrl } from '../directory/icon-images.js';
 import type { PublicUserRow } from '../directory/directory.queries.js';
 import type { UserDirectory } from '../directory/user-directory.js';
@@ -21,7 +21,7 @@ export class BlockService {
   constructor(
     private readonly db: AppDb,
     private readonly directory: UserDirectory,
-    private readonly changes: Changes,
+    private readonly changes: ChangeNotices,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
   ) {}
@@ -30,8 +30,10 @@ export class BlockService {
   async block(viewer: Viewer, username: string): Promise<BlockState> {
     const target = await this.target(viewer, username);
     await this.count(viewer);
-    await queries.insertBlock(this.db, viewer.id, target.id);
-    await this.blocksChanged(viewer, target);
+    await this.changes.transaction(async (tx, note) => {
+      await queries.insertBlock(tx, viewer.id, target.id);
+      await blocksChanged(note, viewer, target);
+    });
     return { blocked: true };
   }
 
@@ -43,11 +45,12 @@ export class BlockService {
     const name = normalizeUsername(username);
     if (name === viewer.username) throw new AppError(400, 'CANNOT_BLOCK_YOURSELF');
     await this.count(viewer);
-    const blockedId = await queries.deleteBlock(this.db, viewer.id, name);
-    if (blockedId) {
-      await this.blocksChanged(viewer, { id: blockedId, username: name });
-      return { blocked: false };
-    }
+    const blockedId = await this.changes.transaction(async (tx, note) => {
+      const id = await queries.deleteBlock(tx, viewer.id, name);
+      if (id) await blocksChanged(note, viewer, { id, username: name });
+      return id;
+    });
+    if (blockedId) return { blocked: false };
     // No block of theirs: the answer for anyone else, and a 404 for nobody or someone hidden.
     await this.target(viewer, username);
     return { blocked: false };
@@ -67,14 +70,14 @@ export class BlockService {
   private count(viewer: Viewer) {
     return this.limiter.hit(`blocks:user:${viewer.id}`, this.limits.blocksPerUser, this.limits.blockWindowMs, 'BLOCKING_TOO_FAST');
   }
+}
 
-  private blocksChanged(viewer: Viewer, target: { id: string; username: string }) {
-    return this.changes.changed({
-      kind: 'block',
-      blockerId: viewer.id,
-      blockerUsername: viewer.username,
-      blockedId: target.id,
-      blockedUsername: target.username,
-    });
-  }
+function blocksChanged(note: Note, viewer: Viewer, target: { id: string; username: string }) {
+  return note(viewer, {
+    kind: 'block',
+    blockerId: viewer.id,
+    blockerUsername: viewer.username,
+    blockedId: target.id,
+    blockedUsername: target.username,
+  });
 }

@@ -1,8 +1,8 @@
 import type { FollowState, UserPage } from '../../shared/api/users.js';
 import { FOLLOW_LIST_PAGE_SIZE } from '../../shared/limits.js';
-import type { Viewer } from '../http/viewer.js';
-import type { Changes } from '../cache/changes.js';
+import type { ChangeNotices } from '../db/change-notices.js';
 import type { AppDb } from '../db/database.js';
+import type { Viewer } from '../http/viewer.js';
 import { decodeCursor, toPage } from '../http/cursor.js';
 import { iconUrl } from '../directory/icon-images.js';
 import type { PublicUserRow } from '../directory/directory.queries.js';
@@ -21,32 +21,36 @@ export class FollowService {
   constructor(
     private readonly db: AppDb,
     private readonly directory: UserDirectory,
-    private readonly changes: Changes,
+    private readonly changes: ChangeNotices,
   ) {}
 
   async follow(viewer: Viewer, username: string): Promise<FollowState> {
     const { user: target, blockedByMe } = await this.directory.publicUserSeenBy(username, viewer.id);
     if (blockedByMe) throw new AppError(409, 'UNBLOCK_TO_FOLLOW');
-    if (target.id !== viewer.id) await queries.insertFollow(this.db, viewer.id, target.id);
-    return this.stateAfterChange(viewer, target);
+    await this.write(viewer, target, async (tx) => {
+      if (target.id !== viewer.id) await queries.insertFollow(tx, viewer.id, target.id);
+    });
+    return queries.followState(this.db, viewer.id, target.id);
   }
 
   async unfollow(viewer: Viewer, username: string): Promise<FollowState> {
     const target = await this.directory.publicUser(username, viewer.id);
-    await queries.deleteFollow(this.db, viewer.id, target.id);
-    return this.stateAfterChange(viewer, target);
+    await this.write(viewer, target, (tx) => queries.deleteFollow(tx, viewer.id, target.id));
+    return queries.followState(this.db, viewer.id, target.id);
   }
 
-  /** Both users' counts may have moved: say so, then read the state. */
-  private async stateAfterChange(viewer: Viewer, target: PublicUserRow): Promise<FollowState> {
-    await this.changes.changed({
-      kind: 'follow',
-      followerId: viewer.id,
-      followerUsername: viewer.username,
-      targetId: target.id,
-      targetUsername: target.username,
+  /** Both users' counts may have moved: the edge and the notice commit together. */
+  private write(viewer: Viewer, target: PublicUserRow, edge: (tx: AppDb) => Promise<void>): Promise<void> {
+    return this.changes.transaction(async (tx, note) => {
+      await edge(tx);
+      await note(viewer, {
+        kind: 'follow',
+        followerId: viewer.id,
+        followerUsername: viewer.username,
+        targetId: target.id,
+        targetUsername: target.username,
+      });
     });
-    return queries.followState(this.db, viewer.id, target.id);
   }
 
   /** Someone's followers or followees as the viewer may see them: a 404 when the user is hidden from them. */

@@ -2,8 +2,8 @@ import type { LogEntry, ModeratedUser, QueueItem, ReportBody } from '../../share
 import { MODERATION_NOTE_MAX_LENGTH, PERMANENT_SUSPENSION, REPORT_DETAILS_MAX_LENGTH } from '../../shared/moderation.js';
 import type { Viewer } from '../http/viewer.js';
 import { endSessions } from '../auth/auth.queries.js';
-import type { Changes } from '../cache/changes.js';
 import type { RateLimitConfig } from '../config.js';
+import type { ChangeNotices } from '../db/change-notices.js';
 import type { AppDb } from '../db/database.js';
 import { iconUrl } from '../directory/icon-images.js';
 import { AppError } from '../http/app-error.js';
@@ -43,7 +43,7 @@ export class ModerationService {
     private readonly deps: {
       db: AppDb;
       files: TrackedFiles;
-      changes: Changes;
+      changes: ChangeNotices;
       limiter: RateLimiter;
       limits: RateLimitConfig;
       /** Reports from accounts younger than this rank last in the queue, marked (config.reportNewAccountMs). */
@@ -193,18 +193,15 @@ export class ModerationService {
     const note = checkNote(body.note);
     const post = await findPost(this.db, body.postId);
     if (!post) throw new AppError(404, 'POST_NOT_FOUND');
-    await this.deps.files.release(
-      async (tx) => {
-        const user = await ModerationService.lockTarget(tx, actor, post.userId);
-        await queries.closeReports(tx, { userId: user.id, postId: post.id }, 'actioned', actor.id);
-        if (!(await deletePost(tx, post.id))) throw new AppError(404, 'POST_NOT_FOUND');
-        await queries.insertLog(tx, this.entry(actor, 'remove-post', user, post.id, note));
-        return { result: user, released: imageFileKeys(post.imageKey) };
-      },
-      // Every cache forgets the post before its files go.
-      (user) =>
-        this.deps.changes.changed({ kind: 'post', postId: post.id, authorId: user.id, authorUsername: user.username, deleted: true }),
-    );
+    // The moderator is the change's actor and the author its subject: both see it gone at once.
+    await this.deps.files.release(async (tx, noteChange) => {
+      const user = await ModerationService.lockTarget(tx, actor, post.userId);
+      await queries.closeReports(tx, { userId: user.id, postId: post.id }, 'actioned', actor.id);
+      if (!(await deletePost(tx, post.id))) throw new AppError(404, 'POST_NOT_FOUND');
+      await queries.insertLog(tx, this.entry(actor, 'remove-post', user, post.id, note));
+      await noteChange(actor, { kind: 'post', postId: post.id, authorId: user.id, authorUsername: user.username, deleted: true });
+      return { result: user, released: imageFileKeys(post.imageKey) };
+    });
   }
 
   /**
@@ -219,16 +216,16 @@ export class ModerationService {
     const note = checkNote(body.note);
     const { userId, post } = await this.targetOf(body);
     const until = body.days === null ? PERMANENT_SUSPENSION : new Date(Date.now() + body.days * DAY_MS);
-    const user = await this.db.transaction(async (tx) => {
+    // The suspension change is what makes this process's session cache forget the user's sessions (auth/session-cache.ts).
+    await this.deps.changes.transaction(async (tx, noteChange) => {
       const target = await ModerationService.lockTarget(tx, actor, userId);
       await queries.setSuspension(tx, target.id, until);
       await endSessions(tx, target.id);
       await queries.closeReports(tx, { userId: target.id, postId: null, allOfUser: true }, 'actioned', actor.id);
       const action = body.days === null ? 'suspend-permanent' : `suspend-${body.days}`;
       await queries.insertLog(tx, this.entry(actor, action, target, post?.id ?? null, note));
-      return target;
+      await noteChange(actor, { kind: 'suspension', userId: target.id, username: target.username });
     });
-    await this.suspensionChanged(user);
     return { until };
   }
 
@@ -237,19 +234,13 @@ export class ModerationService {
     assertAdmin(actor);
     const checked = checkNote(note);
     const { userId } = await this.targetOf({ username });
-    const user = await this.db.transaction(async (tx) => {
+    await this.deps.changes.transaction(async (tx, noteChange) => {
       const target = await ModerationService.lockTarget(tx, actor, userId);
       if (!target.suspendedUntil || target.suspendedUntil.getTime() <= Date.now()) throw new AppError(409, 'NOT_SUSPENDED');
       await queries.setSuspension(tx, target.id, null);
       await queries.insertLog(tx, this.entry(actor, 'unsuspend', target, null, checked));
-      return target;
+      await noteChange(actor, { kind: 'suspension', userId: target.id, username: target.username });
     });
-    await this.suspensionChanged(user);
-  }
-
-  /** The change is what makes this process's session cache forget the user's sessions (auth/session-cache.ts). */
-  private async suspensionChanged(user: ModeratedUserRow) {
-    await this.deps.changes.changed({ kind: 'suspension', userId: user.id, username: user.username });
   }
 
   private entry(actor: Actor, action: string, target: ModeratedUserRow, postId: string | null, note: string): queries.LogRow {

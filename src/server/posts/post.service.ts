@@ -14,8 +14,8 @@ import {
 import { isIdempotencyKey, isImageType, validatePostText } from '../../shared/validation/post.js';
 import type { Viewer } from '../http/viewer.js';
 import type { RateLimitConfig } from '../config.js';
-import type { Changes } from '../cache/changes.js';
 import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
+import type { Note } from '../db/change-notices.js';
 import type { AppDb } from '../db/database.js';
 import { iconUrl } from '../directory/icon-images.js';
 import type { PublicUserRow } from '../directory/directory.queries.js';
@@ -70,6 +70,11 @@ export function visibleCardsJson(cards: readonly SharedCard[], seen: SeenBy, lim
   return serializedObject<{ posts: PostCard[] }>({ posts: serializedArray(shown.map((card) => card.json)) });
 }
 
+/** The author's own post made or deleted (a moderator's removal is moderation's). */
+function postChanged(note: Note, author: Viewer, postId: string, deleted = false): Promise<void> {
+  return note(author, { kind: 'post', postId, authorId: author.id, authorUsername: author.username, deleted });
+}
+
 const REJECTION: Record<ImageRejected['reason'], AppError> = {
   'not-an-image': new AppError(415, 'INVALID_FILETYPE'),
   'too-large': new AppError(413, 'IMAGE_TOO_LARGE'),
@@ -78,7 +83,6 @@ const REJECTION: Record<ImageRejected['reason'], AppError> = {
 
 export interface PostCaches {
   cache: ReadCache;
-  changes: Changes;
   /** Where the windows of the newest posts start, shared with post search. */
   newestPostTimes?: NewestPostTimes;
 }
@@ -101,7 +105,6 @@ export class PostService {
   private readonly relatedPosts: RelatedPosts;
   /** The first page of each author's posts, by username: every profile visit asks. */
   private readonly firstPagesByAuthor: Region<PostPage>;
-  private readonly changes: Changes;
   private readonly visibility: Visibility;
 
   constructor(
@@ -111,9 +114,8 @@ export class PostService {
     private readonly limits: RateLimitConfig,
     private readonly directory: UserDirectory,
     private readonly images: ImageQueue,
-    { cache, changes, newestPostTimes }: PostCaches,
+    { cache, newestPostTimes }: PostCaches,
   ) {
-    this.changes = changes;
     this.visibility = directory.visibility;
     this.details = cache.region('post', {
       // A deleted account's posts are not listed in the change (there may be thousands): all.
@@ -135,10 +137,6 @@ export class PostService {
       // Room for a viewer's own recent posts, and those hidden from them, to be left out and still fill a page.
       HOME_FEED_PAGE_SIZE * 2,
     );
-  }
-
-  private postsChanged(author: Viewer, postId: string, deleted = false): Promise<void> {
-    return this.changes.changed({ kind: 'post', postId, authorId: author.id, authorUsername: author.username, deleted });
   }
 
   /**
@@ -178,7 +176,7 @@ export class PostService {
     const id = newId();
     const imageKey = newImageKey(id);
     try {
-      await this.files.store(imageFiles(imageKey, image), async (tx) => {
+      await this.files.store(imageFiles(imageKey, image), async (tx, note) => {
         const row = await queries.insertPost(tx, {
           id,
           userId: author.id,
@@ -193,6 +191,7 @@ export class PostService {
           placeholder: image.placeholder,
         });
         if (key !== undefined && !(await queries.claimKey(tx, author.id, key, id, POST_IDEMPOTENCY_WINDOW_MS))) throw new KeyTaken();
+        await postChanged(note, author, id);
         return { result: row };
       });
     } catch (error) {
@@ -203,7 +202,6 @@ export class PostService {
       return this.create(author, input, true);
     }
     if (key !== undefined) await queries.sweepKeys(this.db, POST_IDEMPOTENCY_WINDOW_MS);
-    await this.postsChanged(author, id);
     return { post: await this.get(id, author), replayed: false };
   }
 
@@ -313,10 +311,10 @@ export class PostService {
     if (!post) throw new AppError(404, 'POST_NOT_FOUND');
     // Someone else's post looks missing to them, but the log knows better.
     if (post.userId !== viewer.id) throw new AppError(404, 'POST_NOT_FOUND').withAudit({ event: 'authorization refused' });
-    await this.files.release(async (tx) => {
+    await this.files.release(async (tx, note) => {
       if (!(await queries.deletePost(tx, id))) throw new AppError(404, 'POST_NOT_FOUND');
+      await postChanged(note, viewer, id, true);
       return { result: undefined, released: imageFileKeys(post.imageKey) };
     });
-    await this.postsChanged(viewer, id, true);
   }
 }

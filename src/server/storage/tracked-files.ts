@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { ChangeNotices, Note } from '../db/change-notices.js';
 import type { AppDb } from '../db/database.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { deleteAll, putAll, type FileToStore } from './batch.js';
@@ -37,14 +38,16 @@ export class TrackedFiles {
     private readonly db: AppDb,
     private readonly storage: Storage,
     private readonly log: FastifyBaseLogger,
+    /** Runs the owners' transactions, with the notices of what they change. */
+    private readonly notices: ChangeNotices,
   ) {}
 
   /**
    * Writes the files (all or none), then runs `work` in a transaction that also forgets their
-   * keys and records the keys `work` released; after the commit the released files are deleted.
-   * On any failure the new files are removed again.
+   * keys and records the keys `work` released (and the changes it notes, which every cache hears
+   * of before the released files are deleted). On any failure the new files are removed again.
    */
-  async store<T>(files: FileToStore[], work: (tx: AppDb) => Promise<Owned<T>>, afterCommit?: (result: T) => Promise<void>): Promise<T> {
+  async store<T>(files: FileToStore[], work: (tx: AppDb, note: Note) => Promise<Owned<T>>): Promise<T> {
     const keys = files.map((file) => file.key);
     await addPendingFiles(this.db, keys);
     try {
@@ -55,8 +58,8 @@ export class TrackedFiles {
     }
     let outcome: Owned<T>;
     try {
-      outcome = await this.db.transaction(async (tx) => {
-        const owned = await work(tx);
+      outcome = await this.notices.transaction(async (tx, note) => {
+        const owned = await work(tx, note);
         await clearPendingFiles(tx, keys);
         await addPendingFiles(tx, owned.released ?? []);
         return owned;
@@ -68,17 +71,13 @@ export class TrackedFiles {
       if (!isDatabaseUnavailable(error)) await this.remove(keys);
       throw error;
     }
-    await afterCommit?.(outcome.result);
     await this.remove(outcome.released ?? []);
     return outcome.result;
   }
 
-  /**
-   * Runs `work` (which deletes the rows that owned some files) and then deletes those files;
-   * `afterCommit` runs in between (say what changed before a long deletion of files).
-   */
-  release<T>(work: (tx: AppDb) => Promise<Owned<T>>, afterCommit?: (result: T) => Promise<void>): Promise<T> {
-    return this.store([], work, afterCommit);
+  /** Runs `work` (which deletes the rows that owned some files) and then deletes those files. */
+  release<T>(work: (tx: AppDb, note: Note) => Promise<Owned<T>>): Promise<T> {
+    return this.store([], work);
   }
 
   /** Deletes recorded files; the ones storage can't delete now stay recorded for the sweep. */

@@ -6,8 +6,8 @@ import { validateBio } from '../../shared/validation/profile.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import type { Viewer } from '../http/viewer.js';
 import { toMe } from '../auth/me.js';
-import type { Changes } from '../cache/changes.js';
 import type { RateLimitConfig } from '../config.js';
+import type { ChangeNotices } from '../db/change-notices.js';
 import type { AppDb } from '../db/database.js';
 import { iconFileKeys, iconFiles, iconUrl, newIconKey } from '../directory/icon-images.js';
 import type { UserDirectory } from '../directory/user-directory.js';
@@ -36,7 +36,7 @@ export class UserService {
     private readonly db: AppDb,
     private readonly directory: UserDirectory,
     private readonly files: TrackedFiles,
-    private readonly changes: Changes,
+    private readonly changes: ChangeNotices,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
     private readonly images: ImageQueue,
@@ -70,18 +70,21 @@ export class UserService {
     }
     if (!edits.icon) {
       if (bio === undefined) return toMe(user);
-      const { user: updated } = await queries.updateProfile(this.db, user.id, { bio });
-      await this.changes.changed({ kind: 'profile', userId: user.id, username: user.username });
+      const updated = await this.changes.transaction(async (tx, note) => {
+        const { user: row } = await queries.updateProfile(tx, user.id, { bio });
+        await note(user, { kind: 'profile', userId: user.id, username: user.username });
+        return row;
+      });
       return toMe(updated);
     }
 
     const iconKey = newIconKey(user.id);
     const sizes = await this.processIcon(user.id, edits.icon);
-    const updated = await this.files.store(iconFiles(iconKey, sizes), async (tx) => {
+    const updated = await this.files.store(iconFiles(iconKey, sizes), async (tx, note) => {
       const { user: row, replacedIconKey } = await queries.updateProfile(tx, user.id, { bio, iconKey });
+      await note(user, { kind: 'profile', userId: user.id, username: user.username });
       return { result: row, released: replacedIconKey ? iconFileKeys(replacedIconKey) : [] };
     });
-    await this.changes.changed({ kind: 'profile', userId: user.id, username: user.username });
     return toMe(updated);
   }
 
