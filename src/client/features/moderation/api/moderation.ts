@@ -1,8 +1,11 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { InviteList } from '../../../../shared/api/invites';
 import type { LogResponse, PersonResponse, QueueResponse, ReportBody, SuspendedResponse } from '../../../../shared/api/moderation';
 import { API } from '../../../../shared/api/paths';
 import type { Role } from '../../../../shared/moderation';
-import { api } from '../../../api/http';
+import { api, ApiError } from '../../../api/http';
+import { postQueries } from '../../posts';
+import { profileQueries } from '../../people';
 
 const withCursor = (path: string, cursor: string | null) => (cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path);
 
@@ -11,29 +14,37 @@ export function useReport() {
   return useMutation({ mutationFn: (body: ReportBody) => api<void>('POST', API.reports, body) });
 }
 
-const MODERATION_KEY = ['moderation'] as const;
+/** The moderation feature's queries: staff lists, one person's record, and (admins) invite codes. */
+export const moderationQueries = {
+  all: () => ['moderation'] as const,
+  list: <T extends { nextCursor: string | null }>(name: 'queue' | 'log' | 'suspended', path: string) =>
+    infiniteQueryOptions({
+      queryKey: [...moderationQueries.all(), name],
+      queryFn: ({ pageParam }) => api<T>('GET', withCursor(path, pageParam)),
+      initialPageParam: null as string | null,
+      getNextPageParam: (page) => page.nextCursor,
+    }),
+  person: (username: string) =>
+    queryOptions({
+      queryKey: [...moderationQueries.all(), 'person', username],
+      queryFn: () => api<PersonResponse>('GET', API.moderationPerson(username)).then((r) => r.user),
+      enabled: username !== '',
+      retry: false,
+    }),
+  /** The invite codes that still work (admins; a 404 for anyone else). */
+  invites: () =>
+    queryOptions({
+      queryKey: ['invites'],
+      queryFn: () => api<InviteList>('GET', API.invites).then((r) => r.invites),
+      // A 404 is the answer (not an admin), not a hiccup to retry.
+      retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
+    }),
+};
 
-function usePaged<T extends { nextCursor: string | null }>(name: string, path: string) {
-  return useInfiniteQuery({
-    queryKey: [...MODERATION_KEY, name],
-    queryFn: ({ pageParam }) => api<T>('GET', withCursor(path, pageParam)),
-    initialPageParam: null as string | null,
-    getNextPageParam: (page) => page.nextCursor,
-  });
-}
-
-export const useQueue = () => usePaged<QueueResponse>('queue', API.moderationQueue);
-export const useModerationLog = () => usePaged<LogResponse>('log', API.moderationLog);
-export const useSuspended = () => usePaged<SuspendedResponse>('suspended', API.moderationSuspended);
-
-export function usePerson(username: string) {
-  return useQuery({
-    queryKey: [...MODERATION_KEY, 'person', username],
-    queryFn: () => api<PersonResponse>('GET', API.moderationPerson(username)).then((r) => r.user),
-    enabled: username !== '',
-    retry: false,
-  });
-}
+export const useQueue = () => useInfiniteQuery(moderationQueries.list<QueueResponse>('queue', API.moderationQueue));
+export const useModerationLog = () => useInfiniteQuery(moderationQueries.list<LogResponse>('log', API.moderationLog));
+export const useSuspended = () => useInfiniteQuery(moderationQueries.list<SuspendedResponse>('suspended', API.moderationSuspended));
+export const usePerson = (username: string) => useQuery(moderationQueries.person(username));
 
 export type ModerationAction =
   | { kind: 'remove-post'; postId: string; note?: string }
@@ -63,9 +74,9 @@ export function useModerationAction() {
   return useMutation({
     mutationFn: send,
     onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: MODERATION_KEY });
-      void queryClient.invalidateQueries({ queryKey: ['post'] });
-      void queryClient.invalidateQueries({ queryKey: ['profile'] });
+      void queryClient.invalidateQueries({ queryKey: moderationQueries.all() });
+      void queryClient.invalidateQueries({ queryKey: postQueries.all() });
+      void queryClient.invalidateQueries({ queryKey: profileQueries.all() });
     },
   });
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PostResponse } from '../../../../shared/api/posts';
 import { API } from '../../../../shared/api/paths';
 import { api } from '../../../api/http';
-import { FEED_KEY } from './feed';
+import { postQueries } from './queries';
 
 export interface CreatePostInput {
   photo: Blob;
@@ -24,6 +24,6 @@ export function useCreatePost() {
       form.set('photo', photo, fileName);
       return api<PostResponse>('POST', API.posts, form).then((r) => r.post);
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: FEED_KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: postQueries.feed().queryKey }),
   });
 }

@@ -1,24 +1,23 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API } from '../../../../shared/api/paths';
 import type { ChangePasswordBody, SessionsResponse } from '../../../../shared/api/sessions';
 import { api } from '../../../api/http';
 
-const SESSIONS_KEY = ['sessions'] as const;
-
 /** Where the signed-in user is signed in (Settings → Sessions). */
-export function useSessions() {
-  return useQuery({
-    queryKey: SESSIONS_KEY,
+export const sessionsQuery = () =>
+  queryOptions({
+    queryKey: ['sessions'],
     queryFn: () => api<SessionsResponse>('GET', API.sessions).then((r) => r.sessions),
   });
-}
+
+export const useSessions = () => useQuery(sessionsQuery());
 
 /** Signs out one of the user's other sessions; the list is read again afterwards. */
 export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api<void>('DELETE', API.session(id)),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsQuery().queryKey }),
   });
 }
 
@@ -27,6 +26,6 @@ export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ChangePasswordBody) => api<void>('POST', API.password, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsQuery().queryKey }),
   });
 }

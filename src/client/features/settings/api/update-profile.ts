@@ -3,6 +3,7 @@ import type { MeResponse } from '../../../../shared/api/auth';
 import { API } from '../../../../shared/api/paths';
 import { api } from '../../../api/http';
 import { setCurrentUser } from '../../../api/current-user';
+import { profileQueries } from '../../people';
 
 /** Icon and bio go together in one request (PATCH /api/me). */
 export function useUpdateProfile() {
@@ -16,7 +17,7 @@ export function useUpdateProfile() {
     },
     onSuccess: (user) => {
       setCurrentUser(queryClient, user);
-      return queryClient.invalidateQueries({ queryKey: ['profile'] });
+      return queryClient.invalidateQueries({ queryKey: profileQueries.all() });
     },
   });
 }
