@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '../moderation.js';
-import { text } from './common.js';
+import { ErrorBody, text } from './common.js';
+import { defineRoute, PUBLIC, signedIn } from './route.js';
 
 /** The signed-in user as the client sees themself. */
 export const Me = z
@@ -31,3 +32,49 @@ export type RegisterBody = z.infer<typeof RegisterBody>;
 
 export const LoginBody = z.strictObject({ identifier: text(), password: text() });
 export type LoginBody = z.infer<typeof LoginBody>;
+
+export const authApi = {
+  register: defineRoute({
+    method: 'POST',
+    path: '/api/auth/register',
+    access: PUBLIC,
+    tags: ['accounts'],
+    summary: 'Create an account and sign in',
+    body: RegisterBody,
+    responses: { 201: MeResponse, 400: ErrorBody, 409: ErrorBody, 429: ErrorBody },
+  }),
+  login: defineRoute({
+    method: 'POST',
+    path: '/api/auth/login',
+    access: PUBLIC,
+    tags: ['accounts'],
+    summary: 'Sign in with a username or an e-mail address',
+    body: LoginBody,
+    responses: { 200: MeResponse, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody },
+  }),
+  /** Public: signing out a browser whose session already ended still clears its cookie. */
+  logout: defineRoute({
+    method: 'POST',
+    path: '/api/auth/logout',
+    access: PUBLIC,
+    tags: ['accounts'],
+    summary: 'Sign out this browser',
+    responses: { 204: z.null() },
+  }),
+  logoutAll: defineRoute({
+    method: 'POST',
+    path: '/api/auth/logout-all',
+    access: signedIn(),
+    tags: ['accounts'],
+    summary: 'Sign out everywhere: end every session of the signed-in user',
+    responses: { 204: z.null(), 401: ErrorBody },
+  }),
+  me: defineRoute({
+    method: 'GET',
+    path: '/api/me',
+    access: signedIn(),
+    tags: ['accounts'],
+    summary: 'The signed-in user',
+    responses: { 200: MeResponse, 401: ErrorBody },
+  }),
+} as const;

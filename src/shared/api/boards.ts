@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { ImageSet, PostCard } from './posts.js';
-import { text } from './common.js';
+import { ErrorBody, text } from './common.js';
+import { ImageSet, PageQuery, PostCard } from './posts.js';
+import { defineRoute, PUBLIC, signedIn } from './route.js';
+import { UsernameParams } from './users.js';
 
 /**
  * Boards (issue 18). A board belongs to its owner and lives at /@{owner}/boards/{slug}; the API
@@ -108,3 +110,122 @@ export type SaveState = z.infer<typeof SaveState>;
 /** After inviting, removing a member, joining or leaving: the board's members now. */
 export const BoardMembers = z.object({ members: z.array(BoardMember) });
 export type BoardMembers = z.infer<typeof BoardMembers>;
+
+const tags = ['boards'];
+/** Every write: the board may be unseen (404), not the caller's to change (403), or too fast (429). */
+const writeErrors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody } as const;
+
+/** Boards (issue 18; docs/boards.md). Reads by owner and slug, writes by id. */
+export const boardsApi = {
+  userBoards: defineRoute({
+    method: 'GET',
+    path: '/api/users/:username/boards',
+    access: PUBLIC,
+    tags,
+    summary: 'The boards a user owns or joined that you may see, most recently saved to first (24 a page)',
+    params: UsernameParams,
+    query: PageQuery,
+    responses: { 200: BoardList, 400: ErrorBody, 404: ErrorBody },
+  }),
+  userBoard: defineRoute({
+    method: 'GET',
+    path: '/api/users/:username/boards/:slug',
+    access: PUBLIC,
+    tags,
+    summary: 'A board by its owner and slug, with your role on it',
+    params: BoardSlugParams,
+    responses: { 200: BoardResponse, 400: ErrorBody, 404: ErrorBody },
+  }),
+  userBoardPosts: defineRoute({
+    method: 'GET',
+    path: '/api/users/:username/boards/:slug/posts',
+    access: PUBLIC,
+    tags,
+    summary: "A board's posts, newest saved first (50 a page)",
+    params: BoardSlugParams,
+    query: PageQuery,
+    responses: { 200: BoardPostPage, 400: ErrorBody, 404: ErrorBody },
+  }),
+  saveTargets: defineRoute({
+    method: 'GET',
+    path: '/api/me/boards',
+    access: signedIn(),
+    tags,
+    summary: 'The Save picker: your own and joined boards, most recently used first, and whether `post` is on each',
+    query: SaveTargetsQuery,
+    responses: { 200: SaveTargets, 400: ErrorBody, 401: ErrorBody },
+  }),
+  createBoard: defineRoute({
+    method: 'POST',
+    path: '/api/boards',
+    access: signedIn(),
+    tags,
+    summary: 'Make a board',
+    body: CreateBoardBody,
+    responses: { 201: BoardResponse, 400: ErrorBody, 401: ErrorBody, 409: ErrorBody, 429: ErrorBody },
+  }),
+  updateBoard: defineRoute({
+    method: 'PATCH',
+    path: '/api/boards/:id',
+    access: signedIn(),
+    tags,
+    summary: 'Rename, describe, make secret or not, choose the cover (owner)',
+    params: BoardParams,
+    body: UpdateBoardBody,
+    responses: { 200: BoardResponse, ...writeErrors, 409: ErrorBody },
+  }),
+  deleteBoard: defineRoute({
+    method: 'DELETE',
+    path: '/api/boards/:id',
+    access: signedIn(),
+    tags,
+    summary: 'Delete a board (owner); the posts on it stay',
+    params: BoardParams,
+    responses: { 204: z.null(), ...writeErrors },
+  }),
+  savePost: defineRoute({
+    method: 'PUT',
+    path: '/api/boards/:id/posts/:postId',
+    access: signedIn(),
+    tags,
+    summary: 'Save a post to a board (owner, collaborators); idempotent',
+    params: BoardPostParams,
+    responses: { 200: SaveState, ...writeErrors, 409: ErrorBody },
+  }),
+  unsavePost: defineRoute({
+    method: 'DELETE',
+    path: '/api/boards/:id/posts/:postId',
+    access: signedIn(),
+    tags,
+    summary: 'Remove a post from a board (owner: any; collaborator: what they saved); idempotent',
+    params: BoardPostParams,
+    responses: { 200: SaveState, ...writeErrors },
+  }),
+  inviteMember: defineRoute({
+    method: 'PUT',
+    path: '/api/boards/:id/members/:username',
+    access: signedIn(),
+    tags,
+    summary: 'Invite someone to a board (owner); idempotent',
+    params: BoardMemberParams,
+    responses: { 200: BoardMembers, ...writeErrors, 409: ErrorBody },
+  }),
+  removeMember: defineRoute({
+    method: 'DELETE',
+    path: '/api/boards/:id/members/:username',
+    access: signedIn(),
+    tags,
+    summary: 'Remove a member (owner), or leave / decline with your own username',
+    params: BoardMemberParams,
+    responses: { 200: BoardMembers, ...writeErrors },
+  }),
+  joinBoard: defineRoute({
+    method: 'POST',
+    path: '/api/boards/:id/join',
+    access: signedIn(),
+    tags,
+    summary: 'Join a board you were invited to',
+    params: BoardParams,
+    responses: { 200: BoardMembers, ...writeErrors },
+  }),
+} as const;

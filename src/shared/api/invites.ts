@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { INVITE_MAX_DAYS, INVITE_MAX_USES } from '../registration.js';
+import { ErrorBody } from './common.js';
+import { defineRoute, onlyFor } from './route.js';
 
 /** An invite code that still works, as admins see it on /moderation/invites (never its code). */
 export const InviteInfo = z
@@ -26,3 +28,33 @@ export type CreateInviteBody = z.infer<typeof CreateInviteBody>;
 /** A new invite, with its code: shown this once. */
 export const NewInvite = InviteInfo.extend({ code: z.string() }).meta({ id: 'NewInvite' });
 export type NewInvite = z.infer<typeof NewInvite>;
+
+/** The Invites section of /moderation: admins only; to everyone else these routes do not exist (404). */
+export const invitesApi = {
+  invites: defineRoute({
+    method: 'GET',
+    path: '/api/moderation/invites',
+    access: onlyFor('admin'),
+    tags: ['moderation'],
+    summary: 'Invite codes that still work (admins)',
+    responses: { 200: InviteList, 404: ErrorBody },
+  }),
+  createInvite: defineRoute({
+    method: 'POST',
+    path: '/api/moderation/invites',
+    access: onlyFor('admin'),
+    tags: ['moderation'],
+    summary: 'Make an invite code for REGISTRATION=invite (admins); the code is shown only in this answer',
+    body: CreateInviteBody,
+    responses: { 201: NewInvite, 400: ErrorBody, 404: ErrorBody },
+  }),
+  revokeInvite: defineRoute({
+    method: 'DELETE',
+    path: '/api/moderation/invites/:id',
+    access: onlyFor('admin'),
+    tags: ['moderation'],
+    summary: 'Revoke an invite code (admins)',
+    params: z.strictObject({ id: z.string().max(64) }),
+    responses: { 204: z.null(), 404: ErrorBody },
+  }),
+} as const;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { REPORT_REASONS, ROLES, type ReportReason } from '../moderation.js';
-import { text } from './common.js';
-import { ImageSet } from './posts.js';
+import { ErrorBody, text } from './common.js';
+import { ImageSet, PageQuery } from './posts.js';
+import { defineRoute, onlyFor, signedIn } from './route.js';
 
 const REASON_KEYS = Object.keys(REPORT_REASONS) as [ReportReason, ...ReportReason[]];
 
@@ -124,3 +125,105 @@ export type SuspendedResponse = z.infer<typeof SuspendedResponse>;
 
 export const PersonResponse = z.object({ user: ModeratedUser });
 export type PersonResponse = z.infer<typeof PersonResponse>;
+
+/** Moderators and admins; to everyone else /api/moderation does not exist (404). The service checks again whom an action touches. */
+const STAFF = onlyFor('moderator', 'admin');
+/** Every moderation action: a bad body (400), not yours to act on (403), gone (404), already done (409). */
+const actionErrors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody } as const;
+
+/** Reports (any signed-in user) and moderation (issue 17). */
+export const moderationApi = {
+  report: defineRoute({
+    method: 'POST',
+    path: '/api/reports',
+    access: signedIn(),
+    tags: ['moderation'],
+    summary: "Report someone else's post (postId) or profile (username); a repeat while open stores nothing",
+    body: ReportBody,
+    responses: { 204: z.null(), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody },
+  }),
+  moderationQueue: defineRoute({
+    method: 'GET',
+    path: '/api/moderation/queue',
+    access: STAFF,
+    tags: ['moderation'],
+    summary: 'Open reports grouped by target, newest first',
+    query: PageQuery,
+    responses: { 200: QueueResponse, 400: ErrorBody, 404: ErrorBody },
+  }),
+  moderationLog: defineRoute({
+    method: 'GET',
+    path: '/api/moderation/log',
+    access: STAFF,
+    tags: ['moderation'],
+    summary: 'Every moderation action, newest first',
+    query: PageQuery,
+    responses: { 200: LogResponse, 400: ErrorBody, 404: ErrorBody },
+  }),
+  moderationSuspended: defineRoute({
+    method: 'GET',
+    path: '/api/moderation/suspended',
+    access: STAFF,
+    tags: ['moderation'],
+    summary: 'Everyone suspended now',
+    query: PageQuery,
+    responses: { 200: SuspendedResponse, 400: ErrorBody, 404: ErrorBody },
+  }),
+  moderationPerson: defineRoute({
+    method: 'GET',
+    path: '/api/moderation/people/:username',
+    access: STAFF,
+    tags: ['moderation'],
+    summary: "A user's role and suspension",
+    params: PersonParams,
+    responses: { 200: PersonResponse, 404: ErrorBody },
+  }),
+  moderationDismiss: defineRoute({
+    method: 'POST',
+    path: '/api/moderation/dismiss',
+    access: STAFF,
+    tags: ['moderation'],
+    summary: "Dismiss a target's open reports",
+    body: TargetBody,
+    responses: { 204: z.null(), ...actionErrors },
+  }),
+  moderationRemovePost: defineRoute({
+    method: 'POST',
+    path: '/api/moderation/remove-post',
+    access: STAFF,
+    tags: ['moderation'],
+    summary: 'Remove a post and every stored file of it; its reports close',
+    body: z.strictObject({ postId: z.string().min(1).max(64), note: z.string().max(2000).optional() }),
+    responses: { 204: z.null(), ...actionErrors },
+  }),
+  moderationSuspend: defineRoute({
+    method: 'POST',
+    path: '/api/moderation/suspend',
+    access: STAFF,
+    tags: ['moderation'],
+    summary: 'Suspend a user (or the author of a post) for 1, 7 or 30 days or for good; their sessions end',
+    body: SuspendBody,
+    responses: { 200: z.object({ until: z.string() }), ...actionErrors },
+  }),
+  /** Staff reach it; the service refuses moderators (403), as the queue's buttons say. */
+  moderationUnsuspend: defineRoute({
+    method: 'POST',
+    path: '/api/moderation/unsuspend',
+    access: STAFF,
+    tags: ['moderation'],
+    summary: 'Lift a suspension early (admins)',
+    body: UsernameBody.extend({ note: z.string().max(2000).optional() }),
+    responses: { 204: z.null(), ...actionErrors },
+  }),
+  /** Staff reach it; the service refuses moderators (403). */
+  moderationRole: defineRoute({
+    method: 'PUT',
+    path: '/api/moderation/people/:username/role',
+    access: STAFF,
+    tags: ['moderation'],
+    summary: "Set a user's role (admins)",
+    params: PersonParams,
+    body: RoleBody,
+    responses: { 200: PersonResponse, ...actionErrors },
+  }),
+} as const;

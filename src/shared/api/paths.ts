@@ -1,64 +1,73 @@
-/** API paths, shared by the server's routes and the client's fetchers. */
+import { pathOf } from './route.js';
+import { ROUTES } from './routes.js';
+
+/**
+ * URLs of the API, derived from the route definitions (shared/api/routes.ts): the one place a
+ * path is written is its definition. Kept for the callers that want a URL by name; `pathOf`
+ * builds any definition's URL.
+ */
 export const API = {
-  register: '/api/auth/register',
-  login: '/api/auth/login',
-  logout: '/api/auth/logout',
-  logoutAll: '/api/auth/logout-all',
-  me: '/api/me',
-  /** Not in the spec (issue 16): the signed-in user manages their account. DELETE API.me deletes it. */
-  password: '/api/me/password',
-  sessions: '/api/me/sessions',
-  session: (id: string) => `/api/me/sessions/${encodeURIComponent(id)}`,
-  exportData: '/api/me/export',
+  register: ROUTES.register.path,
+  login: ROUTES.login.path,
+  logout: ROUTES.logout.path,
+  logoutAll: ROUTES.logoutAll.path,
+  /** GET the signed-in user; PATCH updates the profile, DELETE deletes the account (issue 16). */
+  me: ROUTES.me.path,
+  /** Not in the spec (issue 16): the signed-in user manages their account. */
+  password: ROUTES.changePassword.path,
+  sessions: ROUTES.sessions.path,
+  session: (id: string) => pathOf(ROUTES.endSession, { id }),
+  exportData: ROUTES.exportData.path,
   /** A reset link's page: check the link, then set the new password with it. */
-  resetCheck: '/api/auth/reset/check',
-  reset: '/api/auth/reset',
+  resetCheck: ROUTES.resetCheck.path,
+  reset: ROUTES.reset.path,
   /** "Forgot password?": mails a reset link when SMTP_URL is set. */
-  forgotPassword: '/api/auth/forgot',
+  forgotPassword: ROUTES.forgotPassword.path,
+  /** The OpenAPI document: not a route of the contract (it describes the contract). */
   openapi: '/api/openapi.json',
   /** Invite codes for REGISTRATION=invite (issue 17): admins only, everyone else 404. */
-  invites: '/api/moderation/invites',
-  invite: (id: string) => `/api/moderation/invites/${encodeURIComponent(id)}`,
+  invites: ROUTES.invites.path,
+  invite: (id: string) => pathOf(ROUTES.revokeInvite, { id }),
   /** Reports and moderation (issue 17): /api/moderation/* is for moderators and admins, 404 to everyone else. */
-  reports: '/api/reports',
-  moderationQueue: '/api/moderation/queue',
-  moderationLog: '/api/moderation/log',
-  moderationSuspended: '/api/moderation/suspended',
-  moderationDismiss: '/api/moderation/dismiss',
-  moderationRemovePost: '/api/moderation/remove-post',
-  moderationSuspend: '/api/moderation/suspend',
+  reports: ROUTES.report.path,
+  moderationQueue: ROUTES.moderationQueue.path,
+  moderationLog: ROUTES.moderationLog.path,
+  moderationSuspended: ROUTES.moderationSuspended.path,
+  moderationDismiss: ROUTES.moderationDismiss.path,
+  moderationRemovePost: ROUTES.moderationRemovePost.path,
+  moderationSuspend: ROUTES.moderationSuspend.path,
   /** Lifts a suspension early: admins only. */
-  moderationUnsuspend: '/api/moderation/unsuspend',
-  moderationPerson: (username: string) => `/api/moderation/people/${encodeURIComponent(username)}`,
+  moderationUnsuspend: ROUTES.moderationUnsuspend.path,
+  moderationPerson: (username: string) => pathOf(ROUTES.moderationPerson, { username }),
   /** PUT: sets the role; admins only. */
-  moderationRole: (username: string) => `/api/moderation/people/${encodeURIComponent(username)}/role`,
-  posts: '/api/posts',
-  post: (id: string) => `/api/posts/${encodeURIComponent(id)}`,
-  related: (id: string) => `/api/posts/${encodeURIComponent(id)}/related`,
-  user: (username: string) => `/api/users/${encodeURIComponent(username)}`,
-  userPosts: (username: string) => `/api/users/${encodeURIComponent(username)}/posts`,
-  followers: (username: string) => `/api/users/${encodeURIComponent(username)}/followers`,
-  following: (username: string) => `/api/users/${encodeURIComponent(username)}/following`,
-  follow: (username: string) => `/api/users/${encodeURIComponent(username)}/follow`,
+  moderationRole: (username: string) => pathOf(ROUTES.moderationRole, { username }),
+  posts: ROUTES.feed.path,
+  post: (id: string) => pathOf(ROUTES.post, { id }),
+  related: (id: string) => pathOf(ROUTES.related, { id }),
+  user: (username: string) => pathOf(ROUTES.user, { username }),
+  userPosts: (username: string) => pathOf(ROUTES.userPosts, { username }),
+  followers: (username: string) => pathOf(ROUTES.followers, { username }),
+  following: (username: string) => pathOf(ROUTES.following, { username }),
+  follow: (username: string) => pathOf(ROUTES.follow, { username }),
   /** PUT blocks, DELETE unblocks (issue 17); GET API.blocks lists whom you blocked. */
-  block: (username: string) => `/api/users/${encodeURIComponent(username)}/block`,
-  blocks: '/api/me/blocks',
+  block: (username: string) => pathOf(ROUTES.block, { username }),
+  blocks: ROUTES.blocks.path,
   /**
    * Boards (issue 18). Read by owner and slug (the page's address); written by id. GET
    * API.saveTargets is the Save picker: your own and joined boards, most recently used first.
    */
-  boards: '/api/boards',
-  board: (id: string) => `/api/boards/${encodeURIComponent(id)}`,
+  boards: ROUTES.createBoard.path,
+  board: (id: string) => pathOf(ROUTES.updateBoard, { id }),
   /** PUT saves the post to the board, DELETE removes it. */
-  boardPost: (id: string, postId: string) => `/api/boards/${encodeURIComponent(id)}/posts/${encodeURIComponent(postId)}`,
+  boardPost: (id: string, postId: string) => pathOf(ROUTES.savePost, { id, postId }),
   /** PUT (owner) invites; DELETE removes a member (owner) or leaves / declines (the member). */
-  boardMember: (id: string, username: string) => `/api/boards/${encodeURIComponent(id)}/members/${encodeURIComponent(username)}`,
+  boardMember: (id: string, username: string) => pathOf(ROUTES.inviteMember, { id, username }),
   /** POST: an invitee joins. */
-  boardJoin: (id: string) => `/api/boards/${encodeURIComponent(id)}/join`,
-  saveTargets: (postId?: string) => (postId ? `/api/me/boards?post=${encodeURIComponent(postId)}` : '/api/me/boards'),
-  userBoards: (username: string) => `/api/users/${encodeURIComponent(username)}/boards`,
-  userBoard: (username: string, slug: string) => `/api/users/${encodeURIComponent(username)}/boards/${encodeURIComponent(slug)}`,
-  userBoardPosts: (username: string, slug: string) => `/api/users/${encodeURIComponent(username)}/boards/${encodeURIComponent(slug)}/posts`,
-  searchUsers: (query: string) => `/api/search/users?q=${encodeURIComponent(query)}`,
-  searchPosts: (query: string) => `/api/search/posts?q=${encodeURIComponent(query)}`,
+  boardJoin: (id: string) => pathOf(ROUTES.joinBoard, { id }),
+  saveTargets: (postId?: string) => pathOf(ROUTES.saveTargets, {}, { post: postId }),
+  userBoards: (username: string) => pathOf(ROUTES.userBoards, { username }),
+  userBoard: (username: string, slug: string) => pathOf(ROUTES.userBoard, { username, slug }),
+  userBoardPosts: (username: string, slug: string) => pathOf(ROUTES.userBoardPosts, { username, slug }),
+  searchUsers: (query: string) => pathOf(ROUTES.searchUsers, {}, { q: query }),
+  searchPosts: (query: string) => pathOf(ROUTES.searchPosts, {}, { q: query }),
 } as const;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ErrorBody } from './common.js';
+import { defineRoute, PUBLIC, signedIn } from './route.js';
 
 /** One image at several sizes; cards and the detail page choose with srcset. */
 export const ImageSet = z
@@ -66,3 +68,55 @@ export const CreatePostForm = z.strictObject({
   /** Made once per upload form (issue 26): the same key within 10 minutes answers with the first post. */
   idempotencyKey: z.string().optional(),
 });
+
+export const postsApi = {
+  feed: defineRoute({
+    method: 'GET',
+    path: '/api/posts',
+    access: PUBLIC,
+    tags: ['posts'],
+    summary: "Home feed: newest first, without the signed-in user's own posts",
+    query: PageQuery,
+    responses: { 200: PostPage, 400: ErrorBody },
+  }),
+  /** The spec's code for a signed-out upload is USER_DATA_NOT_FOUND. */
+  createPost: defineRoute({
+    method: 'POST',
+    path: '/api/posts',
+    access: signedIn('USER_DATA_NOT_FOUND'),
+    tags: ['posts'],
+    summary:
+      'Create a post (multipart: photo, description, link, idempotencyKey). The same idempotencyKey from the same account ' +
+      'within 10 minutes answers with the post it made (the same 201 and body, with Idempotent-Replayed: true), making none.',
+    consumes: ['multipart/form-data'],
+    body: CreatePostForm.optional(),
+    responses: { 201: PostResponse, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody },
+  }),
+  post: defineRoute({
+    method: 'GET',
+    path: '/api/posts/:id',
+    access: PUBLIC,
+    tags: ['posts'],
+    summary: 'One post with its author',
+    params: PostParams,
+    responses: { 200: PostResponse, 404: ErrorBody },
+  }),
+  related: defineRoute({
+    method: 'GET',
+    path: '/api/posts/:id/related',
+    access: PUBLIC,
+    tags: ['posts'],
+    summary: 'Posts sharing a hashtag or keyword (Discover)',
+    params: PostParams,
+    responses: { 200: RelatedResponse, 404: ErrorBody },
+  }),
+  deletePost: defineRoute({
+    method: 'DELETE',
+    path: '/api/posts/:id',
+    access: signedIn(),
+    tags: ['posts'],
+    summary: 'Delete your own post',
+    params: PostParams,
+    responses: { 204: z.null(), 401: ErrorBody, 404: ErrorBody },
+  }),
+} as const;

@@ -1,0 +1,107 @@
+import type { z } from 'zod';
+import type { ErrorCode } from '../errors.js';
+import type { Role } from '../moderation.js';
+
+/**
+ * The API contract (issue 27): each route is defined once, here in shared, with its method, path,
+ * schemas and who may call it. The server registers its routes from these definitions (and the
+ * OpenAPI document comes from the same schemas); the client builds URLs with `pathOf` and parses
+ * answers with the same response schemas.
+ */
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call a route, decided for every /api request before its handler runs (server
+ * auth/access.ts). Default deny: a route without a declaration does not start.
+ * - public: anyone; the handler sees the viewer when there is one.
+ * - signed-in: a live session, else 401 with `code` (the spec names a code for some actions).
+ * - roles: a signed-in user with one of `roles`; to anyone else the route does not exist (404).
+ */
+export type Access =
+  | { readonly kind: 'public' }
+  | { readonly kind: 'signed-in'; readonly code: ErrorCode }
+  | { readonly kind: 'roles'; readonly roles: readonly Role[] };
+
+export const PUBLIC = { kind: 'public' } as const satisfies Access;
+export const signedIn = (code: ErrorCode = 'NOT_SIGNED_IN') => ({ kind: 'signed-in', code }) as const satisfies Access;
+export const onlyFor = (...roles: Role[]) => ({ kind: 'roles', roles }) as const satisfies Access;
+
+export interface RouteDefinition {
+  readonly method: Method;
+  /** With `:name` for each path parameter, named as in `params`. */
+  readonly path: `/api/${string}`;
+  readonly params?: z.ZodType;
+  readonly query?: z.ZodType;
+  /** For multipart routes (`consumes`), the form's fields as documentation: the server reads the form itself. */
+  readonly body?: z.ZodType;
+  /** Every status the route answers, with its body's schema. The 2xx one is the success answer. */
+  readonly responses: { readonly [status: number]: z.ZodType };
+  readonly access: Access;
+  readonly summary: string;
+  readonly tags: readonly string[];
+  readonly consumes?: readonly string[];
+  readonly produces?: readonly string[];
+}
+
+/** Keeps the literal types of a definition (its path, schemas and access) for the typed helpers. */
+export const defineRoute = <const D extends RouteDefinition>(definition: D): D => definition;
+
+type SchemaOut<S> = S extends z.ZodType ? z.output<S> : undefined;
+type SchemaIn<S> = S extends z.ZodType ? z.input<S> : undefined;
+
+/** The success status: the one 2xx a route declares. */
+export type SuccessStatus<D extends RouteDefinition> = Extract<keyof D['responses'], 200 | 201 | 202 | 204>;
+
+/** What the server's handler gets (parsed by the schemas). */
+export type ParamsOf<D extends RouteDefinition> = SchemaOut<D['params']>;
+export type QueryOf<D extends RouteDefinition> = SchemaOut<D['query']>;
+export type BodyOf<D extends RouteDefinition> = SchemaOut<D['body']>;
+/** What the client sends (before the schemas' defaults). */
+export type ParamsIn<D extends RouteDefinition> = SchemaIn<D['params']>;
+export type QueryIn<D extends RouteDefinition> = SchemaIn<D['query']>;
+export type BodyIn<D extends RouteDefinition> = SchemaIn<D['body']>;
+/** The success answer: what the server's handler returns, and what the client gets once parsed. */
+export type AnswerIn<D extends RouteDefinition> = z.input<D['responses'][SuccessStatus<D>]>;
+export type AnswerOf<D extends RouteDefinition> = z.output<D['responses'][SuccessStatus<D>]>;
+
+/** The success status of a definition at run time (the one 2xx it declares). */
+export function successStatus(definition: RouteDefinition): number {
+  const status = Object.keys(definition.responses)
+    .map(Number)
+    .find((code) => code >= 200 && code < 300);
+  if (status === undefined) throw new Error(`${definition.method} ${definition.path} declares no 2xx answer`);
+  return status;
+}
+
+/**
+ * JSON the server serialized already (a cache keeps each card's JSON once): a string typed with
+ * the answer it holds, so a route can send it where that answer is expected. Made only by
+ * `serializedJson` (or by joining parts that were, in the module that owns them).
+ */
+declare const serializedOf: unique symbol;
+export type SerializedJson<T> = string & { readonly [serializedOf]: T };
+
+/** `value` as JSON, typed with what it holds. */
+export const serializedJson = <T>(value: T): SerializedJson<T> => JSON.stringify(value) as SerializedJson<T>;
+
+type PathArgs<D extends RouteDefinition> = D['params'] extends z.ZodType
+  ? [params: ParamsIn<D>, query?: QueryIn<D>]
+  : [params?: Record<string, never>, query?: QueryIn<D>];
+
+/**
+ * The URL of a route: each `:name` replaced by its parameter, percent-encoded; query values that
+ * are set appended in order (encodeURIComponent, as the server decodes them).
+ */
+export function pathOf<D extends RouteDefinition>(definition: D, ...[params, query]: PathArgs<D>): string {
+  const values = new Map(Object.entries(params ?? {}));
+  const path = definition.path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = values.get(name);
+    if (value === undefined || value === null) throw new Error(`${definition.path} needs the parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = Object.entries(query ?? {})
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+  return search.length > 0 ? `${path}?${search.join('&')}` : path;
+}

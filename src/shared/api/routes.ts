@@ -1,0 +1,32 @@
+import { accountApi } from './delete-account.js';
+import { authApi } from './auth.js';
+import { boardsApi } from './boards.js';
+import { invitesApi } from './invites.js';
+import { moderationApi } from './moderation.js';
+import { passwordResetApi } from './password-reset.js';
+import { postsApi } from './posts.js';
+import type { RouteDefinition } from './route.js';
+import { searchApi } from './search.js';
+import { sessionsApi } from './sessions.js';
+import { usersApi } from './users.js';
+
+/**
+ * Every route of the API contract by name, one definition each (defined next to its feature's
+ * schemas). The server registers exactly these (a test checks both ways); the client calls them.
+ */
+export const ROUTES = {
+  ...authApi,
+  ...sessionsApi,
+  ...passwordResetApi,
+  ...accountApi,
+  ...invitesApi,
+  ...moderationApi,
+  ...postsApi,
+  ...usersApi,
+  ...searchApi,
+  ...boardsApi,
+} as const;
+
+export type RouteName = keyof typeof ROUTES;
+
+export const ALL_ROUTES: readonly RouteDefinition[] = Object.values(ROUTES);
