@@ -88,7 +88,15 @@ describe('Save picker', () => {
   });
 
   it('puts the board back as it was and says why when the save fails', async () => {
-    answerReads(() => [board('b1', 'Dorm ideas'), board('b2', 'Recipes')]);
+    // The read after the failure is held: what shows meanwhile is the rollback, not the refetch.
+    const refetch = held();
+    let reads = 0;
+    server.use(
+      http.get('/api/me/boards', async () => {
+        if (reads++ > 0) await refetch.gate;
+        return json({ boards: [board('b1', 'Dorm ideas'), board('b2', 'Recipes')] });
+      }),
+    );
     const answer = held();
     server.use(
       http.put('/api/boards/b2/posts/p1', async () => {
@@ -108,13 +116,18 @@ describe('Save picker', () => {
     );
     answer.release();
 
-    expect(await within(picker).findByText(ERRORS.GENERIC)).toBeTruthy();
-    expect(
-      within(picker)
-        .getByRole('button', { name: /Recipes/ })
-        .getAttribute('aria-pressed'),
-    ).toBe('false');
+    // Rolled back while the read after the failure is still held.
+    await waitFor(() =>
+      expect(
+        within(picker)
+          .getByRole('button', { name: /Recipes/ })
+          .getAttribute('aria-pressed'),
+      ).toBe('false'),
+    );
     expect(within(picker).getAllByRole('listitem')[0]!.textContent).toContain('Dorm ideas');
     expect(screen.getByRole('button', { name: COPY.boards.save, hidden: true })).toBeTruthy();
+    expect(reads).toBeGreaterThan(1);
+    refetch.release();
+    expect(await within(picker).findByText(ERRORS.GENERIC)).toBeTruthy();
   });
 });
