@@ -27,7 +27,9 @@ export const common: NonNullable<ViteUserConfig['test']> = {
 export default defineConfig({
   test: {
     ...common,
-    include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts'],
+    include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/client/**/*.test.tsx'],
+    // The client's tests (tests/client) name happy-dom per file; this is the page they run at.
+    environmentOptions: { happyDOM: { url: 'http://localhost:3000/' } },
     // Playwright owns tests/e2e.
     exclude: ['tests/e2e/**', 'node_modules/**', ...SLOW_ONLY],
   },

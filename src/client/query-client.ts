@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { feedQuery } from './features/posts/api/feed';
+import { postQueries } from './features/posts/api/queries';
 
 export const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
@@ -10,5 +10,5 @@ export const queryClient = new QueryClient({
  * after it. One round trip less before the first photos (the LCP) on a slow phone network.
  */
 export function prefetchForLanding(pathname: string) {
-  if (pathname === '/') void queryClient.prefetchInfiniteQuery(feedQuery);
+  if (pathname === '/') void queryClient.prefetchInfiniteQuery(postQueries.feed());
 }

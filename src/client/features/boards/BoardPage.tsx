@@ -1,3 +1,4 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { BoardDetail, BoardPostCard } from '../../../shared/api/boards';
@@ -13,13 +14,11 @@ import { FormErrors } from '../../ui/FormErrors';
 import { Page } from '../../ui/Page';
 import { Skeleton, SkeletonCards, SkeletonProfileHeader } from '../../ui/Skeleton';
 import { useDocumentTitle } from '../../ui/use-document-title';
-import { useOnVisible } from '../../ui/use-on-visible';
 import { EmptyState, NotFoundPage, Notice } from '../errors';
-import { PostGrid } from '../posts';
-import { useBoard } from './api/board';
+import { InfinitePostGrid } from '../posts';
 import { useSetBoardMember } from './api/board-member';
 import { useSetBoardPost } from './api/board-post';
-import { useBoardPosts } from './api/board-posts';
+import { boardQueries } from './api/queries';
 import { useJoinBoard } from './api/join-board';
 import { useUpdateBoard } from './api/update-board';
 import { SecretMark } from './components/BoardCover';
@@ -171,54 +170,38 @@ function CardTools({ board, post, onError }: { board: BoardDetail; post: BoardPo
 }
 
 function BoardPosts({ board, organizing }: { board: BoardDetail; organizing: boolean }) {
-  const posts = useBoardPosts(board.owner.username, board.slug);
+  const posts = useInfiniteQuery(boardQueries.posts(board.owner.username, board.slug));
   const update = useUpdateBoard(board);
   const [problems, setProblems] = useState<string[]>([]);
   const onError = (error: unknown) => setProblems(errorMessages(error));
-  const sentinel = useOnVisible<HTMLDivElement>(() => {
-    if (!posts.isFetchingNextPage) void posts.fetchNextPage();
-  }, posts.hasNextPage);
-
-  if (posts.isPending) {
-    return (
-      <Skeleton label="Loading posts">
-        <SkeletonCards />
-      </Skeleton>
-    );
-  }
-  const list = posts.data?.pages.flatMap((page) => page.posts) ?? [];
-  if (list.length === 0) return <EmptyState message={BOARD_COPY.empty} action={{ to: paths.home, label: COPY.feed.explore }} />;
   return (
-    <>
-      {organizing && (
-        <div className={styles.organize}>
-          <p>{board.role === 'owner' ? BOARD_COPY.organizeHint : BOARD_COPY.organizeHintCollaborator}</p>
-          {board.role === 'owner' && board.coverPostId !== null && (
-            <button
-              type="button"
-              className={button.secondary}
-              disabled={update.isPending}
-              onClick={() => update.mutate({ coverPostId: null }, { onError })}
-            >
-              {BOARD_COPY.useNewest}
-            </button>
+    <InfinitePostGrid
+      query={posts}
+      label={`Posts on ${board.name}`}
+      actionShown={organizing ? 'always' : 'hover'}
+      action={(post) => (organizing ? <CardTools board={board} post={post} onError={onError} /> : <CardSaveButton post={post} />)}
+      empty={<EmptyState message={BOARD_COPY.empty} action={{ to: paths.home, label: COPY.feed.explore }} />}
+      header={
+        <>
+          {organizing && (
+            <div className={styles.organize}>
+              <p>{board.role === 'owner' ? BOARD_COPY.organizeHint : BOARD_COPY.organizeHintCollaborator}</p>
+              {board.role === 'owner' && board.coverPostId !== null && (
+                <button
+                  type="button"
+                  className={button.secondary}
+                  disabled={update.isPending}
+                  onClick={() => update.mutate({ coverPostId: null }, { onError })}
+                >
+                  {BOARD_COPY.useNewest}
+                </button>
+              )}
+            </div>
           )}
-        </div>
-      )}
-      <FormErrors messages={problems} testId="organize-errors" />
-      <PostGrid
-        posts={list}
-        label={`Posts on ${board.name}`}
-        actionShown={organizing ? 'always' : 'hover'}
-        action={(post) => (organizing ? <CardTools board={board} post={post} onError={onError} /> : <CardSaveButton post={post} />)}
-      />
-      <div ref={sentinel} />
-      {posts.isFetchingNextPage && (
-        <Skeleton label="Loading more posts">
-          <SkeletonCards count={2} />
-        </Skeleton>
-      )}
-    </>
+          <FormErrors messages={problems} testId="organize-errors" />
+        </>
+      }
+    />
   );
 }
 
@@ -229,7 +212,7 @@ function BoardPosts({ board, organizing }: { board: BoardDetail; organizing: boo
  */
 export function BoardPage({ username }: { username: string }) {
   const { slug = '' } = useParams();
-  const board = useBoard(username.toLowerCase(), slug);
+  const board = useQuery(boardQueries.board(username.toLowerCase(), slug));
   const [dialog, setDialog] = useState<Dialog>(null);
   const [organizing, setOrganizing] = useState(false);
   useDocumentTitle(board.data?.name ?? 'Board');

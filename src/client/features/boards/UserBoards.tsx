@@ -1,3 +1,4 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { BoardSummary } from '../../../shared/api/boards';
@@ -8,7 +9,7 @@ import notice from '../../ui/notice.module.css';
 import { PlusIcon } from '../../ui/icons';
 import { Skeleton, SkeletonCards } from '../../ui/Skeleton';
 import { useOnVisible } from '../../ui/use-on-visible';
-import { useUserBoards } from './api/user-boards';
+import { boardQueries } from './api/queries';
 import { BoardCover, SecretMark } from './components/BoardCover';
 import { NewBoardDialog } from './components/NewBoardDialog';
 import styles from './UserBoards.module.css';
@@ -39,7 +40,7 @@ function BoardTile({ board }: { board: BoardSummary }) {
  * Your own tab starts with New board.
  */
 export function UserBoards({ username, isMe }: { username: string; isMe: boolean }) {
-  const boards = useUserBoards(username);
+  const boards = useInfiniteQuery(boardQueries.userBoards(username));
   const [creating, setCreating] = useState(false);
   const sentinel = useOnVisible<HTMLDivElement>(() => {
     if (!boards.isFetchingNextPage) void boards.fetchNextPage();

@@ -2,3 +2,4 @@
 // tab. The board page is a route of its own (App.tsx), so it is not exported here.
 export { CardSaveButton, SaveButton } from './components/SaveButton';
 export { UserBoards } from './UserBoards';
+export { boardQueries } from './api/queries';

@@ -1,13 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { FollowState } from '../../../shared/api/users';
-import { API } from '../../../shared/api/paths';
 import { COPY } from '../../../shared/copy';
-import { api } from '../../api/http';
 import button from '../../ui/button.module.css';
 import { PopUp } from '../../ui/PopUp';
 import { SignInPrompt } from '../../ui/SignInPrompt';
 import { useCurrentUser } from '../../api/current-user';
+import { useSetFollowing } from './api/follow';
 import styles from './FollowButton.module.css';
 
 /**
@@ -16,7 +13,6 @@ import styles from './FollowButton.module.css';
  */
 export function FollowButton({ username, following }: { username: string; following: boolean }) {
   const me = useCurrentUser();
-  const queryClient = useQueryClient();
   const [shown, setShown] = useState(following);
   const [failed, setFailed] = useState(false);
   const [askToSignIn, setAskToSignIn] = useState(false);
@@ -29,24 +25,19 @@ export function FollowButton({ username, following }: { username: string; follow
     setShown(following);
   }
 
-  const mutation = useMutation({
-    mutationFn: (follow: boolean) => api<FollowState>(follow ? 'PUT' : 'DELETE', API.follow(username)),
-    onMutate: (follow) => setShown(follow),
-    onSuccess: (state) => {
-      setShown(state.following);
-      // Counts on profiles, posts and lists all changed.
-      void queryClient.invalidateQueries({ queryKey: ['profile'] });
-      void queryClient.invalidateQueries({ queryKey: ['post'] });
-    },
-    onError: (_, follow) => {
-      setShown(!follow);
-      setFailed(true);
-    },
-  });
+  const setFollowing = useSetFollowing(username);
 
   const click = () => {
     if (!me) return setAskToSignIn(true);
-    mutation.mutate(!shown);
+    const follow = !shown;
+    setShown(follow);
+    setFollowing.mutate(follow, {
+      onSuccess: (state) => setShown(state.following),
+      onError: () => {
+        setShown(!follow);
+        setFailed(true);
+      },
+    });
   };
 
   return (

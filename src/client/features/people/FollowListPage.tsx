@@ -1,3 +1,4 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { COPY } from '../../../shared/copy';
 import { paths } from '../../paths';
@@ -7,13 +8,13 @@ import { Skeleton, SkeletonRows } from '../../ui/Skeleton';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useOnVisible } from '../../ui/use-on-visible';
 import { EmptyState } from '../errors';
-import { useFollowList } from './api/profile';
+import { profileQueries } from './api/profile';
 import styles from './FollowListPage.module.css';
 import { ProfileError } from './ProfileErrors';
 
 /** /@{username}/followers and /following: one row per user, linking to their profile. */
 export function FollowListPage({ username, side }: { username: string; side: 'followers' | 'following' }) {
-  const list = useFollowList(username.toLowerCase(), side);
+  const list = useInfiniteQuery(profileQueries.followList(username.toLowerCase(), side));
   const sentinel = useOnVisible<HTMLDivElement>(() => {
     if (!list.isFetchingNextPage) void list.fetchNextPage();
   }, list.hasNextPage);

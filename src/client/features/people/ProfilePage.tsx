@@ -1,3 +1,4 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { CardSaveButton, UserBoards } from '../boards';
 import { COPY } from '../../../shared/copy';
@@ -8,46 +9,28 @@ import button from '../../ui/button.module.css';
 import { Page } from '../../ui/Page';
 import { Skeleton, SkeletonCards, SkeletonProfileHeader } from '../../ui/Skeleton';
 import { useDocumentTitle } from '../../ui/use-document-title';
-import { useOnVisible } from '../../ui/use-on-visible';
 import { useCurrentUser } from '../../api/current-user';
 import { ApiError } from '../../api/http';
 import { EmptyState } from '../errors';
 import { FollowButton } from '../follows';
 import { ReportButton } from '../moderation';
-import { PostGrid } from '../posts';
-import { useProfile, useUserPosts } from './api/profile';
+import { InfinitePostGrid } from '../posts';
+import { profileQueries } from './api/profile';
 import { BlockButton, BlockedNotice } from './BlockButton';
 import { ProfileError } from './ProfileErrors';
 import styles from './ProfilePage.module.css';
 
 function UserPosts({ username, isMe }: { username: string; isMe: boolean }) {
-  const posts = useUserPosts(username);
-  const sentinel = useOnVisible<HTMLDivElement>(() => {
-    if (!posts.isFetchingNextPage) void posts.fetchNextPage();
-  }, posts.hasNextPage);
-  if (posts.isPending) {
-    return (
-      <Skeleton label="Loading posts">
-        <SkeletonCards />
-      </Skeleton>
-    );
-  }
-  const list = posts.data?.pages.flatMap((page) => page.posts) ?? [];
-  if (list.length === 0) {
-    // Your own empty board invites a first post; someone else's points back to the feed.
-    const action = isMe ? { to: paths.upload, label: COPY.upload.title, primary: true } : { to: paths.home, label: COPY.feed.explore };
-    return <EmptyState message={COPY.profile.noPosts} action={action} />;
-  }
+  const posts = useInfiniteQuery(profileQueries.posts(username));
+  // Your own empty board invites a first post; someone else's points back to the feed.
+  const action = isMe ? { to: paths.upload, label: COPY.upload.title, primary: true } : { to: paths.home, label: COPY.feed.explore };
   return (
-    <>
-      <PostGrid posts={list} label={`Posts by @${username}`} action={(post) => <CardSaveButton post={post} />} />
-      <div ref={sentinel} />
-      {posts.isFetchingNextPage && (
-        <Skeleton label="Loading more posts">
-          <SkeletonCards count={2} />
-        </Skeleton>
-      )}
-    </>
+    <InfinitePostGrid
+      query={posts}
+      label={`Posts by @${username}`}
+      action={(post) => <CardSaveButton post={post} />}
+      empty={<EmptyState message={COPY.profile.noPosts} action={action} />}
+    />
   );
 }
 
@@ -67,7 +50,7 @@ function ProfileTabs({ username, tab }: { username: string; tab: 'posts' | 'boar
 
 export function ProfilePage({ username, tab = 'posts' }: { username: string; tab?: 'posts' | 'boards' }) {
   const me = useCurrentUser();
-  const profile = useProfile(username.toLowerCase());
+  const profile = useQuery(profileQueries.detail(username.toLowerCase()));
   const isMe = me?.username === username.toLowerCase();
   useDocumentTitle(`@${username.toLowerCase()}`);
 

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { Fragment, type CSSProperties } from 'react';
 import { Link, useParams } from 'react-router';
 import type { PostDetail } from '../../../shared/api/posts';
@@ -15,7 +16,7 @@ import { CardSaveButton, SaveButton } from '../boards';
 import { Notice } from '../errors';
 import { FollowButton } from '../follows';
 import { ReportButton } from '../moderation';
-import { usePost, useRelatedPosts } from './api/post';
+import { postQueries } from './api/queries';
 import { DeletePostButton } from './components/DeletePostButton';
 import { PostGrid } from './components/PostGrid';
 import { descriptionWithoutTrailingTags } from './post-text';
@@ -43,7 +44,7 @@ function PostImage({ post }: { post: PostDetail }) {
 }
 
 function Related({ id }: { id: string }) {
-  const related = useRelatedPosts(id);
+  const related = useQuery(postQueries.related(id));
   return (
     <section className={styles.discover} aria-labelledby="discover">
       <h2 id="discover" className={styles.discoverTitle}>
@@ -64,7 +65,7 @@ export function PostPage() {
   const { id = '' } = useParams();
   useDocumentTitle('Post');
   const me = useCurrentUser();
-  const { data: post, isPending, isError, error } = usePost(id);
+  const { data: post, isPending, isError, error } = useQuery(postQueries.detail(id));
 
   if (isPending) {
     return (

@@ -1,3 +1,4 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Fragment, useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { COPY } from '../../../shared/copy';
@@ -8,8 +9,8 @@ import { useDocumentTitle } from '../../ui/use-document-title';
 import { Skeleton, SkeletonCards, SkeletonRows } from '../../ui/Skeleton';
 import { CardSaveButton } from '../boards';
 import { EmptyState } from '../errors';
-import { PostGrid } from '../posts';
-import { usePostSearch, useUserSearch } from './api/search';
+import { InfinitePostGrid } from '../posts';
+import { searchQueries } from './api/search';
 import styles from './SearchPage.module.css';
 
 /** Line-break chances after '_' and '.', so a long name wraps between its parts (@coffee_ / lover_club). */
@@ -31,8 +32,8 @@ function useLogError(error: unknown, what: string) {
 
 export function SearchPage() {
   const { query = '' } = useParams();
-  const users = useUserSearch(query);
-  const posts = usePostSearch(query);
+  const users = useQuery(searchQueries.users(query));
+  const posts = useInfiniteQuery(searchQueries.posts(query));
   useLogError(users.error, 'People');
   useLogError(posts.error, 'Post');
   const loading = users.isPending || posts.isPending;
@@ -66,12 +67,15 @@ export function SearchPage() {
           </ul>
         </section>
       )}
-      {posts.data &&
-        (posts.data.length > 0 ? (
-          <PostGrid posts={posts.data} label="Posts" action={(post) => <CardSaveButton post={post} />} />
-        ) : (
-          !loading && <EmptyState message={COPY.feed.noResults} action={{ to: paths.home, label: COPY.feed.explore }} />
-        ))}
+      <InfinitePostGrid
+        query={posts}
+        label="Posts"
+        action={(post) => <CardSaveButton post={post} />}
+        // The page's own placeholder covers people and posts at once; errors are only logged.
+        loading={null}
+        failed={null}
+        empty={!loading && <EmptyState message={COPY.feed.noResults} action={{ to: paths.home, label: COPY.feed.explore }} />}
+      />
     </Page>
   );
 }

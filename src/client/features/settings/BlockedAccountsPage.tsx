@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { BlockedAccount } from '../../../shared/api/users';
@@ -9,7 +10,7 @@ import { FormErrors } from '../../ui/FormErrors';
 import { Page } from '../../ui/Page';
 import { SkeletonRows } from '../../ui/Skeleton';
 import { useDocumentTitle } from '../../ui/use-document-title';
-import { useBlockedAccounts, useSetBlocked } from '../people';
+import { blockedAccountsQuery, useSetBlocked } from '../people';
 import styles from './BlockedAccountsPage.module.css';
 import securityStyles from './SecurityPages.module.css';
 // The same bordered list as Settings' own rows.
@@ -39,7 +40,7 @@ function BlockedRow({ user, onFailed }: { user: BlockedAccount; onFailed: () => 
 /** Not in the spec (issue 17): Settings → Blocked Accounts, each with Unblock. */
 export function BlockedAccountsPage() {
   useDocumentTitle(COPY.block.listTitle);
-  const blocked = useBlockedAccounts();
+  const blocked = useQuery(blockedAccountsQuery());
   const [failed, setFailed] = useState(false);
 
   return (

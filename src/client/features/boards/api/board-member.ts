@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { BoardMembers } from '../../../../shared/api/boards';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
-import { BOARDS_KEY } from './keys';
+import { ROUTES } from '../../../../shared/api/routes';
+import { call } from '../../../api/http';
+import { boardQueries } from './queries';
 
 export interface MemberChange {
   username: string;
@@ -15,8 +14,8 @@ export function useSetBoardMember(boardId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ username, member }: MemberChange) =>
-      api<BoardMembers>(member ? 'PUT' : 'DELETE', API.boardMember(boardId, username)).then((r) => r.members),
+      call(member ? ROUTES.inviteMember : ROUTES.removeMember, { params: { id: boardId, username } }).then((r) => r.members),
     // Not awaited: leaving or declining moves on at once (a secret board is then a 404 here).
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: BOARDS_KEY }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: boardQueries.all() }),
   });
 }

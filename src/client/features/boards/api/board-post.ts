@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SaveState } from '../../../../shared/api/boards';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
-import type { SaveTarget } from '../../../../shared/api/boards';
-import { BOARDS_KEY, saveTargetsKey } from './keys';
+import { ROUTES } from '../../../../shared/api/routes';
+import type { SaveState, SaveTarget } from '../../../../shared/api/boards';
+import { call } from '../../../api/http';
+import { boardQueries } from './queries';
 
 export interface BoardPostChange {
   boardId: string;
@@ -12,21 +11,40 @@ export interface BoardPostChange {
   saved: boolean;
 }
 
-/** Saves a post to a board or removes it; both are idempotent on the server. */
+/** The picker's list with the post on (or off) one board: that board first once saved to (the server's order). */
+function withSave(boards: SaveTarget[], boardId: string, { saved, count }: SaveState): SaveTarget[] {
+  const changed = boards.map((board) => (board.id === boardId ? { ...board, hasPost: saved, count } : board));
+  if (!saved) return changed;
+  return [...changed.filter((board) => board.id === boardId), ...changed.filter((board) => board.id !== boardId)];
+}
+
+/**
+ * Saves a post to a board or removes it; both are idempotent on the server. The Save button and
+ * the picker read the picker's list, so it changes at once (optimistically), goes back as it was
+ * if the request fails, and is read again either way with every other board query.
+ */
 export function useSetBoardPost() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ boardId, postId, saved }: BoardPostChange) => api<SaveState>(saved ? 'PUT' : 'DELETE', API.boardPost(boardId, postId)),
-    // The Save button reads the picker's list: it shows the answer at once, the board just used
-    // first (the server's order), before the refetch below confirms it.
+    mutationFn: ({ boardId, postId, saved }: BoardPostChange) =>
+      call(saved ? ROUTES.savePost : ROUTES.unsavePost, { params: { id: boardId, postId } }),
+    onMutate: async ({ boardId, postId, saved }) => {
+      const { queryKey } = boardQueries.saveTargets(postId);
+      // A read already on its way would land over the guess with the old state.
+      await queryClient.cancelQueries({ queryKey });
+      const before = queryClient.getQueryData(queryKey);
+      queryClient.setQueryData(queryKey, (boards) => {
+        const board = boards?.find((target) => target.id === boardId);
+        if (!boards || !board || board.hasPost === saved) return boards;
+        return withSave(boards, boardId, { saved, count: board.count + (saved ? 1 : -1) });
+      });
+      return { before };
+    },
+    onError: (_, { postId }, context) => queryClient.setQueryData(boardQueries.saveTargets(postId).queryKey, context?.before),
+    // The server's count, until the refetch below confirms the rest.
     onSuccess: (state, { boardId, postId }) =>
-      queryClient.setQueryData<SaveTarget[]>(saveTargetsKey(postId), (boards) => {
-        if (!boards) return boards;
-        const changed = boards.map((board) => (board.id === boardId ? { ...board, hasPost: state.saved, count: state.count } : board));
-        if (!state.saved) return changed;
-        return [...changed.filter((board) => board.id === boardId), ...changed.filter((board) => board.id !== boardId)];
-      }),
+      queryClient.setQueryData(boardQueries.saveTargets(postId).queryKey, (boards) => boards && withSave(boards, boardId, state)),
     // Counts, covers, the picker's order and the board's posts all changed.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: BOARDS_KEY }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: boardQueries.all() }),
   });
 }

@@ -1,8 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { COPY } from '../../../../shared/copy';
 import { useCurrentUser } from '../../../api/current-user';
 import button from '../../../ui/button.module.css';
-import { useSaveTargets } from '../api/save-targets';
+import { boardQueries } from '../api/queries';
 import styles from './SaveButton.module.css';
 import { SaveDialog } from './SaveDialog';
 
@@ -12,7 +13,7 @@ import { SaveDialog } from './SaveDialog';
  */
 export function SaveButton({ postId }: { postId: string }) {
   const me = useCurrentUser();
-  const targets = useSaveTargets(postId, Boolean(me));
+  const targets = useQuery({ ...boardQueries.saveTargets(postId), enabled: Boolean(me) });
   const [open, setOpen] = useState(false);
   const savedOn = me ? targets.data?.find((board) => board.hasPost) : undefined;
   return (

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { SaveTarget } from '../../../../shared/api/boards';
 import { COPY } from '../../../../shared/copy';
@@ -11,7 +12,7 @@ import { PopUp } from '../../../ui/PopUp';
 import { Skeleton, SkeletonRows } from '../../../ui/Skeleton';
 import { useSetBoardPost } from '../api/board-post';
 import { useCreateBoard } from '../api/create-board';
-import { useSaveTargets } from '../api/save-targets';
+import { boardQueries } from '../api/queries';
 import { BoardCover, SecretMark } from './BoardCover';
 import { BoardFields } from './BoardFields';
 import { useBoardDraft } from './use-board-draft';
@@ -100,7 +101,7 @@ function BoardRow({ board, disabled, onChoose }: { board: SaveTarget; disabled: 
  * the picker closes and the Save button (which keeps focus) tells what happened.
  */
 export function SavePicker({ postId, onClose }: { postId: string; onClose: () => void }) {
-  const targets = useSaveTargets(postId);
+  const targets = useQuery(boardQueries.saveTargets(postId));
   const setBoardPost = useSetBoardPost();
   const [problems, setProblems] = useState<string[]>([]);
 

@@ -1,26 +1,33 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { API } from '../../../../shared/api/paths';
-import type { BlockedAccounts, BlockState } from '../../../../shared/api/users';
-import { api } from '../../../api/http';
-
-const BLOCKS_KEY = ['blocks'] as const;
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { ROUTES } from '../../../../shared/api/routes';
+import { call } from '../../../api/http';
+import { boardQueries } from '../../boards';
+import { postQueries } from '../../posts';
+import { searchQueries } from '../../search';
+import { profileQueries } from './profile';
 
 /** Whom the signed-in user blocked (Settings → Blocked Accounts). */
-export function useBlockedAccounts() {
-  return useQuery({
-    queryKey: BLOCKS_KEY,
-    queryFn: () => api<BlockedAccounts>('GET', API.blocks).then((r) => r.users),
+export const blockedAccountsQuery = () =>
+  queryOptions({
+    queryKey: ['blocks'],
+    queryFn: () => call(ROUTES.blocks).then((r) => r.users),
   });
-}
 
 /**
- * Blocks (true) or unblocks (false) someone. Afterwards profiles (counts, the block itself),
- * feeds, searches, posts and the Blocked Accounts list may all read differently: read again.
+ * Blocks (true) or unblocks (false) someone. A block ends the follows both ways and hides each
+ * from the other, so profiles (counts, lists, the block itself), the feed and post pages,
+ * searches, boards and the Blocked Accounts list read differently: those are read again. Who is
+ * signed in, sessions and the moderation lists are not touched.
  */
 export function useSetBlocked(username: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (blocked: boolean) => api<BlockState>(blocked ? 'PUT' : 'DELETE', API.block(username)),
-    onSuccess: () => queryClient.invalidateQueries(),
+    mutationFn: (blocked: boolean) => call(blocked ? ROUTES.block : ROUTES.unblock, { params: { username } }),
+    onSuccess: () =>
+      Promise.all(
+        [profileQueries.all(), postQueries.all(), searchQueries.all(), boardQueries.all(), blockedAccountsQuery().queryKey].map(
+          (queryKey) => queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
   });
 }

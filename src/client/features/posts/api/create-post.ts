@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PostResponse } from '../../../../shared/api/posts';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
-import { FEED_KEY } from './feed';
+import { ROUTES } from '../../../../shared/api/routes';
+import { call } from '../../../api/http';
+import { postQueries } from './queries';
 
 export interface CreatePostInput {
   photo: Blob;
@@ -22,8 +21,8 @@ export function useCreatePost() {
       form.set('description', description);
       form.set('link', link);
       form.set('photo', photo, fileName);
-      return api<PostResponse>('POST', API.posts, form).then((r) => r.post);
+      return call(ROUTES.createPost, { body: form }).then((r) => r.post);
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: FEED_KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: postQueries.feed().queryKey }),
   });
 }

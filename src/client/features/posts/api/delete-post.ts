@@ -1,16 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
-import { FEED_KEY } from './feed';
-import { postKey } from './post';
+import { ROUTES } from '../../../../shared/api/routes';
+import { call } from '../../../api/http';
+import { postQueries } from './queries';
 
 export function useDeletePost() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<void>('DELETE', API.post(id)),
+    mutationFn: (id: string) => call(ROUTES.deletePost, { params: { id } }),
     onSuccess: (_, id) => {
-      queryClient.removeQueries({ queryKey: postKey(id) });
-      return queryClient.invalidateQueries({ queryKey: FEED_KEY });
+      queryClient.removeQueries({ queryKey: postQueries.detail(id).queryKey });
+      queryClient.removeQueries({ queryKey: postQueries.related(id).queryKey });
+      return queryClient.invalidateQueries({ queryKey: postQueries.feed().queryKey });
     },
   });
 }

@@ -43,7 +43,7 @@ function place<T extends PostCardData>(
 /** A length in the grid's column widths plus gaps (see --column in PostGrid.module.css). */
 const length = (widths: number, gaps: number) => `calc(var(--column) * ${widths.toFixed(4)} + var(--gap) * ${gaps})`;
 
-interface PostGridProps<T extends PostCardData> {
+export interface PostGridProps<T extends PostCardData> {
   posts: T[];
   label: string;
   /**

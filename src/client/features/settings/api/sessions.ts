@@ -1,24 +1,23 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { API } from '../../../../shared/api/paths';
-import type { ChangePasswordBody, SessionsResponse } from '../../../../shared/api/sessions';
-import { api } from '../../../api/http';
-
-const SESSIONS_KEY = ['sessions'] as const;
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ROUTES } from '../../../../shared/api/routes';
+import type { ChangePasswordBody } from '../../../../shared/api/sessions';
+import { call } from '../../../api/http';
 
 /** Where the signed-in user is signed in (Settings → Sessions). */
-export function useSessions() {
-  return useQuery({
-    queryKey: SESSIONS_KEY,
-    queryFn: () => api<SessionsResponse>('GET', API.sessions).then((r) => r.sessions),
+export const sessionsQuery = () =>
+  queryOptions({
+    queryKey: ['sessions'],
+    queryFn: () => call(ROUTES.sessions).then((r) => r.sessions),
   });
-}
+
+export const useSessions = () => useQuery(sessionsQuery());
 
 /** Signs out one of the user's other sessions; the list is read again afterwards. */
 export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<void>('DELETE', API.session(id)),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY }),
+    mutationFn: (id: string) => call(ROUTES.endSession, { params: { id } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsQuery().queryKey }),
   });
 }
 
@@ -26,7 +25,7 @@ export function useEndSession() {
 export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ChangePasswordBody) => api<void>('POST', API.password, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY }),
+    mutationFn: (body: ChangePasswordBody) => call(ROUTES.changePassword, { body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsQuery().queryKey }),
   });
 }

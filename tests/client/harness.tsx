@@ -1,0 +1,71 @@
+/**
+ * The client tests' harness: real components, a real QueryClient and router, and MSW answering
+ * at the HTTP boundary (the components' own fetch calls go out and come back as real Responses).
+ * Every request is logged, so a test can say what a change read again, and what it did not.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render } from '@testing-library/react';
+import { http, HttpResponse, type JsonBodyType } from 'msw';
+import { setupServer } from 'msw/node';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { Me } from '../../src/shared/api/auth';
+import type { PostCard } from '../../src/shared/api/posts';
+import { setCurrentUser } from '../../src/client/api/current-user';
+
+export const server = setupServer();
+/** 'GET /api/users/maya' for every request sent, in order (path and query). */
+export const requests: string[] = [];
+server.events.on('request:start', ({ request }) => {
+  const url = new URL(request.url);
+  requests.push(`${request.method} ${url.pathname}${url.search}`);
+});
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  cleanup();
+  server.resetHandlers();
+  requests.length = 0;
+  localStorage.clear();
+});
+afterAll(() => server.close());
+
+/** How many of the logged requests were `method path` (path with its query, if any). */
+export const sent = (request: string) => requests.filter((r) => r === request).length;
+
+export const me: Me = { uid: 'u-me', username: 'sam', email: 'sam@example.com', bio: '', icon: null, role: 'member' };
+
+/** A request that stays unanswered until `release()`: what the screen shows meanwhile is the optimistic state. */
+export function held() {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  return { gate, release };
+}
+
+export const json = (body: JsonBodyType, status = 200) => HttpResponse.json(body, { status });
+export const failure = (status = 500) => HttpResponse.json({ code: 'GENERIC', message: 'Something went wrong.' }, { status });
+export { http, HttpResponse };
+
+export function card(id: string, ratio = 1): PostCard {
+  return {
+    id,
+    description: `Post ${id}`,
+    image: { width: 100, height: Math.round(100 * ratio), placeholder: '', full: `/media/${id}.jpg`, variants: [] },
+  };
+}
+
+/**
+ * Renders `ui` as the app does (QueryClientProvider, a router at `route`), signed in as `user`
+ * (null: signed out). Queries are not retried, so a failure shows at once.
+ */
+export function renderApp(ui: ReactNode, { user = me, route = '/' }: { user?: Me | null; route?: string } = {}) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+  setCurrentUser(queryClient, user);
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={[route]}>{ui}</MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return { ...view, queryClient };
+}
