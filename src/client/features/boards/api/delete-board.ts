@@ -1,14 +1,14 @@
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import type { BoardList } from '../../../../shared/api/boards';
-import { call } from '../../../api/http';
+import { API } from '../../../../shared/api/paths';
+import { api } from '../../../api/http';
 import { boardQueries } from './queries';
 
 /** DELETE /api/boards/:id (owner): the board, its saves and memberships; the posts stay. */
 export function useDeleteBoard(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => call(ROUTES.deleteBoard, { params: { id } }),
+    mutationFn: () => api<void>('DELETE', API.board(id)),
     onSuccess: () => {
       // The Boards tab the owner goes to next shows its cached tiles first: without this one.
       queryClient.setQueriesData<InfiniteData<BoardList>>({ queryKey: boardQueries.userBoardLists() }, (data) =>

@@ -1,48 +1,33 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ReportBody } from '../../../../shared/api/moderation';
-import { ROUTES } from '../../../../shared/api/routes';
+import type { InviteList } from '../../../../shared/api/invites';
+import type { LogResponse, PersonResponse, QueueResponse, ReportBody, SuspendedResponse } from '../../../../shared/api/moderation';
+import { API } from '../../../../shared/api/paths';
 import type { Role } from '../../../../shared/moderation';
-import { cursorQuery } from '../../../api/cursor';
-import { call, ApiError } from '../../../api/http';
+import { api, ApiError } from '../../../api/http';
 import { postQueries } from '../../posts';
 import { profileQueries } from '../../people';
 
+const withCursor = (path: string, cursor: string | null) => (cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path);
+
 /** Report someone else's post or profile (issue 17). */
 export function useReport() {
-  return useMutation({ mutationFn: (body: ReportBody) => call(ROUTES.report, { body }) });
+  return useMutation({ mutationFn: (body: ReportBody) => api<void>('POST', API.reports, body) });
 }
-
-/** The staff lists come a page at a time, each naming the next page's cursor. */
-const pages = {
-  initialPageParam: null as string | null,
-  getNextPageParam: (page: { nextCursor: string | null }) => page.nextCursor,
-};
 
 /** The moderation feature's queries: staff lists, one person's record, and (admins) invite codes. */
 export const moderationQueries = {
   all: () => ['moderation'] as const,
-  queue: () =>
+  list: <T extends { nextCursor: string | null }>(name: 'queue' | 'log' | 'suspended', path: string) =>
     infiniteQueryOptions({
-      queryKey: [...moderationQueries.all(), 'queue'],
-      queryFn: ({ pageParam }) => call(ROUTES.moderationQueue, { query: cursorQuery(pageParam) }),
-      ...pages,
-    }),
-  log: () =>
-    infiniteQueryOptions({
-      queryKey: [...moderationQueries.all(), 'log'],
-      queryFn: ({ pageParam }) => call(ROUTES.moderationLog, { query: cursorQuery(pageParam) }),
-      ...pages,
-    }),
-  suspended: () =>
-    infiniteQueryOptions({
-      queryKey: [...moderationQueries.all(), 'suspended'],
-      queryFn: ({ pageParam }) => call(ROUTES.moderationSuspended, { query: cursorQuery(pageParam) }),
-      ...pages,
+      queryKey: [...moderationQueries.all(), name],
+      queryFn: ({ pageParam }) => api<T>('GET', withCursor(path, pageParam)),
+      initialPageParam: null as string | null,
+      getNextPageParam: (page) => page.nextCursor,
     }),
   person: (username: string) =>
     queryOptions({
       queryKey: [...moderationQueries.all(), 'person', username],
-      queryFn: () => call(ROUTES.moderationPerson, { params: { username } }).then((r) => r.user),
+      queryFn: () => api<PersonResponse>('GET', API.moderationPerson(username)).then((r) => r.user),
       enabled: username !== '',
       retry: false,
     }),
@@ -50,15 +35,15 @@ export const moderationQueries = {
   invites: () =>
     queryOptions({
       queryKey: ['invites'],
-      queryFn: () => call(ROUTES.invites).then((r) => r.invites),
+      queryFn: () => api<InviteList>('GET', API.invites).then((r) => r.invites),
       // A 404 is the answer (not an admin), not a hiccup to retry.
       retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
     }),
 };
 
-export const useQueue = () => useInfiniteQuery(moderationQueries.queue());
-export const useModerationLog = () => useInfiniteQuery(moderationQueries.log());
-export const useSuspended = () => useInfiniteQuery(moderationQueries.suspended());
+export const useQueue = () => useInfiniteQuery(moderationQueries.list<QueueResponse>('queue', API.moderationQueue));
+export const useModerationLog = () => useInfiniteQuery(moderationQueries.list<LogResponse>('log', API.moderationLog));
+export const useSuspended = () => useInfiniteQuery(moderationQueries.list<SuspendedResponse>('suspended', API.moderationSuspended));
 export const usePerson = (username: string) => useQuery(moderationQueries.person(username));
 
 export type ModerationAction =
@@ -71,15 +56,15 @@ export type ModerationAction =
 function send(action: ModerationAction): Promise<unknown> {
   switch (action.kind) {
     case 'remove-post':
-      return call(ROUTES.moderationRemovePost, { body: { postId: action.postId, ...(action.note && { note: action.note }) } });
+      return api('POST', API.moderationRemovePost, { postId: action.postId, ...(action.note && { note: action.note }) });
     case 'suspend':
-      return call(ROUTES.moderationSuspend, { body: { ...action.target, days: action.days, ...(action.note && { note: action.note }) } });
+      return api('POST', API.moderationSuspend, { ...action.target, days: action.days, ...(action.note && { note: action.note }) });
     case 'dismiss':
-      return call(ROUTES.moderationDismiss, { body: action.target });
+      return api('POST', API.moderationDismiss, action.target);
     case 'unsuspend':
-      return call(ROUTES.moderationUnsuspend, { body: { username: action.username } });
+      return api('POST', API.moderationUnsuspend, { username: action.username });
     case 'role':
-      return call(ROUTES.moderationRole, { params: { username: action.username }, body: { role: action.role } });
+      return api('PUT', API.moderationRole(action.username), { role: action.role });
   }
 }
 

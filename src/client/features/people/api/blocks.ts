@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
-import { call } from '../../../api/http';
+import { API } from '../../../../shared/api/paths';
+import type { BlockedAccounts, BlockState } from '../../../../shared/api/users';
+import { api } from '../../../api/http';
 import { boardQueries } from '../../boards';
 import { postQueries } from '../../posts';
 import { searchQueries } from '../../search';
@@ -10,7 +11,7 @@ import { profileQueries } from './profile';
 export const blockedAccountsQuery = () =>
   queryOptions({
     queryKey: ['blocks'],
-    queryFn: () => call(ROUTES.blocks).then((r) => r.users),
+    queryFn: () => api<BlockedAccounts>('GET', API.blocks).then((r) => r.users),
   });
 
 /**
@@ -22,7 +23,7 @@ export const blockedAccountsQuery = () =>
 export function useSetBlocked(username: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (blocked: boolean) => call(blocked ? ROUTES.block : ROUTES.unblock, { params: { username } }),
+    mutationFn: (blocked: boolean) => api<BlockState>(blocked ? 'PUT' : 'DELETE', API.block(username)),
     onSuccess: () =>
       Promise.all(
         [profileQueries.all(), postQueries.all(), searchQueries.all(), boardQueries.all(), blockedAccountsQuery().queryKey].map(

@@ -1,7 +1,10 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
-import { cursorQuery } from '../../../api/cursor';
-import { call } from '../../../api/http';
+import type { PostPage } from '../../../../shared/api/posts';
+import type { ProfileResponse, UserPage } from '../../../../shared/api/users';
+import { API } from '../../../../shared/api/paths';
+import { api } from '../../../api/http';
+
+const withCursor = (path: string, cursor: string) => (cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path);
 
 /** The people feature's queries: each user's profile, posts and follow lists, under ['profile', username]. */
 export const profileQueries = {
@@ -11,14 +14,14 @@ export const profileQueries = {
   detail: (username: string) =>
     queryOptions({
       queryKey: profileQueries.of(username),
-      queryFn: () => call(ROUTES.user, { params: { username } }).then((r) => r.user),
+      queryFn: () => api<ProfileResponse>('GET', API.user(username)).then((r) => r.user),
       retry: false,
     }),
   /** A user's posts, 50 at a time. */
   posts: (username: string) =>
     infiniteQueryOptions({
       queryKey: [...profileQueries.of(username), 'posts'],
-      queryFn: ({ pageParam }) => call(ROUTES.userPosts, { params: { username }, query: cursorQuery(pageParam) }),
+      queryFn: ({ pageParam }) => api<PostPage>('GET', withCursor(API.userPosts(username), pageParam)),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
     }),
@@ -27,7 +30,7 @@ export const profileQueries = {
     infiniteQueryOptions({
       queryKey: [...profileQueries.of(username), side],
       queryFn: ({ pageParam }) =>
-        call(side === 'followers' ? ROUTES.followers : ROUTES.following, { params: { username }, query: cursorQuery(pageParam) }),
+        api<UserPage>('GET', withCursor(side === 'followers' ? API.followers(username) : API.following(username), pageParam)),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
       retry: false,

@@ -1,7 +1,10 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
-import { cursorQuery } from '../../../api/cursor';
-import { call } from '../../../api/http';
+import type { PostPage, PostResponse, RelatedResponse } from '../../../../shared/api/posts';
+import { API } from '../../../../shared/api/paths';
+import { api } from '../../../api/http';
+
+/** A list's address with the cursor of the page after the last one loaded. */
+export const withCursor = (path: string, cursor: string) => (cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path);
 
 /**
  * The posts feature's queries, under one root: every key another feature invalidates comes from
@@ -13,7 +16,7 @@ export const postQueries = {
   feed: () =>
     infiniteQueryOptions({
       queryKey: [...postQueries.all(), 'feed'],
-      queryFn: ({ pageParam }) => call(ROUTES.feed, { query: cursorQuery(pageParam) }),
+      queryFn: ({ pageParam }) => api<PostPage>('GET', withCursor(API.posts, pageParam)),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
     }),
@@ -22,13 +25,13 @@ export const postQueries = {
   detail: (id: string) =>
     queryOptions({
       queryKey: [...postQueries.details(), id],
-      queryFn: () => call(ROUTES.post, { params: { id } }).then((r) => r.post),
+      queryFn: () => api<PostResponse>('GET', API.post(id)).then((r) => r.post),
       retry: false,
     }),
   /** The Discover list under a post. */
   related: (id: string) =>
     queryOptions({
       queryKey: [...postQueries.all(), 'related', id],
-      queryFn: () => call(ROUTES.related, { params: { id } }).then((r) => r.posts),
+      queryFn: () => api<RelatedResponse>('GET', API.related(id)).then((r) => r.posts),
     }),
 };
