@@ -9,7 +9,8 @@ import { useImageChoice } from '../../lib/use-image-choice';
 import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';
 import button from '../../ui/button.module.css';
-import field from '../../ui/field.module.css';
+import { CountedTextArea } from '../../ui/CountedTextArea';
+import { FailedPopUp } from '../../ui/FailedPopUp';
 import { ImagePicker } from '../../ui/ImagePicker';
 import { Page } from '../../ui/Page';
 import { useDocumentTitle } from '../../ui/use-document-title';
@@ -71,20 +72,17 @@ export function AccountSettingsPage() {
           {COPY.account.uploadPhoto}
         </ImagePicker>
 
-        <label htmlFor="bio" className={styles.label}>
-          {COPY.account.editBio}
-        </label>
-        <textarea
+        <CountedTextArea
           id="bio"
-          className={`${field.input} ${styles.textarea}`}
+          label={COPY.account.editBio}
+          length={Array.from(bio).length}
+          max={BIO_MAX_LENGTH}
+          styles={styles}
           placeholder={COPY.account.bioPlaceholder}
           value={bio}
           onChange={(e) => setBio(e.target.value)}
           rows={3}
         />
-        <span className={styles.counter} data-over={Array.from(bio).length > BIO_MAX_LENGTH}>
-          {Array.from(bio).length}/{BIO_MAX_LENGTH}
-        </span>
 
         <button type="submit" className={button.primary}>
           {COPY.account.update}
@@ -100,17 +98,7 @@ export function AccountSettingsPage() {
           onCancel={() => setStatus({ step: 'editing' })}
         />
       )}
-      {status.step === 'failed' && (
-        <PopUp
-          title={COPY.errorTitle}
-          message={status.message}
-          buttons={[
-            { label: COPY.home, onClick: goHome },
-            { label: COPY.cancel, onClick: closeError, variant: 'secondary' },
-          ]}
-          onCancel={closeError}
-        />
-      )}
+      {status.step === 'failed' && <FailedPopUp message={status.message} backLabel={COPY.cancel} onBack={closeError} />}
     </Page>
   );
 }

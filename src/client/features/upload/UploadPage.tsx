@@ -10,6 +10,8 @@ import { useImageChoice } from '../../lib/use-image-choice';
 import { paths } from '../../paths';
 import button from '../../ui/button.module.css';
 import field from '../../ui/field.module.css';
+import { CountedTextArea } from '../../ui/CountedTextArea';
+import { FailedPopUp } from '../../ui/FailedPopUp';
 import { ImagePicker } from '../../ui/ImagePicker';
 import { Page } from '../../ui/Page';
 import { PopUp } from '../../ui/PopUp';
@@ -86,20 +88,18 @@ export function UploadPage() {
         </ImagePicker>
 
         <div className={styles.fields}>
-          <label htmlFor="description" className={styles.label}>
-            {COPY.upload.descriptionLabel}
-          </label>
-          <textarea
+          <CountedTextArea
             id="description"
-            className={`${field.input} ${styles.textarea}`}
+            label={COPY.upload.descriptionLabel}
+            length={description.length}
+            max={DESCRIPTION_MAX_LENGTH}
+            announceCount
+            styles={styles}
             placeholder={COPY.upload.descriptionPlaceholder}
             value={description}
             onChange={(e) => setDescription(e.target.value)}
             rows={4}
           />
-          <span className={styles.counter} data-over={description.length > DESCRIPTION_MAX_LENGTH} aria-live="polite">
-            {description.length}/{DESCRIPTION_MAX_LENGTH}
-          </span>
 
           <label htmlFor="link" className={styles.label}>
             {COPY.upload.linkLabel}
@@ -132,17 +132,7 @@ export function UploadPage() {
           ]}
         />
       )}
-      {status.step === 'failed' && (
-        <PopUp
-          title={COPY.errorTitle}
-          message={status.message}
-          buttons={[
-            { label: COPY.home, onClick: goHome },
-            { label: COPY.close, onClick: backToForm },
-          ]}
-          onCancel={backToForm}
-        />
-      )}
+      {status.step === 'failed' && <FailedPopUp message={status.message} backLabel={COPY.close} onBack={backToForm} />}
     </Page>
   );
 }
