@@ -1,16 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { COPY } from '../../../shared/copy';
-import { BIO_MAX_LENGTH, ICON_CONVERT_SIZE, ICON_MAX_BYTES, ICON_QUALITY } from '../../../shared/limits';
-import { isImageType } from '../../../shared/validation/post';
+import { BIO_MAX_LENGTH } from '../../../shared/limits';
 import { validateBio } from '../../../shared/validation/profile';
 import { errorMessage, Rejected } from '../../lib/rejected';
-import { usePreviewUrl } from '../../lib/use-preview-url';
-import { compressedName, compressImage } from '../../lib/compress-image';
+import { prepareImage, PROFILE_ICON } from '../../lib/prepare-image';
+import { useImageChoice } from '../../lib/use-image-choice';
 import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';
 import button from '../../ui/button.module.css';
-import field from '../../ui/field.module.css';
+import { CountedTextArea } from '../../ui/CountedTextArea';
+import { FailedPopUp } from '../../ui/FailedPopUp';
+import { ImagePicker } from '../../ui/ImagePicker';
 import { Page } from '../../ui/Page';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { PopUp } from '../../ui/PopUp';
@@ -20,26 +21,13 @@ import { useUpdateProfile } from './api/update-profile';
 
 type Status = { step: 'editing' } | { step: 'saving' } | { step: 'done' } | { step: 'failed'; message: string };
 
-/** The spec's icon rules, then compressorjs at the icon settings (quality 0.4, 1,000,000 bytes). */
-async function prepareIcon(file: File): Promise<{ blob: Blob; name: string }> {
-  if (!isImageType(file.type)) throw new Rejected('ICON_INVALID_FILETYPE');
-  let blob: Blob;
-  try {
-    blob = await compressImage(file, { quality: ICON_QUALITY, convertSize: ICON_CONVERT_SIZE });
-  } catch {
-    throw new Rejected('ICON_PROCESSING_FAILED');
-  }
-  if (blob.size > ICON_MAX_BYTES) throw new Rejected('ICON_TOO_LARGE');
-  return { blob, name: compressedName(file.name, blob) };
-}
-
 export function AccountSettingsPage() {
   const navigate = useNavigate();
   const me = useCurrentUser();
   const update = useUpdateProfile();
   useDocumentTitle(COPY.account.title);
-  const [icon, setIcon] = useState<File | null>(null);
-  const preview = usePreviewUrl(icon);
+  const iconChoice = useImageChoice();
+  const { file: icon, preview } = iconChoice;
   // null until the user types: the box shows the current bio (issue 15), also when it arrives
   // after the first render, and again after a save.
   const [draftBio, setBio] = useState<string | null>(null);
@@ -54,9 +42,9 @@ export function AccountSettingsPage() {
       if (!me) throw new Rejected('USER_DATA_NOT_FOUND');
       const bioProblem = validateBio(bio);
       if (bioProblem) throw new Rejected(bioProblem);
-      const prepared = icon ? await prepareIcon(icon) : null;
+      const prepared = icon ? await prepareImage(icon, PROFILE_ICON) : null;
       await update.mutateAsync({ icon: prepared, bio });
-      setIcon(null);
+      iconChoice.clear();
       setBio(null);
       setStatus({ step: 'done' });
     } catch (error) {
@@ -80,25 +68,21 @@ export function AccountSettingsPage() {
           <p className={styles.bio}>{me?.bio || COPY.account.noBio}</p>
         </div>
 
-        <label className={`${button.secondary} ${styles.upload}`}>
+        <ImagePicker className={`${button.secondary} ${styles.upload}`} onChoose={iconChoice.choose}>
           {COPY.account.uploadPhoto}
-          <input type="file" accept="image/*" className="visually-hidden" onChange={(e) => setIcon(e.target.files?.[0] ?? null)} />
-        </label>
+        </ImagePicker>
 
-        <label htmlFor="bio" className={styles.label}>
-          {COPY.account.editBio}
-        </label>
-        <textarea
+        <CountedTextArea
           id="bio"
-          className={`${field.input} ${styles.textarea}`}
+          label={COPY.account.editBio}
+          length={Array.from(bio).length}
+          max={BIO_MAX_LENGTH}
+          styles={styles}
           placeholder={COPY.account.bioPlaceholder}
           value={bio}
           onChange={(e) => setBio(e.target.value)}
           rows={3}
         />
-        <span className={styles.counter} data-over={Array.from(bio).length > BIO_MAX_LENGTH}>
-          {Array.from(bio).length}/{BIO_MAX_LENGTH}
-        </span>
 
         <button type="submit" className={button.primary}>
           {COPY.account.update}
@@ -114,17 +98,7 @@ export function AccountSettingsPage() {
           onCancel={() => setStatus({ step: 'editing' })}
         />
       )}
-      {status.step === 'failed' && (
-        <PopUp
-          title={COPY.errorTitle}
-          message={status.message}
-          buttons={[
-            { label: COPY.home, onClick: goHome },
-            { label: COPY.cancel, onClick: closeError, variant: 'secondary' },
-          ]}
-          onCancel={closeError}
-        />
-      )}
+      {status.step === 'failed' && <FailedPopUp message={status.message} backLabel={COPY.cancel} onBack={closeError} />}
     </Page>
   );
 }

@@ -1,20 +1,23 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { COPY } from '../../../shared/copy';
-import { DESCRIPTION_MAX_LENGTH, POST_IMAGE_CONVERT_SIZE, POST_IMAGE_MAX_BYTES, POST_IMAGE_QUALITY } from '../../../shared/limits';
-import { isImageType, validatePostText } from '../../../shared/validation/post';
+import { DESCRIPTION_MAX_LENGTH } from '../../../shared/limits';
+import { validatePostText } from '../../../shared/validation/post';
 import { newFormKey } from '../../lib/form-key';
 import { errorMessage, Rejected } from '../../lib/rejected';
-import { usePreviewUrl } from '../../lib/use-preview-url';
+import { checkImageType, compressWithinLimit, POST_PHOTO } from '../../lib/prepare-image';
+import { useImageChoice } from '../../lib/use-image-choice';
 import { paths } from '../../paths';
 import button from '../../ui/button.module.css';
 import field from '../../ui/field.module.css';
+import { CountedTextArea } from '../../ui/CountedTextArea';
+import { FailedPopUp } from '../../ui/FailedPopUp';
+import { ImagePicker } from '../../ui/ImagePicker';
 import { Page } from '../../ui/Page';
 import { PopUp } from '../../ui/PopUp';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useCurrentUser } from '../../api/current-user';
 import { useCreatePost } from '../posts';
-import { compressedName, compressImage } from '../../lib/compress-image';
 import styles from './UploadPage.module.css';
 
 type Status = { step: 'editing' } | { step: 'uploading' } | { step: 'done'; postId: string } | { step: 'failed'; message: string };
@@ -24,8 +27,8 @@ export function UploadPage() {
   useDocumentTitle(COPY.upload.title);
   const user = useCurrentUser();
   const createPost = useCreatePost();
-  const [photo, setPhoto] = useState<File | null>(null);
-  const preview = usePreviewUrl(photo);
+  const photoChoice = useImageChoice();
+  const { file: photo, preview } = photoChoice;
   const [description, setDescription] = useState('');
   const [link, setLink] = useState('');
   const [status, setStatus] = useState<Status>({ step: 'editing' });
@@ -34,16 +37,10 @@ export function UploadPage() {
 
   /** The spec's checks, in its order, then compression; throws Rejected with the code. */
   async function prepare(file: File) {
-    if (!isImageType(file.type)) throw new Rejected('INVALID_FILETYPE');
+    checkImageType(file, POST_PHOTO);
     const textProblem = validatePostText({ description, link: link.trim() });
     if (textProblem) throw new Rejected(textProblem);
-    let compressed: Blob;
-    try {
-      compressed = await compressImage(file, { quality: POST_IMAGE_QUALITY, convertSize: POST_IMAGE_CONVERT_SIZE });
-    } catch {
-      throw new Rejected('IMAGE_PROCESSING_FAILED');
-    }
-    if (compressed.size > POST_IMAGE_MAX_BYTES) throw new Rejected('IMAGE_TOO_LARGE');
+    const compressed = await compressWithinLimit(file, POST_PHOTO);
     if (!user) throw new Rejected('USER_DATA_NOT_FOUND');
     return compressed;
   }
@@ -56,8 +53,8 @@ export function UploadPage() {
     try {
       const compressed = await prepare(photo);
       const post = await createPost.mutateAsync({
-        photo: compressed,
-        fileName: compressedName(photo.name, compressed),
+        photo: compressed.blob,
+        fileName: compressed.name,
         description,
         link: link.trim(),
         idempotencyKey: formKey,
@@ -77,36 +74,32 @@ export function UploadPage() {
   return (
     <Page title={COPY.upload.title} width="form">
       <form className={styles.form} onSubmit={submit}>
-        <label className={styles.picker} data-has-photo={Boolean(preview)}>
+        <ImagePicker
+          className={styles.picker}
+          data-has-photo={Boolean(preview)}
+          inputLabel={preview ? COPY.upload.changePhoto : COPY.upload.choosePhoto}
+          onChoose={photoChoice.choose}
+        >
           {preview ? (
             <img src={preview} alt="What you chose to post" className={styles.preview} />
           ) : (
             <span className={styles.pickerText}>{COPY.upload.choosePhoto}</span>
           )}
-          <input
-            type="file"
-            accept="image/*"
-            className="visually-hidden"
-            aria-label={preview ? COPY.upload.changePhoto : COPY.upload.choosePhoto}
-            onChange={(e) => setPhoto(e.target.files?.[0] ?? null)}
-          />
-        </label>
+        </ImagePicker>
 
         <div className={styles.fields}>
-          <label htmlFor="description" className={styles.label}>
-            {COPY.upload.descriptionLabel}
-          </label>
-          <textarea
+          <CountedTextArea
             id="description"
-            className={`${field.input} ${styles.textarea}`}
+            label={COPY.upload.descriptionLabel}
+            length={description.length}
+            max={DESCRIPTION_MAX_LENGTH}
+            announceCount
+            styles={styles}
             placeholder={COPY.upload.descriptionPlaceholder}
             value={description}
             onChange={(e) => setDescription(e.target.value)}
             rows={4}
           />
-          <span className={styles.counter} data-over={description.length > DESCRIPTION_MAX_LENGTH} aria-live="polite">
-            {description.length}/{DESCRIPTION_MAX_LENGTH}
-          </span>
 
           <label htmlFor="link" className={styles.label}>
             {COPY.upload.linkLabel}
@@ -139,17 +132,7 @@ export function UploadPage() {
           ]}
         />
       )}
-      {status.step === 'failed' && (
-        <PopUp
-          title={COPY.errorTitle}
-          message={status.message}
-          buttons={[
-            { label: COPY.home, onClick: goHome },
-            { label: COPY.close, onClick: backToForm },
-          ]}
-          onCancel={backToForm}
-        />
-      )}
+      {status.step === 'failed' && <FailedPopUp message={status.message} backLabel={COPY.close} onBack={backToForm} />}
     </Page>
   );
 }
