@@ -54,4 +54,14 @@ describe('Upload form', () => {
     expect(within(dialog).getByText(ERRORS.DESCRIPTION_TOO_LONG)).toBeTruthy();
     expect(posted()).toBe(0);
   });
+
+  it('shows no picture once a chooser comes back empty, as no photo is chosen then', async () => {
+    renderApp(<UploadPage />, { route: '/upload' });
+    await choose(new File([new Uint8Array([0xff, 0xd8, 0xff])], 'desk.jpg', { type: 'image/jpeg' }));
+    expect(screen.getByRole('img', { name: 'What you chose to post' })).toBeTruthy();
+    // A browser's chooser cancelled after a choice fires change with no files.
+    await userEvent.upload(screen.getByLabelText(COPY.upload.changePhoto), []);
+    expect(screen.queryByRole('img', { name: 'What you chose to post' })).toBeNull();
+    expect(screen.getByLabelText(COPY.upload.choosePhoto)).toBeTruthy();
+  });
 });

@@ -11,5 +11,6 @@ export function usePreviewUrl(file: Blob | null): string | null {
     setUrl(objectUrl);
     return () => URL.revokeObjectURL(objectUrl);
   }, [file]);
-  return url;
+  // Once the choice is cleared its URL is revoked: show nothing rather than a dead picture.
+  return file ? url : null;
 }
