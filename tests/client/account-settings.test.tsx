@@ -61,7 +61,8 @@ describe('Account settings icon and bio', () => {
       http.patch('/api/me', async ({ request }) => {
         const form = await request.formData();
         bodies.push(form);
-        return json({ user: { ...me, bio: String(form.get('bio')) } });
+        const bio = form.get('bio');
+        return json({ user: { ...me, bio: typeof bio === 'string' ? bio : '' } });
       }),
     );
     renderApp(<AccountSettingsPage />, { route: '/settings/account' });
