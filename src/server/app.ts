@@ -116,7 +116,7 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** The image queue; by default one sized by config.images (tests pass their own to fill it). */
   images?: ImageQueue;
-  /** The in-memory caches' time (*_CACHE_MS); tests move it on instead of sleeping. */
+  /** The in-memory caches' time (*_CACHE_MS) and the export's stall time; tests move it on instead of sleeping. */
   clock?: Clock;
 }
 
@@ -337,7 +337,7 @@ export async function buildApp({
   await app.register(passwordResetRoutes(resets, auth));
   await app.register(inviteRoutes(invites));
   await app.register(deleteAccountRoutes(deletion));
-  await app.register(exportRoutes(dataExport, config.exportStallMs));
+  await app.register(exportRoutes(dataExport, config.exportStallMs, clock));
   await app.register(moderationRoutes(moderation, roles));
   await app.register(postRoutes(posts));
   await app.register(userRoutes(users));

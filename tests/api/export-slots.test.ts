@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullImageKey } from '../../src/server/posts/post-images.js';
 import { DiskStorage } from '../../src/server/storage/disk-storage.js';
@@ -11,7 +12,7 @@ import { API } from '../../src/shared/api/paths.js';
 import { ERRORS, type ErrorCode } from '../../src/shared/errors.js';
 import { signUp } from '../helpers/accounts.js';
 import { insertPostsBy } from '../helpers/boards.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, TestClock, type TestApp } from '../helpers/test-app.js';
 import { readZip } from '../helpers/zip.js';
 
 /**
@@ -23,8 +24,14 @@ import { readZip } from '../helpers/zip.js';
  *
  * Each account's photos total far more than the connection's buffers hold (kernel and Node's),
  * so an export whose reader stops cannot finish by writing everything into them.
+ *
+ * The stall is timed on the app's clock, which stands still until a test moves it on: whether a
+ * reader is cut off depends on the time the test says passed, not on how late a loaded machine
+ * runs the reader's and the server's timers.
  */
 const STALL_MS = 3_000;
+/** How often the server looks at a waiting response (a tenth of the stall; http/stalled-response.ts). */
+const LOOK_MS = STALL_MS / 10;
 const PHOTOS = 8;
 const PHOTO_BYTES = 2 * 2 ** 20;
 
@@ -35,12 +42,13 @@ describe('Download My Data: readers that stop reading', () => {
   let storage: DiskStorage;
   let mediaDir: string;
   let port: number;
+  const clock = new TestClock();
   const open: http.ClientRequest[] = [];
 
   beforeAll(async () => {
     mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-export-slots-'));
     storage = new DiskStorage(mediaDir);
-    t = await createTestApp({ exportConcurrency: 2, exportStallMs: STALL_MS }, { storage });
+    t = await createTestApp({ exportConcurrency: 2, exportStallMs: STALL_MS }, { storage, clock: clock.now });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
@@ -90,6 +98,19 @@ describe('Download My Data: readers that stop reading', () => {
     };
   }
 
+  /**
+   * Lets a stall pass until `cut` settles: the first look that finds a response waiting notes the
+   * time, a look after the clock has moved a stall on cuts it off. Real time only paces the looks.
+   */
+  async function stallUntil(cut: Promise<unknown>): Promise<void> {
+    let settled = false;
+    void cut.then(() => (settled = true));
+    while (!settled) {
+      clock.advance(STALL_MS);
+      await Promise.race([cut, sleep(LOOK_MS)]);
+    }
+  }
+
   /** A whole download read in full, with its status and, when refused, its error code. */
   async function download(account: Account) {
     const response = await t.app.inject({ method: 'GET', url: API.exportData, headers: { cookie: account.cookie } });
@@ -100,18 +121,19 @@ describe('Download My Data: readers that stop reading', () => {
     const [first, second, other] = [await heavyAccount(), await heavyAccount(), await signUp(t.app)];
     const idle = [await idleDownload(first), await idleDownload(second)];
     expect(idle.map((download) => download.status)).toEqual([200, 200]);
-    const stoppedReading = performance.now();
 
     // The attack works: both slots are held, so another account is refused...
     const refused = await download(other);
     expect(refused.status).toBe(503);
     expect(refused.response.json()).toEqual({ code: 'EXPORT_BUSY', message: ERRORS.EXPORT_BUSY });
-    // ...only until the server cuts the idle connections off.
-    const cutOff = await Promise.all(idle.map(async (download) => (await download.cutOff, performance.now() - stoppedReading)));
+    // While the clock stands still, looking at them again and again does not cut them off...
+    await sleep(3 * LOOK_MS);
+    expect((await download(other)).status).toBe(503);
+    // ...only once they have taken nothing for a stall does the server cut them off.
+    await stallUntil(Promise.all(idle.map((download) => download.cutOff)));
     expect((await download(other)).status).toBe(200);
     // Cut off: the server closed both connections before their ZIPs were whole.
     expect(await Promise.all(idle.map((download) => download.readToEnd()))).toEqual([false, false]);
-    console.info(`export slots held by idle readers for ${cutOff.map(Math.round).join(' and ')} ms (EXPORT_STALL_MS=${STALL_MS})`);
 
     // The cut-off accounts may download again (each a whole, valid ZIP).
     for (const account of [first, second]) {
@@ -142,13 +164,16 @@ describe('Download My Data: readers that stop reading', () => {
     expect((await download(other)).status).toBe(200);
 
     // Once the idle one is cut off, the account's next export runs (refusals took none of its five an hour).
-    await held.cutOff;
-    await expect.poll(async () => (await download(greedy)).status, { timeout: 5_000, interval: 50 }).toBe(200);
+    await stallUntil(held.cutOff);
+    // Bounds only the wait for the cut-off export to give its slot back.
+    await expect.poll(async () => (await download(greedy)).status, { timeout: 20_000, interval: 50 }).toBe(200);
     expect(await held.readToEnd()).toBe(false);
   }, 60_000);
 
   it('a slow reader that keeps reading is never cut off: its whole ZIP arrives', async () => {
-    const photos = 4;
+    // Enough for six waits of the server once the connection's buffers are full (measured; four
+    // gave only three): were they added up, with no 'drain' in between, it would be cut off.
+    const photos = 6;
     const slow = await heavyAccount(photos);
     const request = http.get({ host: '127.0.0.1', port, path: API.exportData, headers: { cookie: slow.cookie }, agent: false });
     open.push(request);
@@ -159,7 +184,12 @@ describe('Download My Data: readers that stop reading', () => {
     let pauses = 0;
     // Reads 1 MiB at a time, with pauses of 0.3 × the stall time between: on loopback the
     // server's send buffer grows to 4 MB and wakes it only once ~1.4 MB of it is free, two bursts.
-    const paused = () => new Promise((resolve) => setTimeout(resolve, 0.3 * STALL_MS));
+    // Each pause moves the clock on 0.3 × the stall, and lasts a few looks in real time so the
+    // server sees it waiting (a late timer makes it longer in real time, not on the clock).
+    const paused = () => {
+      clock.advance(0.3 * STALL_MS);
+      return sleep(3 * LOOK_MS);
+    };
     response.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       burst += chunk.length;
@@ -169,10 +199,13 @@ describe('Download My Data: readers that stop reading', () => {
       pauses += 1;
       void paused().then(() => response.resume());
     });
-    await new Promise((resolve) => response.once('end', resolve));
+    // A cut-off download ends with 'close' and an 'aborted' error, never 'end'.
+    response.on('error', () => undefined);
+    await new Promise((resolve) => response.once('close', resolve));
+    expect(response.complete).toBe(true);
     const zip = await readZip(Buffer.concat(chunks));
     expect([...zip.keys()].filter((name) => name.startsWith('photos/'))).toHaveLength(photos);
-    // It really was slow: together its pauses were longer than a stall.
+    // It really was slow: together its pauses were longer than a stall (on the app's clock).
     expect(pauses * 0.3).toBeGreaterThan(1);
   }, 120_000);
 });

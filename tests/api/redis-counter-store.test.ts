@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../src/server/http/app-error.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from '../../src/server/http/rate-limiter.js';
 import { RedisCounterStore } from '../../src/server/http/redis-counter-store.js';
@@ -43,6 +43,26 @@ const key = (name: string) => `${name}:${(serial += 1)}`;
 /** Redis recomputes resetAt from PTTL and its clock, so allow a little drift. */
 const DRIFT = 40;
 
+/**
+ * A store call with the times around it. A Redis store's resetAt is the reply's PTTL added to
+ * Date.now() when the reply is read, so it may be late by up to the time the call took (more on a
+ * loaded machine): comparisons of two resetAts allow for that, not for a fixed guess of it.
+ */
+async function timed<T>(call: () => Promise<T>): Promise<{ value: T; before: number; after: number; took: number }> {
+  const before = Date.now();
+  const value = await call();
+  const after = Date.now();
+  return { value, before, after, took: after - before };
+}
+
+/**
+ * The least Retry-After (whole seconds) of a window of `windowMs` whose first hit came after
+ * `started`: what is left of it now. 59 of 60 when the calls are quick, less on a stalled machine.
+ */
+function secondsLeftOf(windowMs: number, started: number): number {
+  return Math.ceil((windowMs - DRIFT - (Date.now() - started)) / 1000);
+}
+
 async function thrown(promise: Promise<unknown>): Promise<AppError> {
   try {
     await promise;
@@ -53,16 +73,44 @@ async function thrown(promise: Promise<unknown>): Promise<AppError> {
   throw new Error('expected a rejection');
 }
 
-const backends: Array<{ name: string; make: () => CounterStore }> = [
-  { name: 'MemoryCounterStore', make: () => new MemoryCounterStore() },
+/**
+ * Makes `ms` pass for one key, as far as its store can tell, without waiting for it: the memory
+ * store reads Date.now() (faked for the test that needs it), Redis counts down the key's PTTL.
+ * Sleeping instead made a test's checks depend on how long the machine stalled between them.
+ */
+type Later = (key: string, ms: number) => Promise<void>;
+
+/** Memory: moves the faked Date on. */
+const memoryLater: Later = async (_key, ms) => {
+  vi.setSystemTime(Date.now() + ms);
+};
+
+/** Redis: shortens the key's time to live from the test's own connection; past its end, waits until Redis has expired it. */
+const redisLater: Later = async (key, ms) => {
+  const name = `${RUN}${key}`;
+  const left = await admin!.pttl(name);
+  if (left > ms) {
+    await admin!.pexpire(name, left - ms);
+    return;
+  }
+  await admin!.pexpire(name, 1);
+  // Bounds only the wait for Redis to expire it (it does so on the next access after 1 ms).
+  for (let i = 0; i < 200 && (await admin!.exists(name)) === 1; i++) await sleep(5);
+};
+
+const backends: Array<{ name: string; make: () => CounterStore; later: Later; fakeDate: boolean }> = [
+  { name: 'MemoryCounterStore', make: () => new MemoryCounterStore(), later: memoryLater, fakeDate: true },
   // Without TEST_REDIS_URL, the memory half still runs.
-  ...(skip ? [] : [{ name: 'RedisCounterStore', make: () => redisStore() }]),
+  ...(skip ? [] : [{ name: 'RedisCounterStore', make: () => redisStore(), later: redisLater, fakeDate: false }]),
 ];
 
-describe.each(backends)('counter store contract: $name', ({ make }) => {
+describe.each(backends)('counter store contract: $name', ({ make, later, fakeDate }) => {
   let store: CounterStore;
   beforeAll(() => {
     store = make();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
   it('an unknown key has no hits and no live window', async () => {
@@ -71,19 +119,17 @@ describe.each(backends)('counter store contract: $name', ({ make }) => {
 
   it('counts hits in one window that ends windowMs after the first hit', async () => {
     const k = key('count');
-    const before = Date.now();
-    const first = await store.increment(k, 60_000);
-    const after = Date.now();
-    expect(first.count).toBe(1);
-    expect(first.resetAt).toBeGreaterThanOrEqual(before + 60_000 - DRIFT);
-    expect(first.resetAt).toBeLessThanOrEqual(after + 60_000 + DRIFT);
+    const first = await timed(() => store.increment(k, 60_000));
+    expect(first.value.count).toBe(1);
+    expect(first.value.resetAt).toBeGreaterThanOrEqual(first.before + 60_000 - DRIFT);
+    expect(first.value.resetAt).toBeLessThanOrEqual(first.after + 60_000 + DRIFT);
     const second = await store.increment(k, 60_000);
-    const third = await store.increment(k, 60_000);
-    expect([second.count, third.count]).toEqual([2, 3]);
-    expect(Math.abs(third.resetAt - first.resetAt)).toBeLessThanOrEqual(DRIFT);
-    const now = await store.get(k);
-    expect(now.count).toBe(3);
-    expect(Math.abs(now.resetAt - first.resetAt)).toBeLessThanOrEqual(DRIFT);
+    const third = await timed(() => store.increment(k, 60_000));
+    expect([second.count, third.value.count]).toEqual([2, 3]);
+    expect(Math.abs(third.value.resetAt - first.value.resetAt)).toBeLessThanOrEqual(Math.max(first.took, third.took) + DRIFT);
+    const now = await timed(() => store.get(k));
+    expect(now.value.count).toBe(3);
+    expect(Math.abs(now.value.resetAt - first.value.resetAt)).toBeLessThanOrEqual(Math.max(first.took, now.took) + DRIFT);
   });
 
   it('get does not count', async () => {
@@ -103,15 +149,18 @@ describe.each(backends)('counter store contract: $name', ({ make }) => {
   });
 
   it('the window is fixed: later hits do not extend it, and once it ends counting starts again', async () => {
+    if (fakeDate) vi.useFakeTimers({ toFake: ['Date'] });
     const k = key('expiry');
-    const WINDOW = 400;
-    const first = await store.increment(k, WINDOW);
-    await sleep(250);
+    const WINDOW = 60_000;
+    const PASSED = 30_000;
+    await store.increment(k, WINDOW);
+    await later(k, PASSED);
     const second = await store.increment(k, WINDOW);
     expect(second.count).toBe(2);
-    // Still the first hit's window, not one that restarted 250 ms later.
-    expect(Math.abs(second.resetAt - first.resetAt)).toBeLessThanOrEqual(DRIFT);
-    await sleep(Math.max(0, first.resetAt - Date.now()) + 80);
+    // Still the first hit's window, with what is left of it; a restarted one would have the whole WINDOW.
+    expect(second.resetAt - Date.now()).toBeLessThanOrEqual(WINDOW - PASSED + DRIFT);
+    expect(second.resetAt).toBeGreaterThan(Date.now());
+    await later(k, WINDOW);
     expect(await store.get(k)).toEqual({ count: 0, resetAt: 0 });
     const before = Date.now();
     const restarted = await store.increment(k, WINDOW);
@@ -125,22 +174,23 @@ describe.each(backends)('counter store contract: $name', ({ make }) => {
     await store.increment(k, 60_000);
     await store.reset(k);
     expect(await store.get(k)).toEqual({ count: 0, resetAt: 0 });
-    const before = Date.now();
     const fresh = await store.increment(k, 500);
+    const after = Date.now();
     expect(fresh.count).toBe(1);
     // The new window has the new length, not what was left of the old one.
-    expect(fresh.resetAt).toBeLessThanOrEqual(before + 500 + DRIFT);
+    expect(fresh.resetAt).toBeLessThanOrEqual(after + 500 + DRIFT);
     await expect(store.reset(key('never-counted'))).resolves.toBeUndefined();
   });
 
   it('drives the RateLimiter: the hit past the limit is a 429 with Retry-After', async () => {
     const limiter = new RateLimiter(store);
     const k = key('limiter');
+    const started = Date.now();
     for (let i = 0; i < 3; i++) await limiter.hit(k, 3, 60_000);
     const error = await thrown(limiter.hit(k, 3, 60_000));
     expect(error.status).toBe(429);
     expect(error.code).toBe('RATE_LIMITED');
-    expect(Number(error.headers['retry-after'])).toBeGreaterThanOrEqual(59);
+    expect(Number(error.headers['retry-after'])).toBeGreaterThanOrEqual(secondsLeftOf(60_000, started));
     expect(Number(error.headers['retry-after'])).toBeLessThanOrEqual(60);
 
     // tryTake/release/clear: a slot counts, a released one is given back, clearing forgets.
@@ -186,6 +236,7 @@ describe.each(backends)('counter store contract: $name', ({ make }) => {
   it('take: all slots or none; the used-up limit answers 429 and the others are given back', async () => {
     const limiter = new RateLimiter(store);
     const [wide, narrow] = [key('wide'), key('narrow')];
+    const started = Date.now();
     await limiter.take(
       [
         { key: wide, limit: 5 },
@@ -203,7 +254,7 @@ describe.each(backends)('counter store contract: $name', ({ make }) => {
       ),
     );
     expect(error.status).toBe(429);
-    expect(Number(error.headers['retry-after'])).toBeGreaterThanOrEqual(59);
+    expect(Number(error.headers['retry-after'])).toBeGreaterThanOrEqual(secondsLeftOf(60_000, started));
     expect((await store.get(wide)).count).toBe(1);
     expect((await store.get(narrow)).count).toBe(1);
   });

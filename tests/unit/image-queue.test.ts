@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHEAP_DECODE_BYTES, CHEAP_WORK_MS, ImageQueue, ImageQueueFull, ImageShareUsed } from '../../src/server/images/image-queue.js';
 
 /** A task the test finishes by hand, so nothing depends on timing. */
@@ -9,6 +9,18 @@ function gate<T = void>() {
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The queue orders waiting uploads by arrival time (performance.now()) plus cost: a test that
+ * says "arrives N ms later" fakes that clock and moves it on exactly N ms, since a real sleep
+ * on a loaded machine can last far longer and change the order.
+ */
+function fakeArrivalClock() {
+  vi.useFakeTimers({ toFake: ['performance'] });
+}
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 let accounts = 0;
 /** An upload of an account of its own, of the given expected cost (ms), decoded in 10 MB. */
@@ -95,6 +107,7 @@ describe('ImageQueue', () => {
   });
 
   it('starts a cheap upload before costlier ones that came just before it, but never before one that has waited longer than the difference', async () => {
+    fakeArrivalClock();
     const queue = new ImageQueue(1, 10);
     const running = gate();
     const started: string[] = [];
@@ -104,7 +117,7 @@ describe('ImageQueue', () => {
     const photo = queue.run(job(300), task('photo'));
     // Arrives 60 ms after a waiting upload expected to cost 50 ms more: that one is due first.
     const early = queue.run(job(50), task('early'));
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    vi.advanceTimersByTime(60);
     const late = queue.run(job(1), task('late'));
     running.open();
     await Promise.all([first, ...costly, photo, early, late]);
@@ -185,6 +198,7 @@ describe('ImageQueue', () => {
     });
 
     it('two cheap uploads take both lanes; a costly one takes the first lane freed, before cheaper ones that came long after it', async () => {
+      fakeArrivalClock();
       const queue = new ImageQueue(1, 10, { cheapLanes: 1 });
       const gates = [gate(), gate()];
       const started: string[] = [];
@@ -194,7 +208,7 @@ describe('ImageQueue', () => {
       await tick();
       expect(queue.size).toEqual({ active: 2, waiting: 1 });
       // Due after the costly one (it arrives more than the difference in cost later).
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      vi.advanceTimersByTime(20);
       const later = queue.run(job(CHEAP_WORK_MS - 1), task('later photo'));
       gates[1]!.open();
       await Promise.all([photos[1], waiting, later]);

@@ -6,6 +6,7 @@ import { logRefusal } from '../http/error-handler.js';
 import { registerRoute } from '../http/register-route.js';
 import { logSecurityEvent } from '../http/security-log.js';
 import { destroyWhenStalled } from '../http/stalled-response.js';
+import type { Clock } from '../clock.js';
 import type { DataExport } from './export.service.js';
 
 /** The Download My Data page (client/paths.ts downloadData), where a refused download is explained. */
@@ -35,10 +36,10 @@ const refusalsToThePage = (app: FastifyInstance) =>
  *
  * A reader that stops reading is cut off after `stallMs` (EXPORT_STALL_MS) without taking
  * anything: otherwise two idle connections would hold both export slots for as long as they stay
- * open, and every other download would be refused.
+ * open, and every other download would be refused. The stall is timed on the app's `clock`.
  */
 export const exportRoutes =
-  (exports: DataExport, stallMs: number): FastifyPluginAsync =>
+  (exports: DataExport, stallMs: number, clock: Clock): FastifyPluginAsync =>
   async (app) => {
     registerRoute(
       app,
@@ -58,7 +59,7 @@ export const exportRoutes =
         if (request.crossSite) throw new AppError(403, 'CROSS_SITE_REQUEST');
         const started = await exports.start(accountOf(request), reader.signal);
         logSecurityEvent(request, 'downloaded data', { userId: viewer.id });
-        destroyWhenStalled(reply.raw, stallMs);
+        destroyWhenStalled(reply.raw, stallMs, clock);
         return reply
           .header('content-type', 'application/zip')
           .header('content-disposition', `attachment; filename="${started.fileName}"`)

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Clock } from '../clock.js';
 
 /**
  * Closes the connection of a streamed response whose reader has stopped reading: once the
@@ -13,8 +14,11 @@ import type { ServerResponse } from 'node:http';
  * looks short of `ms` after the response first had to wait, so that with the moment the
  * connection's buffers took to fill after the reader's last read (~0.2 s), it comes within `ms`
  * of that read (measured: 29.5 s with the default 30 s).
+ *
+ * The wait is measured on `now` (the app's clock), so a test moves it on instead of hoping its
+ * reader's pauses and the looks here keep to real time on a loaded machine.
  */
-export function destroyWhenStalled(response: ServerResponse, ms: number): void {
+export function destroyWhenStalled(response: ServerResponse, ms: number, now: Clock): void {
   const every = Math.min(500, Math.max(5, Math.floor(ms / 10)));
   let waitingSince: number | undefined;
   const look = () => {
@@ -22,9 +26,9 @@ export function destroyWhenStalled(response: ServerResponse, ms: number): void {
       waitingSince = undefined;
       return;
     }
-    const now = performance.now();
-    waitingSince ??= now;
-    if (now - waitingSince >= ms - 2 * every) response.destroy();
+    const at = now();
+    waitingSince ??= at;
+    if (at - waitingSince >= ms - 2 * every) response.destroy();
   };
   const timer = setInterval(look, every);
   // Only live requests keep it: a server that closes is not held by it.
