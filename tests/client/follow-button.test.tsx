@@ -7,20 +7,9 @@ import { FollowButton } from '../../src/client/features/follows';
 import { profileQueries } from '../../src/client/features/people';
 import { postQueries } from '../../src/client/features/posts';
 import type { PostDetail } from '../../src/shared/api/posts';
-import type { Profile } from '../../src/shared/api/users';
 import { COPY } from '../../src/shared/copy';
-import { card, failure, held, http, json, me, renderApp, sent, server } from './harness';
+import { card, failure, held, http, json, me, profile, renderApp, sent, server } from './harness';
 
-const profile = (username: string): Profile => ({
-  uid: `u-${username}`,
-  username,
-  icon: null,
-  bio: '',
-  followers: 0,
-  following: 0,
-  followedByMe: false,
-  blockedByMe: false,
-});
 const post = (id: string, author: string): PostDetail => ({
   ...card(id),
   hashtags: [],

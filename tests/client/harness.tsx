@@ -1,3 +1,4 @@
+import type { Profile } from '../../src/shared/api/users';
 /**
  * The client tests' harness: real components, a real QueryClient and router, and MSW answering
  * at the HTTP boundary (the components' own fetch calls go out and come back as real Responses).
@@ -46,6 +47,19 @@ export function held() {
 export const json = (body: JsonBodyType, status = 200) => HttpResponse.json(body, { status });
 export const failure = (status = 500) => HttpResponse.json({ code: 'GENERIC', message: 'Something went wrong.' }, { status });
 export { http, HttpResponse };
+
+/** A profile as GET /api/users/:username answers it: nobody follows anyone yet. */
+export const profile = (username: string, extra: Partial<Profile> = {}): Profile => ({
+  uid: `u-${username}`,
+  username,
+  icon: null,
+  bio: '',
+  followers: 0,
+  following: 0,
+  followedByMe: false,
+  blockedByMe: false,
+  ...extra,
+});
 
 export function card(id: string, ratio = 1): PostCard {
   return {

@@ -6,7 +6,7 @@ import { Feed } from '../../src/client/features/posts';
 import { ProfilePage } from '../../src/client/features/people/ProfilePage';
 import { COPY } from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
-import { card, failure, held, http, json, me, renderApp, sent, server } from './harness';
+import { card, failure, held, http, json, me, renderApp, sent, server, profile } from './harness';
 
 /**
  * happy-dom lays nothing out, so nothing ever nears the viewport: this observer lets a test
@@ -96,35 +96,9 @@ describe('InfinitePostGrid (the feed)', () => {
 describe('InfinitePostGrid (a profile)', () => {
   it("serves a profile's posts too: its own label, and its own empty state", async () => {
     server.use(
-      http.get('/api/users/maya', () =>
-        json({
-          user: {
-            uid: 'u-maya',
-            username: 'maya',
-            icon: null,
-            bio: '',
-            followers: 0,
-            following: 0,
-            followedByMe: false,
-            blockedByMe: false,
-          },
-        }),
-      ),
+      http.get('/api/users/maya', () => json({ user: profile('maya') })),
       http.get('/api/users/maya/posts', () => json({ posts: [card('m1'), card('m2')], nextCursor: null })),
-      http.get(`/api/users/${me.username}`, () =>
-        json({
-          user: {
-            uid: me.uid,
-            username: me.username,
-            icon: null,
-            bio: '',
-            followers: 0,
-            following: 0,
-            followedByMe: false,
-            blockedByMe: false,
-          },
-        }),
-      ),
+      http.get(`/api/users/${me.username}`, () => json({ user: profile(me.username, { uid: me.uid }) })),
       http.get(`/api/users/${me.username}/posts`, () => json({ posts: [], nextCursor: null })),
     );
     const view = renderApp(<ProfilePage username="maya" />);
