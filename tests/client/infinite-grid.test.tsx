@@ -91,6 +91,13 @@ describe('InfinitePostGrid (the feed)', () => {
     renderApp(<Feed />);
     expect(await screen.findByText(ERRORS.GENERIC)).toBeTruthy();
   });
+
+  it('calls an answer that is not a page of posts an error, not a page', async () => {
+    server.use(http.get('/api/posts', () => json({ posts: [{ id: 'a' }], nextCursor: null })));
+    renderApp(<Feed />);
+    expect(await screen.findByText(ERRORS.GENERIC)).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Posts' })).toBeNull();
+  });
 });
 
 describe('InfinitePostGrid (a profile)', () => {

@@ -1,21 +1,17 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import type { Me, MeResponse } from '../../shared/api/auth';
-import { API } from '../../shared/api/paths';
-import { api, ApiError } from './http';
+import { ROUTES } from '../../shared/api/routes';
+import { Me } from '../../shared/api/auth';
+import { call, ApiError } from './http';
 
 export const CURRENT_USER_KEY = ['current-user'] as const;
 /** The spec's localStorage key: a cache for instant rendering, never the authority. */
 const STORAGE_KEY = 'currentUser';
 
-function isMe(value: unknown): value is Me {
-  const v = value as Partial<Me> | null;
-  return typeof v?.uid === 'string' && typeof v.username === 'string' && typeof v.email === 'string';
-}
-
 function readCachedUser(): Me | undefined {
   try {
-    const value: unknown = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
-    return isMe(value) ? value : undefined;
+    // Written by an older build, or by hand: what does not read as a user is no user.
+    const cached = Me.safeParse(JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null'));
+    return cached.success ? cached.data : undefined;
   } catch {
     return undefined;
   }
@@ -29,7 +25,7 @@ function writeCachedUser(user: Me | null) {
 /** Who the server says is signed in; null when nobody is. */
 async function fetchCurrentUser(): Promise<Me | null> {
   try {
-    const { user } = await api<MeResponse>('GET', API.me);
+    const { user } = await call(ROUTES.me);
     writeCachedUser(user);
     return user;
   } catch (error) {
