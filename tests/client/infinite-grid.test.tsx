@@ -4,7 +4,7 @@ import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Feed } from '../../src/client/features/posts';
 import { ProfilePage } from '../../src/client/features/people/ProfilePage';
-import { COPY } from '../../src/shared/copy';
+import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
 import { card, failure, held, http, json, me, renderApp, sent, server, profile } from './harness';
 

@@ -7,7 +7,7 @@ import { boardQueries, SaveButton } from '../../src/client/features/boards';
 import { postQueries } from '../../src/client/features/posts';
 import type { SaveTarget } from '../../src/shared/api/boards';
 import { BOARD_COPY } from '../../src/shared/boards-copy';
-import { COPY } from '../../src/shared/copy';
+import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
 import { failure, held, http, json, me, renderApp, sent, server } from './harness';
 

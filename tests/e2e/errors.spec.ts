@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { COPY } from '../../src/shared/copy';
+import * as COPY from '../../src/shared/copy';
 
 /**
  * Every route sits inside an error boundary: a screen whose code does not arrive, or that breaks

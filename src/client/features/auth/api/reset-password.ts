@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import type { ResetBody } from '../../../../shared/api/password-reset';
 import { call } from '../../../api/http';
 import { setCurrentUser } from '../../../api/current-user';
@@ -8,7 +7,7 @@ import { setCurrentUser } from '../../../api/current-user';
 export function useResetPassword() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ResetBody) => call(ROUTES.reset, { body }),
+    mutationFn: (body: ResetBody) => call('reset', { body }),
     onSuccess: ({ user }) => {
       // Whoever was signed in on this browser before, nothing of theirs may linger.
       queryClient.clear();

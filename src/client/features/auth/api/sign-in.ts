@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import type { LoginBody } from '../../../../shared/api/auth';
 import { call } from '../../../api/http';
 import { setCurrentUser } from '../../../api/current-user';
@@ -7,7 +6,7 @@ import { setCurrentUser } from '../../../api/current-user';
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: LoginBody) => call(ROUTES.login, { body }),
+    mutationFn: (body: LoginBody) => call('login', { body }),
     onSuccess: ({ user }) => setCurrentUser(queryClient, user),
   });
 }

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import { call } from '../../../api/http';
 import { forgetCachedUser, setCurrentUser } from '../../../api/current-user';
 
@@ -7,7 +6,7 @@ import { forgetCachedUser, setCurrentUser } from '../../../api/current-user';
 export function useSignOut({ everywhere = false } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => call(everywhere ? ROUTES.logoutAll : ROUTES.logout),
+    mutationFn: () => call(everywhere ? 'logoutAll' : 'logout'),
     onSuccess: () => {
       // Nothing of the previous user's may linger for whoever signs in next on this browser.
       queryClient.clear();

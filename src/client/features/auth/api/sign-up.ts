@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import type { RegisterBody } from '../../../../shared/api/auth';
 import { call } from '../../../api/http';
 import { setCurrentUser } from '../../../api/current-user';
@@ -7,7 +6,7 @@ import { setCurrentUser } from '../../../api/current-user';
 export function useSignUp() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: RegisterBody) => call(ROUTES.register, { body }),
+    mutationFn: (body: RegisterBody) => call('register', { body }),
     onSuccess: ({ user }) => setCurrentUser(queryClient, user),
   });
 }

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import { call } from '../../../api/http';
 import { boardQueries } from './queries';
 
@@ -14,7 +13,7 @@ export function useSetBoardMember(boardId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ username, member }: MemberChange) =>
-      call(member ? ROUTES.inviteMember : ROUTES.removeMember, { params: { id: boardId, username } }).then((r) => r.members),
+      call(member ? 'inviteMember' : 'removeMember', { params: { id: boardId, username } }).then((r) => r.members),
     // Not awaited: leaving or declining moves on at once (a secret board is then a 404 here).
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: boardQueries.all() }),
   });

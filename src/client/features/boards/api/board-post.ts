@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import type { SaveState, SaveTarget } from '../../../../shared/api/boards';
 import { call } from '../../../api/http';
 import { boardQueries } from './queries';
@@ -27,7 +26,7 @@ export function useSetBoardPost() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ boardId, postId, saved }: BoardPostChange) =>
-      call(saved ? ROUTES.savePost : ROUTES.unsavePost, { params: { id: boardId, postId } }),
+      call(saved ? 'savePost' : 'unsavePost', { params: { id: boardId, postId } }),
     onMutate: async ({ boardId, postId, saved }) => {
       const { queryKey } = boardQueries.saveTargets(postId);
       // A read already on its way would land over the guess with the old state.

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import type { CreateBoardBody } from '../../../../shared/api/boards';
 import { call } from '../../../api/http';
 import { boardQueries } from './queries';
@@ -8,7 +7,7 @@ import { boardQueries } from './queries';
 export function useCreateBoard() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateBoardBody) => call(ROUTES.createBoard, { body }).then((r) => r.board),
+    mutationFn: (body: CreateBoardBody) => call('createBoard', { body }).then((r) => r.board),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: boardQueries.all() }),
   });
 }

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import type { BoardList } from '../../../../shared/api/boards';
 import { call } from '../../../api/http';
 import { boardQueries } from './queries';
@@ -8,7 +7,7 @@ import { boardQueries } from './queries';
 export function useDeleteBoard(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => call(ROUTES.deleteBoard, { params: { id } }),
+    mutationFn: () => call('deleteBoard', { params: { id } }),
     onSuccess: () => {
       // The Boards tab the owner goes to next shows its cached tiles first: without this one.
       queryClient.setQueriesData<InfiniteData<BoardList>>({ queryKey: boardQueries.userBoardLists() }, (data) =>

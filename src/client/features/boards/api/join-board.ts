@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import { call } from '../../../api/http';
 import { boardQueries } from './queries';
 
@@ -7,7 +6,7 @@ import { boardQueries } from './queries';
 export function useJoinBoard(boardId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => call(ROUTES.joinBoard, { params: { id: boardId } }).then((r) => r.members),
+    mutationFn: () => call('joinBoard', { params: { id: boardId } }).then((r) => r.members),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: boardQueries.all() }),
   });
 }

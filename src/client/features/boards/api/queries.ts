@@ -1,5 +1,4 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import { cursorQuery } from '../../../api/cursor';
 import { call } from '../../../api/http';
 
@@ -16,7 +15,7 @@ export const boardQueries = {
   saveTargets: (postId: string) =>
     queryOptions({
       queryKey: [...boardQueries.all(), 'save-targets', postId],
-      queryFn: () => call(ROUTES.saveTargets, { query: { post: postId } }).then((r) => r.boards),
+      queryFn: () => call('saveTargets', { query: { post: postId } }).then((r) => r.boards),
     }),
   /** Every profile's Boards tab. */
   userBoardLists: () => [...boardQueries.all(), 'user'] as const,
@@ -24,7 +23,7 @@ export const boardQueries = {
   userBoards: (username: string) =>
     infiniteQueryOptions({
       queryKey: [...boardQueries.userBoardLists(), username],
-      queryFn: ({ pageParam }) => call(ROUTES.userBoards, { params: { username }, query: cursorQuery(pageParam) }),
+      queryFn: ({ pageParam }) => call('userBoards', { params: { username }, query: cursorQuery(pageParam) }),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
       retry: false,
@@ -33,14 +32,14 @@ export const boardQueries = {
   board: (username: string, slug: string) =>
     queryOptions({
       queryKey: [...boardQueries.all(), 'board', username, slug],
-      queryFn: () => call(ROUTES.userBoard, { params: { username, slug } }).then((r) => r.board),
+      queryFn: () => call('userBoard', { params: { username, slug } }).then((r) => r.board),
       retry: false,
     }),
   /** A board's posts, newest saved first, 50 at a time. */
   posts: (username: string, slug: string) =>
     infiniteQueryOptions({
       queryKey: [...boardQueries.board(username, slug).queryKey, 'posts'],
-      queryFn: ({ pageParam }) => call(ROUTES.userBoardPosts, { params: { username, slug }, query: cursorQuery(pageParam) }),
+      queryFn: ({ pageParam }) => call('userBoardPosts', { params: { username, slug }, query: cursorQuery(pageParam) }),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
       retry: false,

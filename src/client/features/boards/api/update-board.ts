@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import type { UpdateBoardBody } from '../../../../shared/api/boards';
 import { call } from '../../../api/http';
 import { boardQueries } from './queries';
@@ -8,7 +7,7 @@ import { boardQueries } from './queries';
 export function useUpdateBoard(board: { id: string; slug: string; owner: { username: string } }) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateBoardBody) => call(ROUTES.updateBoard, { params: { id: board.id }, body }).then((r) => r.board),
+    mutationFn: (body: UpdateBoardBody) => call('updateBoard', { params: { id: board.id }, body }).then((r) => r.board),
     onSuccess: (updated) => {
       // The answer is the board at its (maybe new) address: a renamed board's page shows at once.
       queryClient.setQueryData(boardQueries.board(updated.owner.username, updated.slug).queryKey, updated);

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import type { PostDetail } from '../../../../shared/api/posts';
 import { useCurrentUser } from '../../../api/current-user';
 import { call } from '../../../api/http';
@@ -15,7 +14,7 @@ export function useSetFollowing(username: string) {
   const queryClient = useQueryClient();
   const me = useCurrentUser();
   return useMutation({
-    mutationFn: (follow: boolean) => call(follow ? ROUTES.follow : ROUTES.unfollow, { params: { username } }),
+    mutationFn: (follow: boolean) => call(follow ? 'follow' : 'unfollow', { params: { username } }),
     onSuccess: () => {
       const stale: QueryKey[] = [profileQueries.detail(username).queryKey, profileQueries.followList(username, 'followers').queryKey];
       if (me) stale.push(profileQueries.detail(me.username).queryKey, profileQueries.followList(me.username, 'following').queryKey);

@@ -1,5 +1,4 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import type { CreateInviteBody } from '../../../../shared/api/invites';
 import { call } from '../../../api/http';
 import { moderationQueries } from './moderation';
@@ -10,7 +9,7 @@ export const useInvites = () => useQuery(moderationQueries.invites());
 export function useCreateInvite() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateInviteBody) => call(ROUTES.createInvite, { body }),
+    mutationFn: (body: CreateInviteBody) => call('createInvite', { body }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: moderationQueries.invites().queryKey }),
   });
 }
@@ -18,7 +17,7 @@ export function useCreateInvite() {
 export function useRevokeInvite() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => call(ROUTES.revokeInvite, { params: { id } }),
+    mutationFn: (id: string) => call('revokeInvite', { params: { id } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: moderationQueries.invites().queryKey }),
   });
 }

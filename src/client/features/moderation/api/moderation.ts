@@ -1,6 +1,5 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReportBody } from '../../../../shared/api/moderation';
-import { ROUTES } from '../../../../shared/api/routes';
 import type { Role } from '../../../../shared/moderation';
 import { cursorQuery } from '../../../api/cursor';
 import { call, ApiError } from '../../../api/http';
@@ -9,7 +8,7 @@ import { profileQueries } from '../../people';
 
 /** Report someone else's post or profile (issue 17). */
 export function useReport() {
-  return useMutation({ mutationFn: (body: ReportBody) => call(ROUTES.report, { body }) });
+  return useMutation({ mutationFn: (body: ReportBody) => call('report', { body }) });
 }
 
 /** The staff lists come a page at a time, each naming the next page's cursor. */
@@ -24,25 +23,25 @@ export const moderationQueries = {
   queue: () =>
     infiniteQueryOptions({
       queryKey: [...moderationQueries.all(), 'queue'],
-      queryFn: ({ pageParam }) => call(ROUTES.moderationQueue, { query: cursorQuery(pageParam) }),
+      queryFn: ({ pageParam }) => call('moderationQueue', { query: cursorQuery(pageParam) }),
       ...pages,
     }),
   log: () =>
     infiniteQueryOptions({
       queryKey: [...moderationQueries.all(), 'log'],
-      queryFn: ({ pageParam }) => call(ROUTES.moderationLog, { query: cursorQuery(pageParam) }),
+      queryFn: ({ pageParam }) => call('moderationLog', { query: cursorQuery(pageParam) }),
       ...pages,
     }),
   suspended: () =>
     infiniteQueryOptions({
       queryKey: [...moderationQueries.all(), 'suspended'],
-      queryFn: ({ pageParam }) => call(ROUTES.moderationSuspended, { query: cursorQuery(pageParam) }),
+      queryFn: ({ pageParam }) => call('moderationSuspended', { query: cursorQuery(pageParam) }),
       ...pages,
     }),
   person: (username: string) =>
     queryOptions({
       queryKey: [...moderationQueries.all(), 'person', username],
-      queryFn: () => call(ROUTES.moderationPerson, { params: { username } }).then((r) => r.user),
+      queryFn: () => call('moderationPerson', { params: { username } }).then((r) => r.user),
       enabled: username !== '',
       retry: false,
     }),
@@ -50,7 +49,7 @@ export const moderationQueries = {
   invites: () =>
     queryOptions({
       queryKey: ['invites'],
-      queryFn: () => call(ROUTES.invites).then((r) => r.invites),
+      queryFn: () => call('invites').then((r) => r.invites),
       // A 404 is the answer (not an admin), not a hiccup to retry.
       retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
     }),
@@ -71,15 +70,15 @@ export type ModerationAction =
 function send(action: ModerationAction): Promise<unknown> {
   switch (action.kind) {
     case 'remove-post':
-      return call(ROUTES.moderationRemovePost, { body: { postId: action.postId, ...(action.note && { note: action.note }) } });
+      return call('moderationRemovePost', { body: { postId: action.postId, ...(action.note && { note: action.note }) } });
     case 'suspend':
-      return call(ROUTES.moderationSuspend, { body: { ...action.target, days: action.days, ...(action.note && { note: action.note }) } });
+      return call('moderationSuspend', { body: { ...action.target, days: action.days, ...(action.note && { note: action.note }) } });
     case 'dismiss':
-      return call(ROUTES.moderationDismiss, { body: action.target });
+      return call('moderationDismiss', { body: action.target });
     case 'unsuspend':
-      return call(ROUTES.moderationUnsuspend, { body: { username: action.username } });
+      return call('moderationUnsuspend', { body: { username: action.username } });
     case 'role':
-      return call(ROUTES.moderationRole, { params: { username: action.username }, body: { role: action.role } });
+      return call('moderationRole', { params: { username: action.username }, body: { role: action.role } });
   }
 }
 

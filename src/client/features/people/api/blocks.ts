@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import { call } from '../../../api/http';
 import { boardQueries } from '../../boards';
 import { postQueries } from '../../posts';
@@ -10,7 +9,7 @@ import { profileQueries } from './profile';
 export const blockedAccountsQuery = () =>
   queryOptions({
     queryKey: ['blocks'],
-    queryFn: () => call(ROUTES.blocks).then((r) => r.users),
+    queryFn: () => call('blocks').then((r) => r.users),
   });
 
 /**
@@ -22,7 +21,7 @@ export const blockedAccountsQuery = () =>
 export function useSetBlocked(username: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (blocked: boolean) => call(blocked ? ROUTES.block : ROUTES.unblock, { params: { username } }),
+    mutationFn: (blocked: boolean) => call(blocked ? 'block' : 'unblock', { params: { username } }),
     onSuccess: () =>
       Promise.all(
         [profileQueries.all(), postQueries.all(), searchQueries.all(), boardQueries.all(), blockedAccountsQuery().queryKey].map(

@@ -1,5 +1,4 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import { cursorQuery } from '../../../api/cursor';
 import { call } from '../../../api/http';
 
@@ -11,14 +10,14 @@ export const profileQueries = {
   detail: (username: string) =>
     queryOptions({
       queryKey: profileQueries.of(username),
-      queryFn: () => call(ROUTES.user, { params: { username } }).then((r) => r.user),
+      queryFn: () => call('user', { params: { username } }).then((r) => r.user),
       retry: false,
     }),
   /** A user's posts, 50 at a time. */
   posts: (username: string) =>
     infiniteQueryOptions({
       queryKey: [...profileQueries.of(username), 'posts'],
-      queryFn: ({ pageParam }) => call(ROUTES.userPosts, { params: { username }, query: cursorQuery(pageParam) }),
+      queryFn: ({ pageParam }) => call('userPosts', { params: { username }, query: cursorQuery(pageParam) }),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
     }),
@@ -27,7 +26,7 @@ export const profileQueries = {
     infiniteQueryOptions({
       queryKey: [...profileQueries.of(username), side],
       queryFn: ({ pageParam }) =>
-        call(side === 'followers' ? ROUTES.followers : ROUTES.following, { params: { username }, query: cursorQuery(pageParam) }),
+        call(side === 'followers' ? 'followers' : 'following', { params: { username }, query: cursorQuery(pageParam) }),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
       retry: false,

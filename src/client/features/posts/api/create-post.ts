@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import { call } from '../../../api/http';
 import { postQueries } from './queries';
 
@@ -21,7 +20,7 @@ export function useCreatePost() {
       form.set('description', description);
       form.set('link', link);
       form.set('photo', photo, fileName);
-      return call(ROUTES.createPost, { body: form }).then((r) => r.post);
+      return call('createPost', { body: form }).then((r) => r.post);
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: postQueries.feed().queryKey }),
   });

@@ -1,5 +1,4 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import { cursorQuery } from '../../../api/cursor';
 import { call } from '../../../api/http';
 
@@ -13,7 +12,7 @@ export const postQueries = {
   feed: () =>
     infiniteQueryOptions({
       queryKey: [...postQueries.all(), 'feed'],
-      queryFn: ({ pageParam }) => call(ROUTES.feed, { query: cursorQuery(pageParam) }),
+      queryFn: ({ pageParam }) => call('feed', { query: cursorQuery(pageParam) }),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
     }),
@@ -22,13 +21,13 @@ export const postQueries = {
   detail: (id: string) =>
     queryOptions({
       queryKey: [...postQueries.details(), id],
-      queryFn: () => call(ROUTES.post, { params: { id } }).then((r) => r.post),
+      queryFn: () => call('post', { params: { id } }).then((r) => r.post),
       retry: false,
     }),
   /** The Discover list under a post. */
   related: (id: string) =>
     queryOptions({
       queryKey: [...postQueries.all(), 'related', id],
-      queryFn: () => call(ROUTES.related, { params: { id } }).then((r) => r.posts),
+      queryFn: () => call('related', { params: { id } }).then((r) => r.posts),
     }),
 };

@@ -1,5 +1,4 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import { call } from '../../../api/http';
 
 /** The search feature's queries: people and posts for each query typed. */
@@ -8,14 +7,14 @@ export const searchQueries = {
   users: (query: string) =>
     queryOptions({
       queryKey: [...searchQueries.all(), 'users', query],
-      queryFn: () => call(ROUTES.searchUsers, { query: { q: query } }).then((r) => r.users),
+      queryFn: () => call('searchUsers', { query: { q: query } }).then((r) => r.users),
       retry: false,
     }),
   /** One page (the search answers its best matches at once), in the shape of the infinite grids. */
   posts: (query: string) =>
     infiniteQueryOptions({
       queryKey: [...searchQueries.all(), 'posts', query],
-      queryFn: () => call(ROUTES.searchPosts, { query: { q: query } }),
+      queryFn: () => call('searchPosts', { query: { q: query } }),
       initialPageParam: '',
       getNextPageParam: () => undefined,
       retry: false,

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import type { DeleteAccountBody } from '../../../../shared/api/delete-account';
 import { call } from '../../../api/http';
 import { setCurrentUser } from '../../../api/current-user';
@@ -8,7 +7,7 @@ import { setCurrentUser } from '../../../api/current-user';
 export function useDeleteAccount() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: DeleteAccountBody) => call(ROUTES.deleteAccount, { body }),
+    mutationFn: (body: DeleteAccountBody) => call('deleteAccount', { body }),
     onSuccess: () => {
       // Like signing out: nothing of the erased account may linger in this browser.
       queryClient.clear();

@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import type { ChangePasswordBody } from '../../../../shared/api/sessions';
 import { call } from '../../../api/http';
 
@@ -7,7 +6,7 @@ import { call } from '../../../api/http';
 export const sessionsQuery = () =>
   queryOptions({
     queryKey: ['sessions'],
-    queryFn: () => call(ROUTES.sessions).then((r) => r.sessions),
+    queryFn: () => call('sessions').then((r) => r.sessions),
   });
 
 export const useSessions = () => useQuery(sessionsQuery());
@@ -16,7 +15,7 @@ export const useSessions = () => useQuery(sessionsQuery());
 export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => call(ROUTES.endSession, { params: { id } }),
+    mutationFn: (id: string) => call('endSession', { params: { id } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsQuery().queryKey }),
   });
 }
@@ -25,7 +24,7 @@ export function useEndSession() {
 export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ChangePasswordBody) => call(ROUTES.changePassword, { body }),
+    mutationFn: (body: ChangePasswordBody) => call('changePassword', { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsQuery().queryKey }),
   });
 }

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '../../../../shared/api/routes';
 import { call } from '../../../api/http';
 import { setCurrentUser } from '../../../api/current-user';
 import { profileQueries } from '../../people';
@@ -12,7 +11,7 @@ export function useUpdateProfile() {
       const form = new FormData();
       if (bio.trim()) form.set('bio', bio);
       if (icon) form.set('icon', icon.blob, icon.name);
-      return call(ROUTES.updateMe, { body: form }).then((r) => r.user);
+      return call('updateMe', { body: form }).then((r) => r.user);
     },
     onSuccess: (user) => {
       setCurrentUser(queryClient, user);
