@@ -60,6 +60,18 @@ function answerReads() {
   );
 }
 
+/** The block button beside every read a block may change, once each read has its first answer. */
+async function renderWatching() {
+  const { queryClient } = renderApp(
+    <>
+      <Watching />
+      <BlockButton username="maya" />
+    </>,
+  );
+  await waitFor(() => expect(sent(READS.sessions)).toBe(1));
+  await settled(queryClient);
+}
+
 async function block() {
   await userEvent.click(screen.getByRole('button', { name: COPY.block.action }));
   const dialog = await screen.findByRole('dialog', { name: COPY.block.title('maya') });
@@ -71,14 +83,7 @@ describe('BlockButton', () => {
   it('asks first, then blocks and reads again what a block hides, and nothing else', async () => {
     answerReads();
     server.use(http.put('/api/users/maya/block', () => json({ blocked: true })));
-    const { queryClient } = renderApp(
-      <>
-        <Watching />
-        <BlockButton username="maya" />
-      </>,
-    );
-    await waitFor(() => expect(sent(READS.sessions)).toBe(1));
-    await settled(queryClient);
+    await renderWatching();
     const before = counts();
 
     await block();
@@ -98,14 +103,7 @@ describe('BlockButton', () => {
   it('keeps the dialog open with the failure, reading nothing again', async () => {
     answerReads();
     server.use(http.put('/api/users/maya/block', () => failure(500)));
-    const { queryClient } = renderApp(
-      <>
-        <Watching />
-        <BlockButton username="maya" />
-      </>,
-    );
-    await waitFor(() => expect(sent(READS.sessions)).toBe(1));
-    await settled(queryClient);
+    await renderWatching();
     const before = counts();
 
     const dialog = await block();
