@@ -41,6 +41,26 @@ export default tseslint.config(
     ...jsxA11y.flatConfigs.strict,
   },
   {
+    // zod and the API's schemas stay out of the boot bundle (~28 KB gzip): the client names routes
+    // and their types; answers.ts, loaded beside the first request, parses with the schemas.
+    files: ['src/client/**/*.{ts,tsx}'],
+    ignores: ['src/client/api/answers.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['zod', 'zod/*', '**/shared/api/*', '!**/shared/api/route'],
+              allowTypeImports: true,
+              message: 'Import types only: the schemas load with src/client/api/answers.ts, not in the boot bundle.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON bodies as they come (untyped on purpose: a test must not trust the types
     // of what it checks).
     files: ['tests/**'],

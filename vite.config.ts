@@ -1,6 +1,16 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { DEFAULT_APP_NAME } from './src/shared/app-name.ts';
+import { routeLines } from './src/shared/api/route.ts';
+import { ROUTES } from './src/shared/api/routes.ts';
+
+/**
+ * Constants the client is built with. `__ROUTE_LINES__`: each route's method and path, taken from
+ * its one definition (shared/api) here, so the boot bundle sends requests without loading zod and
+ * the schemas; those arrive beside the first request (client/api/answers.ts). Restart `npm run
+ * dev` after adding a route.
+ */
+export const clientConstants = { __ROUTE_LINES__: JSON.stringify(routeLines(ROUTES)) };
 
 /** In development Vite serves index.html itself, so it fills in the product name the server would. */
 function appName(): Plugin {
@@ -16,6 +26,7 @@ const api = `http://localhost:${process.env.API_PORT || 3001}`;
 export default defineConfig({
   root: 'src/client',
   plugins: [react(), appName()],
+  define: clientConstants,
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,

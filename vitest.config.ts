@@ -1,4 +1,5 @@
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
+import { clientConstants } from './vite.config';
 
 /**
  * `npm run test:slow` only (vitest.slow.config.ts): suites of minutes, or of several processes.
@@ -25,6 +26,8 @@ export const common: NonNullable<ViteUserConfig['test']> = {
 };
 
 export default defineConfig({
+  // The client's tests (tests/client) run the client's code, built with the client's constants.
+  define: clientConstants,
   test: {
     ...common,
     include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/client/**/*.test.tsx'],

@@ -1,4 +1,4 @@
-import { COPY } from './copy.js';
+import * as COPY from './copy.js';
 
 /**
  * The texts the not-found page (/404/{error}) may show: only the ones the app itself navigates

@@ -10,7 +10,7 @@ import { posts, users } from '../../src/server/db/schema.js';
 import { DiskStorage } from '../../src/server/storage/disk-storage.js';
 import type { Storage, StoredFile } from '../../src/server/storage/storage.js';
 import { API } from '../../src/shared/api/paths.js';
-import { COPY } from '../../src/shared/copy.js';
+import * as COPY from '../../src/shared/copy.js';
 import { signUp } from '../helpers/accounts.js';
 import { boardSteps, insertPostsBy } from '../helpers/boards.js';
 import { jpeg } from '../helpers/images.js';

@@ -10,7 +10,7 @@ import { DEFAULT_RATE_LIMITS, loadConfig, type RateLimitConfig } from '../../src
 import { Mailer } from '../../src/server/mail/mailer.js';
 import { Outbox } from '../../src/server/mail/outbox.js';
 import { API } from '../../src/shared/api/paths.js';
-import { COPY } from '../../src/shared/copy.js';
+import * as COPY from '../../src/shared/copy.js';
 import { sessionCookie, signUp } from '../helpers/accounts.js';
 import { expectError, get, query } from '../helpers/people.js';
 import { freePort } from '../helpers/services.js';

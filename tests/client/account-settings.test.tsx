@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { AccountSettingsPage } from '../../src/client/features/settings/AccountSettingsPage';
-import { COPY } from '../../src/shared/copy';
+import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
 import { BIO_MAX_LENGTH } from '../../src/shared/limits';
 import { http, json, me, renderApp, sent, server } from './harness';

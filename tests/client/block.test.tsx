@@ -10,8 +10,8 @@ import { blockedAccountsQuery, profileQueries } from '../../src/client/features/
 import { postQueries } from '../../src/client/features/posts';
 import { searchQueries } from '../../src/client/features/search';
 import { sessionsQuery } from '../../src/client/features/settings/api/sessions';
-import { COPY } from '../../src/shared/copy';
-import { failure, http, json, me, renderApp, sent, server } from './harness';
+import * as COPY from '../../src/shared/copy';
+import { failure, http, json, me, renderApp, sent, server, settled } from './harness';
 
 /** A block hides both people from each other everywhere; who is signed in and their sessions stay as they are. */
 function Watching() {
@@ -60,6 +60,18 @@ function answerReads() {
   );
 }
 
+/** The block button beside every read a block may change, once each read has its first answer. */
+async function renderWatching() {
+  const { queryClient } = renderApp(
+    <>
+      <Watching />
+      <BlockButton username="maya" />
+    </>,
+  );
+  await waitFor(() => expect(sent(READS.sessions)).toBe(1));
+  await settled(queryClient);
+}
+
 async function block() {
   await userEvent.click(screen.getByRole('button', { name: COPY.block.action }));
   const dialog = await screen.findByRole('dialog', { name: COPY.block.title('maya') });
@@ -71,13 +83,7 @@ describe('BlockButton', () => {
   it('asks first, then blocks and reads again what a block hides, and nothing else', async () => {
     answerReads();
     server.use(http.put('/api/users/maya/block', () => json({ blocked: true })));
-    renderApp(
-      <>
-        <Watching />
-        <BlockButton username="maya" />
-      </>,
-    );
-    await waitFor(() => expect(sent(READS.sessions)).toBe(1));
+    await renderWatching();
     const before = counts();
 
     await block();
@@ -97,13 +103,7 @@ describe('BlockButton', () => {
   it('keeps the dialog open with the failure, reading nothing again', async () => {
     answerReads();
     server.use(http.put('/api/users/maya/block', () => failure(500)));
-    renderApp(
-      <>
-        <Watching />
-        <BlockButton username="maya" />
-      </>,
-    );
-    await waitFor(() => expect(sent(READS.sessions)).toBe(1));
+    await renderWatching();
     const before = counts();
 
     const dialog = await block();

@@ -7,8 +7,8 @@ import { FollowButton } from '../../src/client/features/follows';
 import { profileQueries } from '../../src/client/features/people';
 import { postQueries } from '../../src/client/features/posts';
 import type { PostDetail } from '../../src/shared/api/posts';
-import { COPY } from '../../src/shared/copy';
-import { card, failure, held, http, json, me, profile, renderApp, sent, server } from './harness';
+import * as COPY from '../../src/shared/copy';
+import { card, failure, held, http, json, me, profile, renderApp, sent, server, settled } from './harness';
 
 const post = (id: string, author: string): PostDetail => ({
   ...card(id),
@@ -64,7 +64,7 @@ describe('FollowButton', () => {
         return json({ following: true, followers: 1 });
       }),
     );
-    renderApp(
+    const { queryClient } = renderApp(
       <>
         <Watching />
         <FollowButton username="maya" following={false} />
@@ -72,6 +72,7 @@ describe('FollowButton', () => {
     );
     await waitFor(() => expect(sent('GET /api/posts')).toBe(1));
     await waitFor(() => expect(Object.values(counts()).every((n) => n === 1)).toBe(true));
+    await settled(queryClient);
 
     await userEvent.click(screen.getByRole('button', { name: COPY.follow.follow }));
     // Optimistic: flipped while the server has not answered yet.
@@ -99,13 +100,14 @@ describe('FollowButton', () => {
   it('goes back to Follow and says so when the request fails, reading nothing again', async () => {
     answerReads();
     server.use(http.put('/api/users/maya/follow', () => failure(500)));
-    renderApp(
+    const { queryClient } = renderApp(
       <>
         <Watching />
         <FollowButton username="maya" following={false} />
       </>,
     );
     await waitFor(() => expect(Object.values(counts()).every((n) => n === 1)).toBe(true));
+    await settled(queryClient);
 
     await userEvent.click(screen.getByRole('button', { name: COPY.follow.follow }));
     expect(await screen.findByText(COPY.follow.failed)).toBeTruthy();

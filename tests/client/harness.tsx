@@ -5,12 +5,12 @@ import type { Profile } from '../../src/shared/api/users';
  * Every request is logged, so a test can say what a change read again, and what it did not.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render } from '@testing-library/react';
+import { cleanup, render, waitFor } from '@testing-library/react';
 import { http, HttpResponse, type JsonBodyType } from 'msw';
 import { setupServer } from 'msw/node';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Me } from '../../src/shared/api/auth';
 import type { PostCard } from '../../src/shared/api/posts';
 import { setCurrentUser } from '../../src/client/api/current-user';
@@ -24,6 +24,9 @@ server.events.on('request:start', ({ request }) => {
 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// The answers' schemas load beside the first request (client/api/answers.ts); loaded here once, a
+// test's first reads do not wait for the module's transform (seconds on a loaded machine).
+beforeAll(() => import('../../src/client/api/answers'));
 afterEach(() => {
   cleanup();
   server.resetHandlers();
@@ -83,3 +86,9 @@ export function renderApp(ui: ReactNode, { user = me, route = '/' }: { user?: Me
   );
   return { ...view, queryClient };
 }
+
+/**
+ * Waits until no query is fetching: every first read has its answer (parsed by the schemas, which
+ * load beside the first request), so what a test does next cannot overtake a read still in flight.
+ */
+export const settled = (queryClient: QueryClient) => waitFor(() => expect(queryClient.isFetching()).toBe(0), { timeout: 20_000 });

@@ -4,7 +4,7 @@ import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Feed } from '../../src/client/features/posts';
 import { ProfilePage } from '../../src/client/features/people/ProfilePage';
-import { COPY } from '../../src/shared/copy';
+import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
 import { card, failure, held, http, json, me, renderApp, sent, server, profile } from './harness';
 
@@ -90,6 +90,13 @@ describe('InfinitePostGrid (the feed)', () => {
     server.use(http.get('/api/posts', () => failure(500)));
     renderApp(<Feed />);
     expect(await screen.findByText(ERRORS.GENERIC)).toBeTruthy();
+  });
+
+  it('calls an answer that is not a page of posts an error, not a page', async () => {
+    server.use(http.get('/api/posts', () => json({ posts: [{ id: 'a' }], nextCursor: null })));
+    renderApp(<Feed />);
+    expect(await screen.findByText(ERRORS.GENERIC)).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Posts' })).toBeNull();
   });
 });
 

@@ -7,7 +7,7 @@ import { boardQueries, SaveButton } from '../../src/client/features/boards';
 import { postQueries } from '../../src/client/features/posts';
 import type { SaveTarget } from '../../src/shared/api/boards';
 import { BOARD_COPY } from '../../src/shared/boards-copy';
-import { COPY } from '../../src/shared/copy';
+import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
 import { failure, held, http, json, me, renderApp, sent, server } from './harness';
 
@@ -42,6 +42,9 @@ async function openPicker() {
   return screen.findByRole('dialog', { name: BOARD_COPY.pickerTitle });
 }
 
+/** Whether the picker's button for a board says it holds the post (aria-pressed). */
+const pressed = (picker: HTMLElement, name: RegExp) => within(picker).getByRole('button', { name }).getAttribute('aria-pressed');
+
 describe('Save picker', () => {
   it('marks the board at once, then closes, names it on the button and reads the boards again (only)', async () => {
     let onServer = [board('b1', 'Dorm ideas'), board('b2', 'Recipes')];
@@ -69,13 +72,7 @@ describe('Save picker', () => {
 
     await userEvent.click(recipes);
     // Optimistic: saved here (and first) before the server answers.
-    await waitFor(() =>
-      expect(
-        within(picker)
-          .getByRole('button', { name: /Recipes/ })
-          .getAttribute('aria-pressed'),
-      ).toBe('true'),
-    );
+    await waitFor(() => expect(pressed(picker, /Recipes/)).toBe('true'));
     expect(within(picker).getAllByRole('listitem')[0]!.textContent).toContain('Recipes');
     expect(within(picker).getByText(BOARD_COPY.savedHere)).toBeTruthy();
     answer.release();
@@ -107,23 +104,11 @@ describe('Save picker', () => {
     renderApp(<SaveButton postId="p1" />);
     const picker = await openPicker();
     await userEvent.click(await within(picker).findByRole('button', { name: /Recipes/ }));
-    await waitFor(() =>
-      expect(
-        within(picker)
-          .getByRole('button', { name: /Recipes/ })
-          .getAttribute('aria-pressed'),
-      ).toBe('true'),
-    );
+    await waitFor(() => expect(pressed(picker, /Recipes/)).toBe('true'));
     answer.release();
 
     // Rolled back while the read after the failure is still held.
-    await waitFor(() =>
-      expect(
-        within(picker)
-          .getByRole('button', { name: /Recipes/ })
-          .getAttribute('aria-pressed'),
-      ).toBe('false'),
-    );
+    await waitFor(() => expect(pressed(picker, /Recipes/)).toBe('false'));
     expect(within(picker).getAllByRole('listitem')[0]!.textContent).toContain('Dorm ideas');
     expect(screen.getByRole('button', { name: COPY.boards.save, hidden: true })).toBeTruthy();
     expect(reads).toBeGreaterThan(1);

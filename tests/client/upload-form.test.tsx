@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { UploadPage } from '../../src/client/features/upload/UploadPage';
-import { COPY } from '../../src/shared/copy';
+import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
 import { DESCRIPTION_MAX_LENGTH } from '../../src/shared/limits';
 import { renderApp, requests } from './harness';

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { API } from '../../src/shared/api/paths';
 import { BOARD_COPY } from '../../src/shared/boards-copy';
-import { COPY } from '../../src/shared/copy';
+import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
 import { adminResetLink, adminRole } from './admin';
 import { boardViaApi, newAccount, saveViaApi, signUpViaApi } from './helpers';

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { BoardResponse } from '../../src/shared/api/boards';
 import { API } from '../../src/shared/api/paths';
 import { BOARD_COPY } from '../../src/shared/boards-copy';
-import { COPY } from '../../src/shared/copy';
+import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
 import { boardViaApi, newAccount, postViaApi, saveViaApi, signUpViaApi } from './helpers';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { API } from '../../src/shared/api/paths';
-import { COPY } from '../../src/shared/copy';
+import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
 import { readZip, zipJson } from '../helpers/zip';
 import { newAccount, postViaApi, signUpViaApi } from './helpers';

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { API } from '../../src/shared/api/paths';
-import { COPY } from '../../src/shared/copy';
+import * as COPY from '../../src/shared/copy';
 import { adminRole } from './admin';
 import { newAccount, signIn, signUpViaApi } from './helpers';
 import { photo } from './images';

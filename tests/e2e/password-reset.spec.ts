@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { API } from '../../src/shared/api/paths';
-import { COPY } from '../../src/shared/copy';
+import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
 import { newAccount, signIn, signUpViaApi } from './helpers';
 import { adminResetLink, serverPort } from './admin';

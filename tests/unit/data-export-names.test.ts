@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportFileName, photoName, readmeText } from '../../src/server/accounts/export-archive.js';
 import { loadConfig } from '../../src/server/config.js';
-import { COPY } from '../../src/shared/copy.js';
+import * as COPY from '../../src/shared/copy.js';
 
 /** Download My Data (issue 16): the names inside and of the ZIP, and its settings. */
 describe('Download My Data names', () => {

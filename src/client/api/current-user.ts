@@ -1,24 +1,38 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import type { Me, MeResponse } from '../../shared/api/auth';
-import { API } from '../../shared/api/paths';
-import { api, ApiError } from './http';
+import type { Me } from '../../shared/api/auth';
+import { ROLES } from '../../shared/moderation';
+import { call, ApiError } from './http';
 
 export const CURRENT_USER_KEY = ['current-user'] as const;
 /** The spec's localStorage key: a cache for instant rendering, never the authority. */
 const STORAGE_KEY = 'currentUser';
 
-function isMe(value: unknown): value is Me {
-  const v = value as Partial<Me> | null;
-  return typeof v?.uid === 'string' && typeof v.username === 'string' && typeof v.email === 'string';
-}
-
 function readCachedUser(): Me | undefined {
   try {
-    const value: unknown = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
-    return isMe(value) ? value : undefined;
+    const cached: unknown = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
+    return isCachedUser(cached) ? cached : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether the cache holds a user of today's shape: written by an older build, or by hand, what
+ * does not read as a user is no user. Checked field by field rather than with the `Me` schema,
+ * which would bring zod into the boot bundle (http.ts) just for this first guess.
+ */
+function isCachedUser(value: unknown): value is Me {
+  if (typeof value !== 'object' || value === null) return false;
+  const user: Partial<Record<keyof Me, unknown>> = value;
+  const text = (field: unknown) => typeof field === 'string';
+  return (
+    text(user.uid) &&
+    text(user.username) &&
+    text(user.email) &&
+    text(user.bio) &&
+    (user.icon === null || text(user.icon)) &&
+    ROLES.some((role) => role === user.role)
+  );
 }
 
 function writeCachedUser(user: Me | null) {
@@ -29,7 +43,7 @@ function writeCachedUser(user: Me | null) {
 /** Who the server says is signed in; null when nobody is. */
 async function fetchCurrentUser(): Promise<Me | null> {
   try {
-    const { user } = await api<MeResponse>('GET', API.me);
+    const { user } = await call('me');
     writeCachedUser(user);
     return user;
   } catch (error) {

@@ -1,4 +1,9 @@
-import { ERRORS, isErrorCode, type ApiErrorBody, type ErrorCode } from '../../shared/errors';
+import type { z } from 'zod';
+import { ERRORS, isErrorCode, type ErrorCode } from '../../shared/errors';
+import { fillPath, type AnswerOf, type BodyIn, type ParamsIn, type QueryIn, type RouteDefinition } from '../../shared/api/route';
+import type { RouteName } from '../../shared/api/routes';
+import type * as Answers from './answers';
+import type { Routes } from './answers';
 
 /** A failed API call, carrying the server's code and the spec's message(s). */
 export class ApiError extends Error {
@@ -7,27 +12,62 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly messages: string[] = [message],
+    options?: { cause: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'ApiError';
   }
 }
 
-async function toApiError(response: Response): Promise<ApiError> {
-  const body = (await response.json().catch(() => null)) as Partial<ApiErrorBody> | null;
+/** The answers' schemas (answers.ts), fetched once, beside the first request. */
+let answers: Promise<typeof Answers> | undefined;
+function loadAnswers() {
+  // A chunk that failed to load (offline) is tried again by the next call.
+  answers ??= import('./answers').catch((error: unknown) => {
+    answers = undefined;
+    throw error;
+  });
+  // Observed here, so a request that fails before it reads its answer leaves no unhandled rejection.
+  answers.catch(() => undefined);
+  return answers;
+}
+
+async function toApiError(response: Response, reader: ReturnType<typeof loadAnswers>): Promise<ApiError> {
+  const raw: unknown = await response.json().catch(() => null);
+  // Without the schemas (the chunk did not load), the failure is GENERIC with its status.
+  const body = await reader.then(({ readFailure }) => readFailure(raw)).catch(() => null);
   const code = isErrorCode(body?.code) ? body.code : 'GENERIC';
   const message = body?.message ?? ERRORS[code];
   return new ApiError(response.status, code, message, body?.messages ?? [message]);
 }
 
+/** What a call sends besides the route: its path parameters, query and body, each where the route declares one. */
+export type CallArgs<D extends RouteDefinition> = (D['params'] extends z.ZodType ? { params: ParamsIn<D> } : { params?: undefined }) &
+  (D['query'] extends z.ZodType ? { query?: QueryIn<D> } : { query?: undefined }) &
+  // A multipart route takes the form itself (its body schema only documents the fields).
+  (D['consumes'] extends readonly string[] ? { body: FormData } : D['body'] extends z.ZodType ? { body: BodyIn<D> } : { body?: undefined });
+
+/** The URL of route `name` (for links, such as the data export's download). */
+export const urlOf = <N extends RouteName>(name: N, params?: ParamsIn<Routes[N]>, query?: QueryIn<Routes[N]>): string =>
+  fillPath(__ROUTE_LINES__[name].path, params, query);
+
 /**
- * The one way the client talks to the API: JSON in, JSON out, errors as ApiError. A network
- * failure becomes ApiError(0, 'GENERIC') so screens have one thing to handle.
+ * The one way the client talks to the API: a route by name (shared/api) and what it takes in, its
+ * answer parsed with the same schema the server answers with. Errors are ApiError: the server's
+ * code and message; a network failure is ApiError(0, 'GENERIC') so screens have one thing to
+ * handle; an answer that is not what the route promises is ApiError(status, 'GENERIC') with the
+ * schema's complaint as its cause, never a value of the wrong shape.
  */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function call<N extends RouteName>(
+  name: N,
+  ...[args]: object extends CallArgs<Routes[N]> ? [args?: CallArgs<Routes[N]>] : [args: CallArgs<Routes[N]>]
+): Promise<AnswerOf<Routes[N]>> {
+  const { method, path } = __ROUTE_LINES__[name];
+  const { params, query, body }: { params?: unknown; query?: unknown; body?: unknown } = args ?? {};
+  const reader = loadAnswers();
   let response: Response;
   try {
-    response = await fetch(path, {
+    response = await fetch(fillPath(path, params, query), {
       method,
       credentials: 'same-origin',
       headers: body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' },
@@ -36,6 +76,13 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   } catch {
     throw new ApiError(0, 'GENERIC', ERRORS.GENERIC);
   }
-  if (!response.ok) throw await toApiError(response);
-  return (response.status === 204 ? undefined : await response.json()) as T;
+  if (!response.ok) throw await toApiError(response, reader);
+  const { status } = response;
+  try {
+    const { readAnswer } = await reader;
+    return readAnswer(name, status, status === 204 ? null : await response.json());
+  } catch (cause) {
+    console.error(`${method} ${path}: a malformed answer`, cause);
+    throw new ApiError(status, 'GENERIC', ERRORS.GENERIC, undefined, { cause });
+  }
 }

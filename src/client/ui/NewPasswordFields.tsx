@@ -1,4 +1,4 @@
-import { COPY } from '../../shared/copy';
+import * as COPY from '../../shared/copy';
 import { TextField } from './TextField';
 
 interface NewPasswordFieldsProps {

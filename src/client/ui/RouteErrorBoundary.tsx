@@ -1,7 +1,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Component, createRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
-import { COPY } from '../../shared/copy';
+import * as COPY from '../../shared/copy';
 import { APP_NAME } from '../app-name';
 import { ChunkLoadError } from '../lib/lazy-with-retry';
 import button from './button.module.css';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { COPY } from '../../shared/copy';
+import * as COPY from '../../shared/copy';
 import { paths } from '../paths';
 import field from './field.module.css';
 import { SearchIcon } from './icons';

@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router';
-import { COPY } from '../../shared/copy';
+import * as COPY from '../../shared/copy';
 import { paths } from '../paths';
 import { PopUp } from './PopUp';
 

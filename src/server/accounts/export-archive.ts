@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import type { ZipFile } from 'yazl';
-import { COPY } from '../../shared/copy.js';
+import * as COPY from '../../shared/copy.js';
 
 /**
  * The ZIP side of Download My Data: names, the README, and writing entries with backpressure.

@@ -1,4 +1,4 @@
-import { COPY } from '../../shared/copy.js';
+import * as COPY from '../../shared/copy.js';
 import type { EmailAddress } from '../../shared/validation/email.js';
 import { escapeHtml } from '../http/escape-html.js';
 import type { Mail } from '../mail/mailer.js';

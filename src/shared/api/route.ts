@@ -84,14 +84,39 @@ type PathArgs<D extends RouteDefinition> = D['params'] extends z.ZodType
  * are set appended in order (encodeURIComponent, as the server decodes them).
  */
 export function pathOf<D extends RouteDefinition>(definition: D, ...[params, query]: PathArgs<D>): string {
-  const values = new Map(Object.entries(params ?? {}));
-  const path = definition.path.replace(/:(\w+)/g, (_, name: string) => {
+  return fillPath(definition.path, params, query);
+}
+
+/** `pathOf` for a path template alone (the client's route table carries no schemas). */
+export function fillPath(template: string, params?: unknown, query?: unknown): string {
+  const values = new Map<string, unknown>(entriesOf(params));
+  const path = template.replace(/:(\w+)/g, (_, name: string) => {
     const value = values.get(name);
-    if (value === undefined || value === null) throw new Error(`${definition.path} needs the parameter ${name}`);
-    return encodeURIComponent(String(value));
+    if (value === undefined || value === null) throw new Error(`${template} needs the parameter ${name}`);
+    return encodeURIComponent(textOf(value, name));
   });
-  const search = Object.entries(query ?? {})
+  const search = entriesOf(query)
     .filter(([, value]) => value !== undefined)
-    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(textOf(value, key))}`);
   return search.length > 0 ? `${path}?${search.join('&')}` : path;
+}
+
+/** A parameter's or query value's text: a string, number or boolean (an object has none worth sending). */
+function textOf(value: unknown, name: string): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw new Error(`${name} must be a string, number or boolean`);
+}
+
+const entriesOf = (value: unknown): [string, unknown][] => (typeof value === 'object' && value !== null ? Object.entries(value) : []);
+
+/** What the client needs of a route before its answer arrives: no schemas, so no zod at boot. */
+export interface RouteLine {
+  readonly method: Method;
+  readonly path: string;
+}
+
+/** The method and path of every route, by name: built from the definitions at build time (vite.config.ts). */
+export function routeLines(routes: Readonly<Record<string, RouteDefinition>>): Record<string, RouteLine> {
+  return Object.fromEntries(Object.entries(routes).map(([name, { method, path }]) => [name, { method, path }]));
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { APP_NAME } from '../../app-name';
 import styles from './LoginPage.module.css';
 

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { validateForgotPassword } from '../../../shared/validation/password-reset';
 import { errorMessages } from '../../lib/rejected';
 import { paths } from '../../paths';

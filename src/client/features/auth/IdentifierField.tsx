@@ -1,4 +1,4 @@
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { TextField } from '../../ui/TextField';
 
 /** 'Username or Email', as the sign-in form asks for it (and "Forgot password?" after it). */

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { ERRORS } from '../../../shared/errors';
 import { validateSignIn } from '../../../shared/validation/sign-in';
 import { normalizeSignUp, validateSignUp } from '../../../shared/validation/sign-up';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { ERRORS } from '../../../shared/errors';
 import { validateNewPassword } from '../../../shared/validation/password';
 import { ApiError } from '../../api/http';

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { BoardDetail, BoardPostCard } from '../../../shared/api/boards';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { BOARD_COPY } from '../../../shared/boards-copy';
 import { useCurrentUser } from '../../api/current-user';
 import { ApiError } from '../../api/http';

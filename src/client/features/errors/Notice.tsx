@@ -1,4 +1,4 @@
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import button from '../../ui/button.module.css';
 import styles from '../../ui/notice.module.css';
 import { useGoBack } from '../../ui/use-go-back';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import button from '../../ui/button.module.css';
 import { PopUp } from '../../ui/PopUp';
 import { SignInPrompt } from '../../ui/SignInPrompt';

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useRef, useState, type ComponentType } from 'react';
 import type { PostCard } from '../../../shared/api/posts';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { Page } from '../../ui/Page';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { Notice } from '../errors';

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { MODERATION_NOTE_MAX_LENGTH, SUSPENSION_DAYS } from '../../../shared/moderation';
 import { errorMessages } from '../../lib/rejected';
 import { FormErrors } from '../../ui/FormErrors';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { InviteInfo, NewInvite } from '../../../shared/api/invites';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { INVITE_DEFAULT_DAYS, INVITE_DEFAULT_USES, INVITE_MAX_DAYS, INVITE_MAX_USES } from '../../../shared/registration';
 import { ApiError } from '../../api/http';
 import { errorMessages } from '../../lib/rejected';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { timeAgo } from '../../lib/relative-time';
 import { paths } from '../../paths';
 import { FormErrors } from '../../ui/FormErrors';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { isStaff } from '../../../shared/moderation';
 import { useCurrentUser } from '../../api/current-user';
 import { paths } from '../../paths';

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import type { ModeratedUser } from '../../../shared/api/moderation';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { ROLES, type Role } from '../../../shared/moderation';
 import { errorMessages } from '../../lib/rejected';
 import { paths } from '../../paths';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { QueueItem } from '../../../shared/api/moderation';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { REPORT_REASONS } from '../../../shared/moderation';
 import { timeAgo } from '../../lib/relative-time';
 import { paths } from '../../paths';

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { ReportBody } from '../../../shared/api/moderation';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { ERRORS } from '../../../shared/errors';
 import { REPORT_DETAILS_MAX_LENGTH, REPORT_REASONS, type ReportReason } from '../../../shared/moderation';
 import { useCurrentUser } from '../../api/current-user';

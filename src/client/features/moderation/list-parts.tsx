@@ -1,5 +1,5 @@
 import type { ModeratedUser } from '../../../shared/api/moderation';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { formatSuspensionEnd, isPermanent } from '../../../shared/moderation';
 import button from '../../ui/button.module.css';
 import styles from './ModerationPage.module.css';

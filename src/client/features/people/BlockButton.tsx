@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { useCurrentUser } from '../../api/current-user';
 import button from '../../ui/button.module.css';
 import { FormErrors } from '../../ui/FormErrors';

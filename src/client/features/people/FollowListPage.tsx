@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';
 import { Page } from '../../ui/Page';

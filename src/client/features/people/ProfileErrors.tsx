@@ -1,4 +1,4 @@
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { ApiError } from '../../api/http';
 import { APP_NAME } from '../../app-name';
 import { Notice } from '../errors';

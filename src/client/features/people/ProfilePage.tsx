@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { CardSaveButton, UserBoards } from '../boards';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { BOARD_COPY } from '../../../shared/boards-copy';
 import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';

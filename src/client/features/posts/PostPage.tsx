@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Fragment, type CSSProperties } from 'react';
 import { Link, useParams } from 'react-router';
 import type { PostDetail } from '../../../shared/api/posts';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { isHttpLink } from '../../../shared/validation/post';
 import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { BIO_MAX_LENGTH } from '../../../shared/limits';
 import { validateBio } from '../../../shared/validation/profile';
 import { errorMessage, Rejected } from '../../lib/rejected';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { validateNewPassword } from '../../../shared/validation/password';
 import { errorMessages } from '../../lib/rejected';
 import { paths } from '../../paths';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { ERRORS } from '../../../shared/errors';
 import { USERNAME_HOLD_DAYS } from '../../../shared/limits';
 import { APP_NAME } from '../../app-name';

@@ -1,7 +1,7 @@
 import { useEffect, useState, type MouseEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { API } from '../../../shared/api/paths';
-import { COPY } from '../../../shared/copy';
+import { urlOf } from '../../api/http';
+import * as COPY from '../../../shared/copy';
 import { ERRORS, isErrorCode } from '../../../shared/errors';
 import button from '../../ui/button.module.css';
 import { FormErrors } from '../../ui/FormErrors';
@@ -55,7 +55,7 @@ export function DownloadDataPage() {
           {starting ? COPY.dataExport.starting : ''}
         </p>
         <a
-          href={API.exportData}
+          href={urlOf('exportData')}
           className={`${button.primary} ${styles.download}`}
           aria-disabled={starting}
           onClick={start}

@@ -1,5 +1,5 @@
 import type { SessionInfo } from '../../../shared/api/sessions';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { timeAgo } from '../../lib/relative-time';
 import button from '../../ui/button.module.css';
 import { FormErrors } from '../../ui/FormErrors';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { COPY } from '../../../shared/copy';
+import * as COPY from '../../../shared/copy';
 import { DESCRIPTION_MAX_LENGTH } from '../../../shared/limits';
 import { validatePostText } from '../../../shared/validation/post';
 import { newFormKey } from '../../lib/form-key';

@@ -1,15 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { MeResponse } from '../../../../shared/api/auth';
 import type { ResetBody } from '../../../../shared/api/password-reset';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
+import { call } from '../../../api/http';
 import { setCurrentUser } from '../../../api/current-user';
 
 /** Sets the new password with a reset link; the server signs this browser in as the link's account. */
 export function useResetPassword() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ResetBody) => api<MeResponse>('POST', API.reset, body),
+    mutationFn: (body: ResetBody) => call('reset', { body }),
     onSuccess: ({ user }) => {
       // Whoever was signed in on this browser before, nothing of theirs may linger.
       queryClient.clear();

@@ -1,13 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
+import { call } from '../../../api/http';
 import { forgetCachedUser, setCurrentUser } from '../../../api/current-user';
 
 /** Ends this browser's session, or with `everywhere` every session of the signed-in user. */
 export function useSignOut({ everywhere = false } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<void>('POST', everywhere ? API.logoutAll : API.logout),
+    mutationFn: () => call(everywhere ? 'logoutAll' : 'logout'),
     onSuccess: () => {
       // Nothing of the previous user's may linger for whoever signs in next on this browser.
       queryClient.clear();

@@ -1,7 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { BoardMembers } from '../../../../shared/api/boards';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
+import { call } from '../../../api/http';
 import { boardQueries } from './queries';
 
 export interface MemberChange {
@@ -15,7 +13,7 @@ export function useSetBoardMember(boardId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ username, member }: MemberChange) =>
-      api<BoardMembers>(member ? 'PUT' : 'DELETE', API.boardMember(boardId, username)).then((r) => r.members),
+      call(member ? 'inviteMember' : 'removeMember', { params: { id: boardId, username } }).then((r) => r.members),
     // Not awaited: leaving or declining moves on at once (a secret board is then a 404 here).
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: boardQueries.all() }),
   });

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SaveState, SaveTarget } from '../../../../shared/api/boards';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
+import { call } from '../../../api/http';
 import { boardQueries } from './queries';
 
 export interface BoardPostChange {
@@ -26,7 +25,8 @@ function withSave(boards: SaveTarget[], boardId: string, { saved, count }: SaveS
 export function useSetBoardPost() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ boardId, postId, saved }: BoardPostChange) => api<SaveState>(saved ? 'PUT' : 'DELETE', API.boardPost(boardId, postId)),
+    mutationFn: ({ boardId, postId, saved }: BoardPostChange) =>
+      call(saved ? 'savePost' : 'unsavePost', { params: { id: boardId, postId } }),
     onMutate: async ({ boardId, postId, saved }) => {
       const { queryKey } = boardQueries.saveTargets(postId);
       // A read already on its way would land over the guess with the old state.

@@ -1,14 +1,13 @@
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import type { BoardList } from '../../../../shared/api/boards';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
+import { call } from '../../../api/http';
 import { boardQueries } from './queries';
 
 /** DELETE /api/boards/:id (owner): the board, its saves and memberships; the posts stay. */
 export function useDeleteBoard(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<void>('DELETE', API.board(id)),
+    mutationFn: () => call('deleteBoard', { params: { id } }),
     onSuccess: () => {
       // The Boards tab the owner goes to next shows its cached tiles first: without this one.
       queryClient.setQueriesData<InfiniteData<BoardList>>({ queryKey: boardQueries.userBoardLists() }, (data) =>

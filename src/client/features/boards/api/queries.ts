@@ -1,9 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import type { BoardList, BoardPostPage, BoardResponse, SaveTargets } from '../../../../shared/api/boards';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
-
-const withCursor = (path: string, cursor: string) => (cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path);
+import { cursorQuery } from '../../../api/cursor';
+import { call } from '../../../api/http';
 
 /**
  * The boards' queries, under one root: a save, an edit or a membership change touches tiles,
@@ -18,7 +15,7 @@ export const boardQueries = {
   saveTargets: (postId: string) =>
     queryOptions({
       queryKey: [...boardQueries.all(), 'save-targets', postId],
-      queryFn: () => api<SaveTargets>('GET', API.saveTargets(postId)).then((r) => r.boards),
+      queryFn: () => call('saveTargets', { query: { post: postId } }).then((r) => r.boards),
     }),
   /** Every profile's Boards tab. */
   userBoardLists: () => [...boardQueries.all(), 'user'] as const,
@@ -26,7 +23,7 @@ export const boardQueries = {
   userBoards: (username: string) =>
     infiniteQueryOptions({
       queryKey: [...boardQueries.userBoardLists(), username],
-      queryFn: ({ pageParam }) => api<BoardList>('GET', withCursor(API.userBoards(username), pageParam)),
+      queryFn: ({ pageParam }) => call('userBoards', { params: { username }, query: cursorQuery(pageParam) }),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
       retry: false,
@@ -35,14 +32,14 @@ export const boardQueries = {
   board: (username: string, slug: string) =>
     queryOptions({
       queryKey: [...boardQueries.all(), 'board', username, slug],
-      queryFn: () => api<BoardResponse>('GET', API.userBoard(username, slug)).then((r) => r.board),
+      queryFn: () => call('userBoard', { params: { username, slug } }).then((r) => r.board),
       retry: false,
     }),
   /** A board's posts, newest saved first, 50 at a time. */
   posts: (username: string, slug: string) =>
     infiniteQueryOptions({
       queryKey: [...boardQueries.board(username, slug).queryKey, 'posts'],
-      queryFn: ({ pageParam }) => api<BoardPostPage>('GET', withCursor(API.userBoardPosts(username, slug), pageParam)),
+      queryFn: ({ pageParam }) => call('userBoardPosts', { params: { username, slug }, query: cursorQuery(pageParam) }),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
       retry: false,

@@ -1,14 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { BoardResponse, UpdateBoardBody } from '../../../../shared/api/boards';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
+import type { UpdateBoardBody } from '../../../../shared/api/boards';
+import { call } from '../../../api/http';
 import { boardQueries } from './queries';
 
 /** PATCH /api/boards/:id (owner): only the fields sent change; answers the board as it is now. */
 export function useUpdateBoard(board: { id: string; slug: string; owner: { username: string } }) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateBoardBody) => api<BoardResponse>('PATCH', API.board(board.id), body).then((r) => r.board),
+    mutationFn: (body: UpdateBoardBody) => call('updateBoard', { params: { id: board.id }, body }).then((r) => r.board),
     onSuccess: (updated) => {
       // The answer is the board at its (maybe new) address: a renamed board's page shows at once.
       queryClient.setQueryData(boardQueries.board(updated.owner.username, updated.slug).queryKey, updated);

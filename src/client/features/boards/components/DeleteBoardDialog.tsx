@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router';
 import type { BoardDetail } from '../../../../shared/api/boards';
-import { COPY } from '../../../../shared/copy';
+import * as COPY from '../../../../shared/copy';
 import { BOARD_COPY } from '../../../../shared/boards-copy';
 import { errorMessage } from '../../../lib/rejected';
 import { paths } from '../../../paths';

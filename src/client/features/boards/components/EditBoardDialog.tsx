@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useNavigate } from 'react-router';
 import type { BoardDetail, UpdateBoardBody } from '../../../../shared/api/boards';
-import { COPY } from '../../../../shared/copy';
+import * as COPY from '../../../../shared/copy';
 import { BOARD_COPY } from '../../../../shared/boards-copy';
 import { normalizeBoardName } from '../../../../shared/validation/board';
 import { paths } from '../../../paths';

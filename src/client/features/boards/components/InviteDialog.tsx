@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { BoardDetail } from '../../../../shared/api/boards';
-import { COPY } from '../../../../shared/copy';
+import * as COPY from '../../../../shared/copy';
 import { BOARD_COPY } from '../../../../shared/boards-copy';
 import { errorMessages } from '../../../lib/rejected';
 import { Avatar } from '../../../ui/Avatar';

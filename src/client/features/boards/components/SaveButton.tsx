@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { COPY } from '../../../../shared/copy';
+import * as COPY from '../../../../shared/copy';
 import { useCurrentUser } from '../../../api/current-user';
 import button from '../../../ui/button.module.css';
 import { boardQueries } from '../api/queries';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { SaveTarget } from '../../../../shared/api/boards';
-import { COPY } from '../../../../shared/copy';
+import * as COPY from '../../../../shared/copy';
 import { BOARD_COPY } from '../../../../shared/boards-copy';
 import { normalizeBoardName } from '../../../../shared/validation/board';
 import { errorMessages } from '../../../lib/rejected';

@@ -1,9 +1,7 @@
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { API } from '../../../../shared/api/paths';
 import type { PostDetail } from '../../../../shared/api/posts';
-import type { FollowState } from '../../../../shared/api/users';
 import { useCurrentUser } from '../../../api/current-user';
-import { api } from '../../../api/http';
+import { call } from '../../../api/http';
 import { profileQueries } from '../../people';
 import { postQueries } from '../../posts';
 
@@ -16,7 +14,7 @@ export function useSetFollowing(username: string) {
   const queryClient = useQueryClient();
   const me = useCurrentUser();
   return useMutation({
-    mutationFn: (follow: boolean) => api<FollowState>(follow ? 'PUT' : 'DELETE', API.follow(username)),
+    mutationFn: (follow: boolean) => call(follow ? 'follow' : 'unfollow', { params: { username } }),
     onSuccess: () => {
       const stale: QueryKey[] = [profileQueries.detail(username).queryKey, profileQueries.followList(username, 'followers').queryKey];
       if (me) stale.push(profileQueries.detail(me.username).queryKey, profileQueries.followList(me.username, 'following').queryKey);

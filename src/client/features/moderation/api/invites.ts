@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateInviteBody, NewInvite } from '../../../../shared/api/invites';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
+import type { CreateInviteBody } from '../../../../shared/api/invites';
+import { call } from '../../../api/http';
 import { moderationQueries } from './moderation';
 
 export const useInvites = () => useQuery(moderationQueries.invites());
@@ -10,7 +9,7 @@ export const useInvites = () => useQuery(moderationQueries.invites());
 export function useCreateInvite() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateInviteBody) => api<NewInvite>('POST', API.invites, body),
+    mutationFn: (body: CreateInviteBody) => call('createInvite', { body }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: moderationQueries.invites().queryKey }),
   });
 }
@@ -18,7 +17,7 @@ export function useCreateInvite() {
 export function useRevokeInvite() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<void>('DELETE', API.invite(id)),
+    mutationFn: (id: string) => call('revokeInvite', { params: { id } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: moderationQueries.invites().queryKey }),
   });
 }

@@ -1,33 +1,47 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { InviteList } from '../../../../shared/api/invites';
-import type { LogResponse, PersonResponse, QueueResponse, ReportBody, SuspendedResponse } from '../../../../shared/api/moderation';
-import { API } from '../../../../shared/api/paths';
+import type { ReportBody } from '../../../../shared/api/moderation';
 import type { Role } from '../../../../shared/moderation';
-import { api, ApiError } from '../../../api/http';
+import { cursorQuery } from '../../../api/cursor';
+import { call, ApiError } from '../../../api/http';
 import { postQueries } from '../../posts';
 import { profileQueries } from '../../people';
 
-const withCursor = (path: string, cursor: string | null) => (cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path);
-
 /** Report someone else's post or profile (issue 17). */
 export function useReport() {
-  return useMutation({ mutationFn: (body: ReportBody) => api<void>('POST', API.reports, body) });
+  return useMutation({ mutationFn: (body: ReportBody) => call('report', { body }) });
 }
+
+/** The staff lists come a page at a time, each naming the next page's cursor. */
+const pages = {
+  initialPageParam: null as string | null,
+  getNextPageParam: (page: { nextCursor: string | null }) => page.nextCursor,
+};
 
 /** The moderation feature's queries: staff lists, one person's record, and (admins) invite codes. */
 export const moderationQueries = {
   all: () => ['moderation'] as const,
-  list: <T extends { nextCursor: string | null }>(name: 'queue' | 'log' | 'suspended', path: string) =>
+  queue: () =>
     infiniteQueryOptions({
-      queryKey: [...moderationQueries.all(), name],
-      queryFn: ({ pageParam }) => api<T>('GET', withCursor(path, pageParam)),
-      initialPageParam: null as string | null,
-      getNextPageParam: (page) => page.nextCursor,
+      queryKey: [...moderationQueries.all(), 'queue'],
+      queryFn: ({ pageParam }) => call('moderationQueue', { query: cursorQuery(pageParam) }),
+      ...pages,
+    }),
+  log: () =>
+    infiniteQueryOptions({
+      queryKey: [...moderationQueries.all(), 'log'],
+      queryFn: ({ pageParam }) => call('moderationLog', { query: cursorQuery(pageParam) }),
+      ...pages,
+    }),
+  suspended: () =>
+    infiniteQueryOptions({
+      queryKey: [...moderationQueries.all(), 'suspended'],
+      queryFn: ({ pageParam }) => call('moderationSuspended', { query: cursorQuery(pageParam) }),
+      ...pages,
     }),
   person: (username: string) =>
     queryOptions({
       queryKey: [...moderationQueries.all(), 'person', username],
-      queryFn: () => api<PersonResponse>('GET', API.moderationPerson(username)).then((r) => r.user),
+      queryFn: () => call('moderationPerson', { params: { username } }).then((r) => r.user),
       enabled: username !== '',
       retry: false,
     }),
@@ -35,15 +49,15 @@ export const moderationQueries = {
   invites: () =>
     queryOptions({
       queryKey: ['invites'],
-      queryFn: () => api<InviteList>('GET', API.invites).then((r) => r.invites),
+      queryFn: () => call('invites').then((r) => r.invites),
       // A 404 is the answer (not an admin), not a hiccup to retry.
       retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
     }),
 };
 
-export const useQueue = () => useInfiniteQuery(moderationQueries.list<QueueResponse>('queue', API.moderationQueue));
-export const useModerationLog = () => useInfiniteQuery(moderationQueries.list<LogResponse>('log', API.moderationLog));
-export const useSuspended = () => useInfiniteQuery(moderationQueries.list<SuspendedResponse>('suspended', API.moderationSuspended));
+export const useQueue = () => useInfiniteQuery(moderationQueries.queue());
+export const useModerationLog = () => useInfiniteQuery(moderationQueries.log());
+export const useSuspended = () => useInfiniteQuery(moderationQueries.suspended());
 export const usePerson = (username: string) => useQuery(moderationQueries.person(username));
 
 export type ModerationAction =
@@ -56,15 +70,15 @@ export type ModerationAction =
 function send(action: ModerationAction): Promise<unknown> {
   switch (action.kind) {
     case 'remove-post':
-      return api('POST', API.moderationRemovePost, { postId: action.postId, ...(action.note && { note: action.note }) });
+      return call('moderationRemovePost', { body: { postId: action.postId, ...(action.note && { note: action.note }) } });
     case 'suspend':
-      return api('POST', API.moderationSuspend, { ...action.target, days: action.days, ...(action.note && { note: action.note }) });
+      return call('moderationSuspend', { body: { ...action.target, days: action.days, ...(action.note && { note: action.note }) } });
     case 'dismiss':
-      return api('POST', API.moderationDismiss, action.target);
+      return call('moderationDismiss', { body: action.target });
     case 'unsuspend':
-      return api('POST', API.moderationUnsuspend, { username: action.username });
+      return call('moderationUnsuspend', { body: { username: action.username } });
     case 'role':
-      return api('PUT', API.moderationRole(action.username), { role: action.role });
+      return call('moderationRole', { params: { username: action.username }, body: { role: action.role } });
   }
 }
 

@@ -1,7 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { API } from '../../../../shared/api/paths';
-import type { BlockedAccounts, BlockState } from '../../../../shared/api/users';
-import { api } from '../../../api/http';
+import { call } from '../../../api/http';
 import { boardQueries } from '../../boards';
 import { postQueries } from '../../posts';
 import { searchQueries } from '../../search';
@@ -11,7 +9,7 @@ import { profileQueries } from './profile';
 export const blockedAccountsQuery = () =>
   queryOptions({
     queryKey: ['blocks'],
-    queryFn: () => api<BlockedAccounts>('GET', API.blocks).then((r) => r.users),
+    queryFn: () => call('blocks').then((r) => r.users),
   });
 
 /**
@@ -23,7 +21,7 @@ export const blockedAccountsQuery = () =>
 export function useSetBlocked(username: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (blocked: boolean) => api<BlockState>(blocked ? 'PUT' : 'DELETE', API.block(username)),
+    mutationFn: (blocked: boolean) => call(blocked ? 'block' : 'unblock', { params: { username } }),
     onSuccess: () =>
       Promise.all(
         [profileQueries.all(), postQueries.all(), searchQueries.all(), boardQueries.all(), blockedAccountsQuery().queryKey].map(

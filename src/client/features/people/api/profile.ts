@@ -1,10 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import type { PostPage } from '../../../../shared/api/posts';
-import type { ProfileResponse, UserPage } from '../../../../shared/api/users';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
-
-const withCursor = (path: string, cursor: string) => (cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path);
+import { cursorQuery } from '../../../api/cursor';
+import { call } from '../../../api/http';
 
 /** The people feature's queries: each user's profile, posts and follow lists, under ['profile', username]. */
 export const profileQueries = {
@@ -14,14 +10,14 @@ export const profileQueries = {
   detail: (username: string) =>
     queryOptions({
       queryKey: profileQueries.of(username),
-      queryFn: () => api<ProfileResponse>('GET', API.user(username)).then((r) => r.user),
+      queryFn: () => call('user', { params: { username } }).then((r) => r.user),
       retry: false,
     }),
   /** A user's posts, 50 at a time. */
   posts: (username: string) =>
     infiniteQueryOptions({
       queryKey: [...profileQueries.of(username), 'posts'],
-      queryFn: ({ pageParam }) => api<PostPage>('GET', withCursor(API.userPosts(username), pageParam)),
+      queryFn: ({ pageParam }) => call('userPosts', { params: { username }, query: cursorQuery(pageParam) }),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
     }),
@@ -30,7 +26,7 @@ export const profileQueries = {
     infiniteQueryOptions({
       queryKey: [...profileQueries.of(username), side],
       queryFn: ({ pageParam }) =>
-        api<UserPage>('GET', withCursor(side === 'followers' ? API.followers(username) : API.following(username), pageParam)),
+        call(side === 'followers' ? 'followers' : 'following', { params: { username }, query: cursorQuery(pageParam) }),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
       retry: false,

@@ -1,7 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PostResponse } from '../../../../shared/api/posts';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
+import { call } from '../../../api/http';
 import { postQueries } from './queries';
 
 export interface CreatePostInput {
@@ -22,7 +20,7 @@ export function useCreatePost() {
       form.set('description', description);
       form.set('link', link);
       form.set('photo', photo, fileName);
-      return api<PostResponse>('POST', API.posts, form).then((r) => r.post);
+      return call('createPost', { body: form }).then((r) => r.post);
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: postQueries.feed().queryKey }),
   });

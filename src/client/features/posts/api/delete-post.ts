@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
+import { call } from '../../../api/http';
 import { postQueries } from './queries';
 
 export function useDeletePost() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<void>('DELETE', API.post(id)),
+    mutationFn: (id: string) => call('deletePost', { params: { id } }),
     onSuccess: (_, id) => {
       queryClient.removeQueries({ queryKey: postQueries.detail(id).queryKey });
       queryClient.removeQueries({ queryKey: postQueries.related(id).queryKey });

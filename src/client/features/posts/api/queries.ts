@@ -1,10 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import type { PostPage, PostResponse, RelatedResponse } from '../../../../shared/api/posts';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
-
-/** A list's address with the cursor of the page after the last one loaded. */
-export const withCursor = (path: string, cursor: string) => (cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path);
+import { cursorQuery } from '../../../api/cursor';
+import { call } from '../../../api/http';
 
 /**
  * The posts feature's queries, under one root: every key another feature invalidates comes from
@@ -16,7 +12,7 @@ export const postQueries = {
   feed: () =>
     infiniteQueryOptions({
       queryKey: [...postQueries.all(), 'feed'],
-      queryFn: ({ pageParam }) => api<PostPage>('GET', withCursor(API.posts, pageParam)),
+      queryFn: ({ pageParam }) => call('feed', { query: cursorQuery(pageParam) }),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
     }),
@@ -25,13 +21,13 @@ export const postQueries = {
   detail: (id: string) =>
     queryOptions({
       queryKey: [...postQueries.details(), id],
-      queryFn: () => api<PostResponse>('GET', API.post(id)).then((r) => r.post),
+      queryFn: () => call('post', { params: { id } }).then((r) => r.post),
       retry: false,
     }),
   /** The Discover list under a post. */
   related: (id: string) =>
     queryOptions({
       queryKey: [...postQueries.all(), 'related', id],
-      queryFn: () => api<RelatedResponse>('GET', API.related(id)).then((r) => r.posts),
+      queryFn: () => call('related', { params: { id } }).then((r) => r.posts),
     }),
 };

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { COPY } from '../../../../shared/copy';
+import * as COPY from '../../../../shared/copy';
 import { APP_NAME } from '../../../app-name';
 import { paths } from '../../../paths';
 import button from '../../../ui/button.module.css';

@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { PostCard } from '../../../../shared/api/posts';
-import { COPY } from '../../../../shared/copy';
+import * as COPY from '../../../../shared/copy';
 import { paths } from '../../../paths';
 import { Skeleton, SkeletonCards } from '../../../ui/Skeleton';
 import { postQueries } from '../api/queries';

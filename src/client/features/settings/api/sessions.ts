@@ -1,13 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { API } from '../../../../shared/api/paths';
-import type { ChangePasswordBody, SessionsResponse } from '../../../../shared/api/sessions';
-import { api } from '../../../api/http';
+import type { ChangePasswordBody } from '../../../../shared/api/sessions';
+import { call } from '../../../api/http';
 
 /** Where the signed-in user is signed in (Settings → Sessions). */
 export const sessionsQuery = () =>
   queryOptions({
     queryKey: ['sessions'],
-    queryFn: () => api<SessionsResponse>('GET', API.sessions).then((r) => r.sessions),
+    queryFn: () => call('sessions').then((r) => r.sessions),
   });
 
 export const useSessions = () => useQuery(sessionsQuery());
@@ -16,7 +15,7 @@ export const useSessions = () => useQuery(sessionsQuery());
 export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<void>('DELETE', API.session(id)),
+    mutationFn: (id: string) => call('endSession', { params: { id } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsQuery().queryKey }),
   });
 }
@@ -25,7 +24,7 @@ export function useEndSession() {
 export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ChangePasswordBody) => api<void>('POST', API.password, body),
+    mutationFn: (body: ChangePasswordBody) => call('changePassword', { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsQuery().queryKey }),
   });
 }

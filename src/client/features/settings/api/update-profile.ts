@@ -1,7 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { MeResponse } from '../../../../shared/api/auth';
-import { API } from '../../../../shared/api/paths';
-import { api } from '../../../api/http';
+import { call } from '../../../api/http';
 import { setCurrentUser } from '../../../api/current-user';
 import { profileQueries } from '../../people';
 
@@ -13,7 +11,7 @@ export function useUpdateProfile() {
       const form = new FormData();
       if (bio.trim()) form.set('bio', bio);
       if (icon) form.set('icon', icon.blob, icon.name);
-      return api<MeResponse>('PATCH', API.me, form).then((r) => r.user);
+      return call('updateMe', { body: form }).then((r) => r.user);
     },
     onSuccess: (user) => {
       setCurrentUser(queryClient, user);
