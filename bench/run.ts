@@ -87,7 +87,9 @@ interface Dataset {
  * stand-ins for them have the same shape, smaller.
  */
 const DATASETS: Record<string, Omit<Dataset, 'name'>> = {
-  '10k': { size: 'default', users: 1000, posts: 10_000, follows: 20_000, boards: 200, saves: 20_000 },
+  // 300 boards, not 200: the many-boards user owns a tenth (30), more than one Boards tab page
+  // (24), which the "boards tab later pages" scenario needs.
+  '10k': { size: 'default', users: 1000, posts: 10_000, follows: 20_000, boards: 300, saves: 20_000 },
   '20k': { size: 'large', users: 1000, posts: 20_000, follows: 20_000, boards: 0, saves: 0 },
   '100k': { size: 'default', users: 10_000, posts: 100_000, follows: 200_000, boards: 2_000, saves: 200_000 },
   '1m': { size: 'large', users: 50_000, posts: 1_000_000, follows: 1_000_000, boards: 0, saves: 0 },
