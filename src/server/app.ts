@@ -308,9 +308,6 @@ export async function buildApp({
     mail: outbox && config.publicUrl ? { outbox, publicUrl: config.publicUrl, appName: config.appName } : undefined,
   });
   const invites = new Invites(database.orm);
-  if (database.kind === 'postgres' && !config.serverSecret) {
-    app.log.warn('SERVER_SECRET is not set: using DATA_DIR/server-secret; every process sharing this database must have the same secret');
-  }
   const deletion = new AccountDeletion(tracked, limiter, config.rateLimits, await loadServerSecret(config));
   const moderation = new ModerationService({
     db: database.orm,

@@ -1,6 +1,7 @@
 import { buildApp, openServerDatabase } from './app.js';
 import { newAdminToken, removeServerFile, writeServerFile } from './backup/server-file.js';
 import { loadConfig } from './config.js';
+import { missingRecommendedSettings } from './config/recommended-settings.js';
 
 const config = loadConfig();
 const database = await openServerDatabase(config);
@@ -37,10 +38,5 @@ const port = typeof address === 'object' && address ? address.port : config.port
 // Tells `npm run backup` that this process owns the embedded database and how to reach it.
 if (adminToken) await writeServerFile(config.dataDir, { pid: process.pid, port, token: adminToken });
 app.log.info(`${config.appName} is running at http://localhost:${port} (${database.kind})`);
-if (!config.publicUrl) {
-  app.log.warn(
-    'PUBLIC_URL is not set: npm run admin -- reset-link makes no links, "Forgot password?" mail cannot be turned on (SMTP_URL needs it), ' +
-      'and writes from browsers that send no Sec-Fetch-Site are checked against the Host header (X-Forwarded-Host with TRUST_PROXY). ' +
-      'Set PUBLIC_URL to the address users reach the site at, like https://dorm.example.edu.',
-  );
-}
+// One line for each recommended setting left unset, saying what it affects.
+for (const { setting, message } of missingRecommendedSettings(config)) app.log.warn({ setting }, message);

@@ -57,14 +57,15 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('server process', () => {
     }
   }, 180_000);
 
-  it('warns once at start when PUBLIC_URL is not set, naming what it affects; not when it is', async () => {
-    /** The warnings about PUBLIC_URL it logged: pino's JSON lines. */
-    const warnings = (output: string) =>
+  it('warns once at start when PUBLIC_URL is not set, naming what it affects; not when it is; one line a missing setting', async () => {
+    /** Its warnings of missing settings (pino's JSON lines), by the setting each names. */
+    const warningsOf = (output: string) =>
       output
         .split('\n')
         .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { level: number; msg: string })
-        .filter((entry) => entry.level === 40 && entry.msg.includes('PUBLIC_URL'));
+        .map((line) => JSON.parse(line) as { level: number; msg: string; setting?: string })
+        .filter((entry) => entry.level === 40 && entry.setting !== undefined);
+    const warnings = (output: string) => warningsOf(output).filter((entry) => entry.setting === 'PUBLIC_URL');
 
     const without = await startServer({ DATA_DIR: tempDir('no-public-url'), PUBLIC_URL: '', LOG_LEVEL: 'info' }, script, { logs: true });
     // Logged right after listening, which startServer waited for.
@@ -81,5 +82,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('server process', () => {
     await expect.poll(() => withIt.output()).toContain('is running at');
     expect(await withIt.stop()).toBe(0);
     expect(warnings(withIt.output())).toEqual([]);
+    // The others, one line each (src/server/config/recommended-settings.ts has what they say).
+    expect(warningsOf(withIt.output()).map((entry) => entry.setting)).toEqual(['TRUST_PROXY', 'SMTP_URL']);
   }, 120_000);
 });
