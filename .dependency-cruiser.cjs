@@ -26,6 +26,8 @@ const SERVER_LAYERS = [
   // Sends mail (password reset links) when SMTP_URL is set.
   'mail',
   'storage',
+  // /healthz, /readyz and the draining shutdown (issue 28): look at the database, storage and Redis.
+  'health',
   // Reads every area shares: public user rows, icons, who follows whom.
   'directory',
   'auth',

@@ -50,6 +50,9 @@ import { registerSameOrigin } from './http/same-origin.js';
 import { registerStrictInput } from './http/strict-input.js';
 import { canonicalUrl, registerApiNoStore } from './http/url-space.js';
 import { ImageQueue } from './images/image-queue.js';
+import { Draining } from './health/draining.js';
+import { registerHealthRoutes } from './health/health.routes.js';
+import { ReadinessChecks } from './health/readiness.js';
 import { followRoutes } from './follows/follow.routes.js';
 import { Changes } from './cache/changes.js';
 import { ReadCache } from './cache/read-cache.js';
@@ -153,7 +156,9 @@ export async function buildApp({
       // run to a minute.
       connectionsCheckingInterval: 1_000,
     },
-    return503OnClosing: true,
+    // Requests on connections already open when the shutdown began are served (with Connection:
+    // close), /readyz's 503 among them, rather than refused with Fastify's own 503 (health/draining.ts).
+    return503OnClosing: false,
     // Hooks and routes see one path space (http/url-space.ts).
     rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
     frameworkErrors: handleFrameworkError,
@@ -162,6 +167,9 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // First of the hooks, so every request is counted while it is in flight (shutdown waits for them).
+  const draining = new Draining(app);
+  app.decorate('draining', draining);
 
   await app.register(fastifyCookie);
   // JSON and HTML over 1 KB are gzipped (cheap and fast); built assets come precompressed and
@@ -259,15 +267,18 @@ export async function buildApp({
   // Where a change made outside a route (a test setting suspended_until) is reported, as a service's transaction would.
   app.decorate('changes', notices);
   // Processes sharing PostgreSQL tell each other what changed (an embedded database has one).
-  if (database.kind === 'postgres' && config.databaseUrl) {
-    const feed = new PostgresChangeFeed({
-      databaseUrl: config.databaseUrl,
-      changes,
-      notices,
-      cache,
-      log: app.log,
-      connectTimeoutMs: config.databaseConnectTimeoutMs,
-    });
+  const feed =
+    database.kind === 'postgres' && config.databaseUrl
+      ? new PostgresChangeFeed({
+          databaseUrl: config.databaseUrl,
+          changes,
+          notices,
+          cache,
+          log: app.log,
+          connectTimeoutMs: config.databaseConnectTimeoutMs,
+        })
+      : undefined;
+  if (feed) {
     await feed.start();
     app.addHook('onClose', () => feed.stop());
     registerReadYourWrites(app, feed);
@@ -349,6 +360,18 @@ export async function buildApp({
   // npm run admin: the embedded database is this process's, so its commands run here.
   if (adminToken)
     await app.register(adminRoutes({ context: { resets, invites, roles, storedEmails, publicUrl: config.publicUrl }, token: adminToken }));
+  registerHealthRoutes(
+    app,
+    new ReadinessChecks({
+      database,
+      // Through the pausable deletions: a backup copying the files holds the probe's too.
+      storage: files,
+      redis: counterStore instanceof RedisCounterStore ? counterStore : undefined,
+      changeFeed: feed,
+      now: clock,
+    }),
+    draining,
+  );
   app.get(UNSHARED_ROUTES.openapi.path, { schema: { hide: true }, config: { access: { kind: 'public' } } }, async () => app.swagger());
 
   await registerClientApp(app, config.clientDir, {

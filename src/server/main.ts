@@ -2,6 +2,7 @@ import { buildApp, openServerDatabase } from './app.js';
 import { newAdminToken, removeServerFile, writeServerFile } from './backup/server-file.js';
 import { loadConfig } from './config.js';
 import { missingRecommendedSettings } from './config/recommended-settings.js';
+import { shutdownServer } from './health/shutdown.js';
 
 const config = loadConfig();
 const database = await openServerDatabase(config);
@@ -9,23 +10,14 @@ const embedded = database.kind === 'pglite';
 const adminToken = embedded ? newAdminToken() : undefined;
 const app = await buildApp({ config, database, adminToken });
 
-/**
- * How long in-flight requests get to finish on shutdown. WARNING: server.close() also waits for
- * connections that never sent a request (a browser's spare one, kept up to a minute), so without
- * this the process could wait until a supervisor kills it, before the database flushes to disk.
- */
-const SHUTDOWN_GRACE_MS = 5_000;
-
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   app.log.info({ signal }, 'shutting down');
-  // Finish in-flight requests, then close the database so PGlite flushes to disk.
-  const deadline = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-  await app.close();
-  clearTimeout(deadline);
-  await database.close();
+  // /readyz answers 503 at once, requests in flight finish, then the database closes (and PGlite
+  // flushes to disk).
+  await shutdownServer(app, database);
   if (embedded) await removeServerFile(config.dataDir);
   process.exit(0);
 }

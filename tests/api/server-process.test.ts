@@ -25,6 +25,10 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('server process', () => {
     expect((await client(first.base).call('POST', '/api/auth/register', account)).status).toBe(201);
     // While running, the server tells local tools where it is (readable by the owner only).
     expect(fs.statSync(path.join(dataDir, 'server.json')).mode & 0o777).toBe(0o600);
+    // Ready, as the real process checks it: its database thread, its migrations, DATA_DIR/media.
+    const ready = await fetch(`${first.base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', migrations: 'ok', storage: 'ok' } });
     expect(await first.stop('SIGTERM')).toBe(0);
     expect(fs.existsSync(path.join(dataDir, 'server.json'))).toBe(false);
 

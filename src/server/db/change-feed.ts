@@ -90,6 +90,11 @@ export class PostgresChangeFeed implements NoticeWriter {
     await client?.end().catch(() => undefined);
   }
 
+  /** Whether the LISTEN connection is up (readiness: while it is not, this process caches nothing). */
+  get listening(): boolean {
+    return this.listeningSince !== undefined;
+  }
+
   /** Whether this viewer's latest change may not have reached this process's cache yet. */
   owesChange(viewer: { lastChangeId: string | null; lastChangeAt: Date | null }): boolean {
     if (!viewer.lastChangeId || !viewer.lastChangeAt) return false;

@@ -72,6 +72,11 @@ export class RedisCounterStore implements CounterStore {
     await this.redis.del(this.prefix + key);
   }
 
+  /** Whether Redis answers (readiness). */
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
   async close() {
     await this.redis.quit();
   }
