@@ -1,13 +1,12 @@
 /**
- * `npm run docs:config`: writes the README's configuration table from the settings' schema
+ * `npm run docs:config`: writes docs/configuration.md from the settings' schema
  * (src/server/config/settings.ts), formatted as `npm run format` would.
- * tests/unit/config-readme.test.ts fails when the README's table differs from it.
+ * tests/unit/config-doc.test.ts fails when the file differs from it.
  */
 import fs from 'node:fs';
-import { formattedReadme } from './config-readme.js';
+import { configurationDocPath, formattedConfigurationDoc } from './config-doc.js';
 
-const file = new URL('../README.md', import.meta.url);
-const before = fs.readFileSync(file, 'utf8');
-const after = await formattedReadme(before);
-fs.writeFileSync(file, after);
-console.log(after === before ? 'README.md: the config table was up to date' : 'README.md: config table rewritten');
+const before = fs.existsSync(configurationDocPath) ? fs.readFileSync(configurationDocPath, 'utf8') : '';
+const after = await formattedConfigurationDoc();
+fs.writeFileSync(configurationDocPath, after);
+console.log(after === before ? 'docs/configuration.md was up to date' : 'docs/configuration.md rewritten');

@@ -278,7 +278,7 @@ export interface Config {
   passwordHashing: Argon2Cost;
 }
 
-/** Rate limits from the settings; the windows are fixed (the README's table names them). */
+/** Rate limits from the settings; the windows are fixed (docs/configuration.md names them). */
 function rateLimitConfig(settings: SettingValues): RateLimitConfig {
   const minutes = 60 * 1000;
   return {

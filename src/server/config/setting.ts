@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import type { SettingGroup } from './setting-groups.js';
 
 /**
- * One environment variable: what its text becomes (zod), and what the README's configuration
- * table says of it. The schema is made for the variable's name, so every refusal names it.
+ * One environment variable: what its text becomes (zod), and what docs/configuration.md says of
+ * it. The schema is made for the variable's name, so every refusal names it.
  */
 export interface Setting<T> {
+  /** The section of docs/configuration.md it is listed in. */
+  group: SettingGroup;
   /** The table's "default" column, as an operator reads it; '—' when unset means "off". */
   shown: string;
   /** The table's "meaning" column. */
@@ -16,6 +19,8 @@ export interface Setting<T> {
 export type SettingValue<S> = S extends Setting<infer T> ? T : never;
 
 interface Described {
+  /** Required: every setting is listed under one concern. */
+  group: SettingGroup;
   about: string;
   /** The default column when the default is not a plain value (it depends on other settings). */
   shown?: string;
@@ -35,6 +40,7 @@ export function integer<D extends number | undefined>(
 ): Setting<number | D> {
   const { min = 0, atLeast = 0 } = options;
   return {
+    group: options.group,
     shown: options.shown ?? shownValue(options.default),
     about: options.about,
     schema: (name) => {
@@ -59,6 +65,7 @@ export function integer<D extends number | undefined>(
 /** Free text; unset or empty gives the default (`keepEmpty`: empty is a value of its own). */
 export function text<D extends string | undefined>(options: Described & { default: D; keepEmpty?: boolean }): Setting<string | D> {
   return {
+    group: options.group,
     shown: options.shown ?? shownValue(options.default),
     about: options.about,
     schema: () =>
@@ -72,6 +79,7 @@ export function text<D extends string | undefined>(options: Described & { defaul
 /** One of a few words, any case, spaces around ignored; anything else is refused, listing them. */
 export function oneOf<const V extends string>(values: readonly V[], options: Described & { default: V }): Setting<V> {
   return {
+    group: options.group,
     shown: options.shown ?? shownValue(options.default),
     about: options.about,
     schema: (name) =>
@@ -90,6 +98,7 @@ export function oneOf<const V extends string>(values: readonly V[], options: Des
 /** On when `true` or `1`; anything else is off (never refused: this is how S3_FORCE_PATH_STYLE always read). */
 export function flag(options: Described): Setting<boolean> {
   return {
+    group: options.group,
     shown: options.shown ?? '`false`',
     about: options.about,
     schema: () =>
@@ -106,6 +115,7 @@ export function flag(options: Described): Setting<boolean> {
  */
 export function custom<T>(options: Described & { shown: string; read: (text: string | undefined) => T | Refusal }): Setting<T> {
   return {
+    group: options.group,
     shown: options.shown,
     about: options.about,
     schema: () =>

@@ -4,24 +4,33 @@ import { SERVER_SECRET_MIN_LENGTH } from '../server-secret.js';
 import { custom, flag, integer, oneOf, Refusal, text, type Setting, type SettingValue } from './setting.js';
 
 /**
- * Every environment variable the server reads, in the order of the README's table, which is made
- * from this (`npm run docs:config`; a test fails when they differ). Nothing else in the server
- * reads the environment: config.ts assembles the Config the rest reads from these values.
+ * Every environment variable the server reads. docs/configuration.md is made from this
+ * (`npm run docs:config`; a test fails when they differ): a section for each `group`
+ * (setting-groups.ts), its settings in this order. Nothing else in the server reads the
+ * environment: config.ts assembles the Config the rest reads from these values.
  */
 export const SETTINGS = {
-  PORT: integer({ default: 3000, about: 'port to listen on' }),
-  HOST: text({ default: '0.0.0.0', about: 'address to listen on' }),
-  DATA_DIR: text({ default: 'data', shown: '`./data`', about: 'where the embedded database (and uploaded images) live' }),
+  PORT: integer({ group: 'server', default: 3000, about: 'port to listen on' }),
+  HOST: text({ group: 'server', default: '0.0.0.0', about: 'address to listen on' }),
+  DATA_DIR: text({
+    group: 'database',
+    default: 'data',
+    shown: '`./data`',
+    about: 'where the embedded database (and uploaded images) live',
+  }),
   CLIENT_DIR: text({
+    group: 'server',
     default: 'dist/client',
     shown: '`./dist/client`',
     about: 'the built client (`index.html` and its assets), served when it exists; `npm start` builds it there',
   }),
   DATABASE_URL: text({
+    group: 'database',
     default: undefined,
     about: 'use this PostgreSQL server (15 or newer) instead of the embedded database',
   }),
   DATABASE_POOL_SIZE: custom({
+    group: 'database',
     shown: '`10`',
     about:
       'PostgreSQL: connections per process, plus `SEARCH_CONCURRENCY` for post searches; keep `N × (pool + SEARCH_CONCURRENCY)` ' +
@@ -30,40 +39,48 @@ export const SETTINGS = {
     read: (value) => Number(value) || 10,
   }),
   DATABASE_CONNECT_TIMEOUT_MS: integer({
+    group: 'database',
     default: 5_000,
     about: 'PostgreSQL: a connection not made by then fails the request with 503 instead of waiting',
   }),
   S3_BUCKET: text({
+    group: 'storage',
     default: undefined,
     about:
       'keep images in this S3-compatible bucket instead of `DATA_DIR/media`; credentials are whatever the AWS SDK finds ' +
       '(`AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`, `AWS_PROFILE`, instance roles)',
   }),
   S3_ENDPOINT: text({
+    group: 'storage',
     default: undefined,
     about: 'with `S3_BUCKET`: the endpoint of an S3-compatible service (MinIO, R2, ...); unset for AWS',
   }),
   S3_REGION: text({
+    group: 'storage',
     default: undefined,
     shown: '`AWS_REGION`, else `us-east-1`',
     about: "with `S3_BUCKET`: the bucket's region (`auto` for R2)",
   }),
-  AWS_REGION: text({ default: undefined, about: "the AWS SDK's own region variable, used when `S3_REGION` is unset" }),
+  AWS_REGION: text({ group: 'storage', default: undefined, about: "the AWS SDK's own region variable, used when `S3_REGION` is unset" }),
   S3_FORCE_PATH_STYLE: flag({
+    group: 'storage',
     about: 'with `S3_BUCKET`: `true` or `1` for `host/bucket/key` addresses (MinIO); anything else means `bucket.host/key` (AWS, R2)',
   }),
-  S3_PREFIX: text({ default: '', about: 'with `S3_BUCKET`: put before every key, when the bucket is shared (`prod/`)' }),
+  S3_PREFIX: text({ group: 'storage', default: '', about: 'with `S3_BUCKET`: put before every key, when the bucket is shared (`prod/`)' }),
   REDIS_URL: text({
+    group: 'processes',
     default: undefined,
     about: 'share rate-limit counters between processes (Redis 7+); unset, each process counts alone',
   }),
   REDIS_KEY_PREFIX: text({
+    group: 'processes',
     default: 'dormboard:',
     keepEmpty: true,
     about: "put before every key the app writes to Redis, so apps (or test runs) sharing one Redis database never touch each other's keys",
   }),
-  APP_NAME: text({ default: DEFAULT_APP_NAME, about: 'the product name shown in the UI' }),
+  APP_NAME: text({ group: 'server', default: DEFAULT_APP_NAME, about: 'the product name shown in the UI' }),
   PUBLIC_URL: custom({
+    group: 'server',
     shown: '—',
     about:
       "the site's address as users reach it (an origin: `https://dorm.example.edu`): reset links (mail, `npm run admin`; refused " +
@@ -72,6 +89,7 @@ export const SETTINGS = {
     read: publicUrl,
   }),
   SERVER_SECRET: custom({
+    group: 'accounts',
     shown: '`DATA_DIR/server-secret`',
     about:
       "key of the hash kept of a deleted account's address (its held name): 32+ characters, e.g. `openssl rand -base64 32`. " +
@@ -84,6 +102,7 @@ export const SETTINGS = {
         : new Refusal(`SERVER_SECRET must be at least ${SERVER_SECRET_MIN_LENGTH} characters (e.g. openssl rand -base64 32)`),
   }),
   SMTP_URL: custom({
+    group: 'mail',
     shown: '—',
     about:
       'send mail through this SMTP server (`smtp://user:pass@host:587`, STARTTLS when offered; `smtps://…:465`): the sign-in ' +
@@ -92,8 +111,9 @@ export const SETTINGS = {
     read: (value) =>
       value === undefined || /^smtps?:\/\//.test(value) ? value : new Refusal('SMTP_URL must start with smtp:// or smtps://'),
   }),
-  MAIL_FROM: text({ default: undefined, shown: "`APP_NAME <no-reply@PUBLIC_URL's host>`", about: 'the From of every mail' }),
+  MAIL_FROM: text({ group: 'mail', default: undefined, shown: "`APP_NAME <no-reply@PUBLIC_URL's host>`", about: 'the From of every mail' }),
   REGISTRATION: oneOf(REGISTRATION_MODES, {
+    group: 'accounts',
     default: 'open',
     about:
       'who may sign up: `open` (anyone), `domains` (addresses at `REGISTRATION_EMAIL_DOMAINS` only), `invite` (an invite code ' +
@@ -101,6 +121,7 @@ export const SETTINGS = {
       'sign in whatever it says. Any other value refuses to start (a typo must not open a site meant to be by invitation)',
   }),
   REGISTRATION_EMAIL_DOMAINS: custom({
+    group: 'accounts',
     shown: '—',
     about:
       'with `REGISTRATION=domains` (required there): a comma-separated list of `uni.example.edu` (that domain only) and ' +
@@ -108,6 +129,7 @@ export const SETTINGS = {
     read: emailDomains,
   }),
   TRUST_PROXY: custom({
+    group: 'server',
     shown: '`false`',
     about:
       '`true` behind one reverse proxy (client address, HTTPS cookies; only the address the proxy appended is believed), a ' +
@@ -115,18 +137,21 @@ export const SETTINGS = {
     read: trustProxySetting,
   }),
   LOG_LEVEL: oneOf(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], {
+    group: 'server',
     default: 'info',
     about:
       '`trace`, `debug`, `info`, `warn`, `error`, `fatal`, `silent`; JSON lines on standard output, security events ' +
       '(sign-ins, failures, 429s, refused writes) are the lines with a `security` field',
   }),
   SESSION_CACHE_MS: integer({
+    group: 'database',
     default: 60_000,
     about:
       "embedded database only: how long a session's user is remembered between requests (`0` = off); sign-out, password " +
       'changes, suspensions and profile changes apply at once',
   }),
   CACHE_TTL_MS: integer({
+    group: 'processes',
     default: 60_000,
     about:
       'how long a shared read (home feed window, post pages, related posts, profiles, whom a viewer follows, post search ' +
@@ -134,22 +159,26 @@ export const SETTINGS = {
       'Caching; `0` = off). Replaces `FEED_CACHE_MS`, `SEARCH_CACHE_MS` and `READ_CACHE_MS`, which the server now refuses',
   }),
   CACHE_MAX_MB: integer({
+    group: 'processes',
     default: 64,
     about:
       'memory the shared read cache may hold (feed window, post pages, profiles, search answers, ...), least recently used ' +
       'dropped first',
   }),
   EMBEDDED_VACUUM_MS: integer({
+    group: 'database',
     default: 3_600_000,
     about:
       'embedded database only: how often the server runs `VACUUM` (PGlite has no autovacuum; ~40 ms on a settled database of ' +
       '100k posts)',
   }),
   EMBEDDED_ANALYZE_MS: integer({
+    group: 'database',
     default: 86_400_000,
     about: "embedded database only: how often the server refreshes the planner's statistics (`ANALYZE`, ~0.7 s at 100k posts)",
   }),
   RATE_LIMIT_LOGIN_PER_IP: integer({
+    group: 'limits',
     default: 100,
     about:
       'failed sign-ins per address per 15 minutes, whatever the account (successful ones do not count; an IPv6 /64 is one ' +
@@ -157,6 +186,7 @@ export const SETTINGS = {
       'passwords per address, counted apart',
   }),
   RATE_LIMIT_LOGIN_CHECKS_PER_IP: integer({
+    group: 'limits',
     default: 1000,
     about:
       'further failed sign-ins per address per 15 minutes once `RATE_LIMIT_LOGIN_PER_IP` is used up: passwords are still ' +
@@ -164,51 +194,60 @@ export const SETTINGS = {
       "checked (bounds an address's argon2 work); `0` = none",
   }),
   RATE_LIMIT_LOGIN_FAILURES: integer({
+    group: 'limits',
     default: 10,
     about:
       'failed sign-ins per address for one username, or one e-mail, as typed (each counted apart) per 15 minutes; then 429, ' +
       'even for the right password; also wrong Delete Account passwords per account (from any address), counted apart',
   }),
-  RATE_LIMIT_REGISTER_PER_IP: integer({ default: 20, about: 'new accounts per address per 15 minutes' }),
+  RATE_LIMIT_REGISTER_PER_IP: integer({ group: 'limits', default: 20, about: 'new accounts per address per 15 minutes' }),
   RATE_LIMIT_PASSWORD_CHANGES: integer({
+    group: 'limits',
     default: 10,
     about: 'Change Password attempts one account may make per 15 minutes (each checks the current password and hashes the new one)',
   }),
   RATE_LIMIT_EXPORTS_PER_USER: integer({
+    group: 'limits',
     default: 5,
     about: 'Download My Data ZIPs one account may download per hour (each reads every photo of the account); more are answered 429',
   }),
   RATE_LIMIT_REPORTS_PER_USER: integer({
+    group: 'limits',
     default: 20,
     about:
       "reports one account may send per hour (a repeat of an open report counts too); more are answered 429 ('You have sent " +
       "a lot of reports. Try again later.')",
   }),
   RATE_LIMIT_REPORTS_PER_IP: integer({
+    group: 'limits',
     default: 100,
     about:
       'reports from one address per hour, whatever the account (one address can make about 80 fresh accounts an hour); more ' +
       "are answered 429 ('Many reports have come from your network this hour. Try again later.')",
   }),
   REPORT_NEW_ACCOUNT_MS: integer({
+    group: 'limits',
     default: 86_400_000,
     about:
       'reports sent by an account younger than this rank after all the others in the moderation queue, marked "new account" ' +
       '(`0` = none)',
   }),
   RATE_LIMIT_BLOCKS_PER_USER: integer({
+    group: 'limits',
     default: 60,
     about:
       "blocks and unblocks one account may make per hour; more are answered 429 ('You have blocked or unblocked a lot of " +
       "accounts. Try again later.')",
   }),
   RATE_LIMIT_BOARD_WRITES_PER_USER: integer({
+    group: 'limits',
     default: 600,
     about:
       'saves, removals and board or membership changes one account may make per hour (boards); more are answered 429 ' +
       "('You have saved a lot of posts. Try again later.')",
   }),
   EXPORT_CONCURRENCY: integer({
+    group: 'exports',
     default: 2,
     atLeast: 1,
     about:
@@ -216,6 +255,7 @@ export const SETTINGS = {
       '(not counted against the account), rather than held waiting with nothing to show',
   }),
   EXPORT_STALL_MS: integer({
+    group: 'exports',
     default: 30_000,
     atLeast: 1,
     about:
@@ -223,19 +263,30 @@ export const SETTINGS = {
       'connections cannot hold the slots; an account has one download at a time (a second is answered 409)',
   }),
   RATE_LIMIT_FORGOT_PER_IP: integer({
+    group: 'limits',
     default: 10,
     about: '"Forgot password?" requests per address per 15 minutes, whatever they name (then 429)',
   }),
   RATE_LIMIT_FORGOT_PER_ACCOUNT: integer({
+    group: 'limits',
     default: 3,
     about: 'reset mails one account is sent per 15 minutes, from any address; more requests get the very same answer and send nothing',
   }),
-  RATE_LIMIT_RESET_PER_IP: integer({ default: 30, about: 'reset link checks and uses per address per 15 minutes' }),
-  RATE_LIMIT_POSTS_PER_USER: integer({ default: 30, about: 'posts one account may create per hour' }),
-  RATE_LIMIT_ICONS_PER_USER: integer({ default: 10, about: 'profile picture changes one account may make per hour' }),
-  RATE_LIMIT_SEARCH_PER_IP: integer({ default: 300, about: 'searches (posts and people count together) per address per minute' }),
-  RATE_LIMIT_SEARCH_PER_USER: integer({ default: 120, about: 'searches by one signed-in account per minute, from any address' }),
+  RATE_LIMIT_RESET_PER_IP: integer({ group: 'limits', default: 30, about: 'reset link checks and uses per address per 15 minutes' }),
+  RATE_LIMIT_POSTS_PER_USER: integer({ group: 'limits', default: 30, about: 'posts one account may create per hour' }),
+  RATE_LIMIT_ICONS_PER_USER: integer({ group: 'limits', default: 10, about: 'profile picture changes one account may make per hour' }),
+  RATE_LIMIT_SEARCH_PER_IP: integer({
+    group: 'limits',
+    default: 300,
+    about: 'searches (posts and people count together) per address per minute',
+  }),
+  RATE_LIMIT_SEARCH_PER_USER: integer({
+    group: 'limits',
+    default: 120,
+    about: 'searches by one signed-in account per minute, from any address',
+  }),
   SEARCH_CONCURRENCY: integer({
+    group: 'search',
     default: undefined,
     atLeast: 1,
     shown: '`2` (embedded), `4` (PostgreSQL)',
@@ -243,21 +294,32 @@ export const SETTINGS = {
       'post searches one process runs at once that no cache answers (people search is one index range scan and never waits); ' +
       'the others wait in line (the embedded database runs one statement at a time; `0` means 1)',
   }),
-  SEARCH_QUEUE: integer({ default: 32, about: 'searches that may wait for their turn; more are answered 503 (`Retry-After: 1`)' }),
+  SEARCH_QUEUE: integer({
+    group: 'search',
+    default: 32,
+    about: 'searches that may wait for their turn; more are answered 503 (`Retry-After: 1`)',
+  }),
   SEARCH_STATEMENT_TIMEOUT_MS: integer({
+    group: 'search',
     default: 2_000,
     about:
       'PostgreSQL only: a search statement running longer is cancelled and answered 503 (`0` = no limit; the embedded ' +
       'database cannot cancel a statement, its searches are bounded by construction)',
   }),
   REQUEST_TIMEOUT_MS: integer({
+    group: 'server',
     default: 30_000,
     about: 'a request (headers and body) not received in full by then is answered 408 and closed',
   }),
-  HEADERS_TIMEOUT_MS: integer({ default: 10_000, about: 'the same for the request headers alone (at most `REQUEST_TIMEOUT_MS`)' }),
+  HEADERS_TIMEOUT_MS: integer({
+    group: 'server',
+    default: 10_000,
+    about: 'the same for the request headers alone (at most `REQUEST_TIMEOUT_MS`)',
+  }),
   // Above the 60 s idle timeout of common load balancers, so they close first (Fastify's default).
-  KEEP_ALIVE_TIMEOUT_MS: integer({ default: 72_000, about: 'idle keep-alive connections are closed after this' }),
+  KEEP_ALIVE_TIMEOUT_MS: integer({ group: 'server', default: 72_000, about: 'idle keep-alive connections are closed after this' }),
   IMAGE_CONCURRENCY: integer({
+    group: 'images',
     default: undefined,
     min: 1,
     shown: 'cores − 1, at most (`UV_THREADPOOL_SIZE` − 2) / 2 − 1, ≥ 1: 1 via `npm start`',
@@ -268,12 +330,14 @@ export const SETTINGS = {
   }),
   // About five seconds of work for one core at ~0.3 s a photo.
   IMAGE_QUEUE_LENGTH: integer({
+    group: 'images',
     default: 16,
     about:
       "uploads that may wait for their turn; more are answered 503 with `Retry-After` ('Lots of photos are being uploaded " +
       "right now. Try again in a moment.')",
   }),
   UV_THREADPOOL_SIZE: custom({
+    group: 'images',
     shown: '`6` with `npm start`, else `4`',
     about:
       "Node's own: libuv's thread pool, shared by image work, password hashing and file reads (4 leaves no cheap image lane). " +
@@ -285,6 +349,7 @@ export const SETTINGS = {
     },
   }),
   ORPHAN_FILE_AGE_MS: integer({
+    group: 'storage',
     default: 3_600_000,
     about:
       'images an upload or deletion cut short by a crash left behind are deleted once this old (the embedded database deletes ' +
