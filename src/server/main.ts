@@ -2,6 +2,8 @@ import { buildApp, openServerDatabase } from './app.js';
 import { newAdminToken, removeServerFile, writeServerFile } from './backup/server-file.js';
 import { loadConfig } from './config.js';
 import { missingRecommendedSettings } from './config/recommended-settings.js';
+import type { FastifyInstance } from 'fastify';
+import { listenMetrics } from './metrics/metrics-endpoint.js';
 
 const config = loadConfig();
 const database = await openServerDatabase(config);
@@ -16,6 +18,9 @@ const app = await buildApp({ config, database, adminToken });
  */
 const SHUTDOWN_GRACE_MS = 5_000;
 
+/** METRICS_PORT's listener, once started. */
+let metricsServer: FastifyInstance | undefined = undefined;
+
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -24,6 +29,7 @@ async function shutdown(signal: string) {
   // Finish in-flight requests, then close the database so PGlite flushes to disk.
   const deadline = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
   await app.close();
+  await metricsServer?.close();
   clearTimeout(deadline);
   await database.close();
   if (embedded) await removeServerFile(config.dataDir);
@@ -33,6 +39,8 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port: config.port, host: config.host });
+// METRICS_PORT: /metrics without a token, on this machine's loopback only.
+metricsServer = app.metrics && config.metricsPort !== undefined ? await listenMetrics(app.metrics, config.metricsPort) : undefined;
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 // Tells `npm run backup` that this process owns the embedded database and how to reach it.
