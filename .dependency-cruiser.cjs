@@ -11,6 +11,8 @@
 const SERVER_LAYERS = [
   'ids',
   'clock',
+  // Prometheus metrics (issue 28): a registry, and the observers other areas are given; imports no area.
+  'metrics',
   'cache',
   'concurrency-gate',
   'periodic-task',

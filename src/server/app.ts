@@ -53,6 +53,8 @@ import { ImageQueue } from './images/image-queue.js';
 import { Draining } from './health/draining.js';
 import { registerHealthRoutes } from './health/health.routes.js';
 import { ReadinessChecks } from './health/readiness.js';
+import { Metrics } from './metrics/metrics.js';
+import { registerMetricsRoute, registerRequestMetrics } from './metrics/metrics-endpoint.js';
 import { followRoutes } from './follows/follow.routes.js';
 import { Changes } from './cache/changes.js';
 import { ReadCache } from './cache/read-cache.js';
@@ -87,6 +89,8 @@ declare module 'fastify' {
      * service's transaction would (db/change-notices.ts): every cache hears of it.
      */
     changes: ChangeNotices;
+    /** This app's metrics, when METRICS_TOKEN or METRICS_PORT is set (main.ts serves the port's). */
+    metrics: Metrics | undefined;
   }
 }
 
@@ -164,6 +168,15 @@ export async function buildApp({
     frameworkErrors: handleFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
+  // Made only when they are served: otherwise nothing is counted, and no monitor runs.
+  const metrics = config.metricsToken || config.metricsPort !== undefined ? new Metrics() : undefined;
+  app.decorate('metrics', metrics);
+  if (metrics) {
+    registerRequestMetrics(app, metrics);
+    const stopTiming = database.onStatement(metrics.statement);
+    app.addHook('onClose', async () => stopTiming());
+  }
+
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
@@ -212,9 +225,9 @@ export async function buildApp({
   });
 
   const counterStore = counters ?? createCounterStore(config);
-  const limiter = new RateLimiter(counterStore);
+  const limiter = new RateLimiter(counterStore, metrics?.limits);
   // The one cache of shared reads; services report what changed, the cache decides what is stale.
-  const cache = new ReadCache({ maxBytes: config.cacheMaxBytes, ttlMs: config.cacheTtlMs, now: clock });
+  const cache = new ReadCache({ maxBytes: config.cacheMaxBytes, ttlMs: config.cacheTtlMs, now: clock, observer: metrics?.cache });
   // Sound only where one process owns the database (embedded); see auth/session-cache.ts.
   const sessions = new SessionCache(cache, database.kind === 'pglite' ? config.sessionCacheMs : 0);
   const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions, config.passwordHashing, config.registration);
@@ -276,6 +289,7 @@ export async function buildApp({
           cache,
           log: app.log,
           connectTimeoutMs: config.databaseConnectTimeoutMs,
+          observer: metrics?.changeFeed,
         })
       : undefined;
   if (feed) {
@@ -298,6 +312,7 @@ export async function buildApp({
   // One queue for every image this process decodes, post photos and icons alike.
   const images =
     givenImages ?? new ImageQueue(config.images.concurrency, config.images.queueLength, { cheapLanes: config.images.cheapLanes });
+  if (metrics) images.observer = metrics.images;
   const directory = new UserDirectory(database.orm, cache, visibility);
   const users = new UserService(database.orm, directory, tracked, notices, limiter, config.rateLimits, images);
   const posts = new PostService(database.orm, tracked, limiter, config.rateLimits, directory, images, {
@@ -372,6 +387,14 @@ export async function buildApp({
     }),
     draining,
   );
+  metrics?.watch({
+    cacheBytes: () => cache.regionBytes(),
+    imageQueue: () => images.size,
+    exportSlots: () => dataExport.slots,
+    databasePool: () => database.poolUse(),
+    statementsInFlight: () => database.statementsInFlight(),
+  });
+  registerMetricsRoute(app, metrics, config.metricsToken);
   app.get(UNSHARED_ROUTES.openapi.path, { schema: { hide: true }, config: { access: { kind: 'public' } } }, async () => app.swagger());
 
   await registerClientApp(app, config.clientDir, {

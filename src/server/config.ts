@@ -233,6 +233,10 @@ export interface Config {
    */
   trustProxy: TrustProxy;
   logLevel: string;
+  /** METRICS_TOKEN: /metrics on the public port to this bearer token; undefined: not served there. */
+  metricsToken: string | undefined;
+  /** METRICS_PORT: /metrics without a token on 127.0.0.1 at this port (main.ts); undefined: no such listener. */
+  metricsPort: number | undefined;
   rateLimits: RateLimitConfig;
   searchCost: SearchCostConfig;
   /**
@@ -375,6 +379,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDir: path.resolve(settings.CLIENT_DIR),
     trustProxy: settings.TRUST_PROXY,
     logLevel: settings.LOG_LEVEL,
+    metricsToken: settings.METRICS_TOKEN,
+    metricsPort: settings.METRICS_PORT,
     searchCost: searchCost(settings),
     exportConcurrency: settings.EXPORT_CONCURRENCY,
     exportStallMs: settings.EXPORT_STALL_MS,

@@ -3,12 +3,17 @@ import { newAdminToken, removeServerFile, writeServerFile } from './backup/serve
 import { loadConfig } from './config.js';
 import { missingRecommendedSettings } from './config/recommended-settings.js';
 import { shutdownServer } from './health/shutdown.js';
+import type { FastifyInstance } from 'fastify';
+import { listenMetrics } from './metrics/metrics-endpoint.js';
 
 const config = loadConfig();
 const database = await openServerDatabase(config);
 const embedded = database.kind === 'pglite';
 const adminToken = embedded ? newAdminToken() : undefined;
 const app = await buildApp({ config, database, adminToken });
+
+/** METRICS_PORT's listener, once started. */
+let metricsServer: FastifyInstance | undefined = undefined;
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -18,6 +23,7 @@ async function shutdown(signal: string) {
   // /readyz answers 503 at once, requests in flight finish, then the database closes (and PGlite
   // flushes to disk).
   await shutdownServer(app, database);
+  await metricsServer?.close();
   if (embedded) await removeServerFile(config.dataDir);
   process.exit(0);
 }
@@ -25,6 +31,8 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port: config.port, host: config.host });
+// METRICS_PORT: /metrics without a token, on this machine's loopback only.
+metricsServer = app.metrics && config.metricsPort !== undefined ? await listenMetrics(app.metrics, config.metricsPort) : undefined;
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 // Tells `npm run backup` that this process owns the embedded database and how to reach it.

@@ -61,6 +61,11 @@ export class DataExport {
     this.gate = new ConcurrencyGate(deps.concurrency, 0, exportBusy);
   }
 
+  /** Exports being written now, of how many at once (metrics). */
+  get slots(): { inUse: number; capacity: number } {
+    return { inUse: this.gate.size.active, capacity: this.gate.concurrency };
+  }
+
   /**
    * Refuses a second export of the account (409, not counted), counts the export against the
    * account's limit (429), takes a slot (503, and the count is given back), and returns the ZIP's

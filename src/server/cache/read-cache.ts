@@ -46,12 +46,26 @@ interface RegionState {
   generation: number;
   /** With ownerOf: the ids of the entries each owner has in the LRU. */
   owned: Map<string, Set<string>>;
+  /** What its entries in the LRU hold (about). */
+  bytes: number;
 }
 
-/** What the LRU holds: the value, and for a region with owners, whose it is. */
+/** What the LRU holds: the value, its region and size, and for a region with owners, whose it is. */
 interface Stored {
   value: unknown;
+  state: RegionState;
+  size: number;
   owner?: { state: RegionState; name: string };
+}
+
+/** Told of each region's reads and evictions (metrics/metrics.ts); region names are the code's, a bounded set. */
+export interface CacheObserver {
+  /** Answered from memory, or by a computation of the same key already in flight. */
+  hit(region: string): void;
+  /** Computed (reads around the cache, while it is off or suspended, are not counted). */
+  miss(region: string): void;
+  /** Pushed out to keep the cache within its bytes. */
+  evicted(region: string): void;
 }
 
 /**
@@ -76,13 +90,25 @@ export class ReadCache {
   /** While this process may be missing changes (its notifications are cut off): no caching. */
   private suspended = false;
   private readonly ttlMs: number;
+  private readonly observer: CacheObserver | undefined;
 
   /**
    * ttlMs: how long any entry may be shared, a safety net only (changes are what make entries
    * stale); 0 turns caching off.
    */
-  constructor({ maxBytes, ttlMs, now = systemClock }: { maxBytes: number; ttlMs: number; now?: Clock }) {
+  constructor({
+    maxBytes,
+    ttlMs,
+    now = systemClock,
+    observer,
+  }: {
+    maxBytes: number;
+    ttlMs: number;
+    now?: Clock;
+    observer?: CacheObserver;
+  }) {
     this.ttlMs = ttlMs;
+    this.observer = observer;
     this.lru = new LRUCache({
       maxSize: Math.max(1, maxBytes),
       // Each entry's size and time to live are given when it is stored (its region's).
@@ -91,7 +117,9 @@ export class ReadCache {
       // Read the clock on every check: a test clock moves in steps.
       ttlResolution: 0,
       // Whatever takes an entry out (eviction, expiry, deletion) takes it out of its owner's list.
-      dispose: (stored, id) => {
+      dispose: (stored, id, reason) => {
+        stored.state.bytes -= stored.size;
+        if (reason === 'evict') this.observer?.evicted(stored.state.name);
         if (!stored.owner) return;
         const { state, name } = stored.owner;
         const ids = state.owned.get(name);
@@ -115,6 +143,7 @@ export class ReadCache {
       ttlMs: options.ttlMs ?? this.ttlMs,
       generation: 0,
       owned: new Map(),
+      bytes: 0,
     };
     this.regions.push(state);
     const bytes = options.bytes ?? ((value: T) => JSON.stringify(value)?.length ?? 16);
@@ -123,9 +152,11 @@ export class ReadCache {
         if (!this.cachingIn(state)) return compute();
         const id = this.id(state, key);
         const hit = this.lru.get(id);
+        const inFlight = !hit && this.pending.get(id);
+        if (hit || inFlight) this.observer?.hit(name);
         if (hit) return hit.value as T;
-        const inFlight = this.pending.get(id);
         if (inFlight) return inFlight as Promise<T>;
+        this.observer?.miss(name);
         const computing = compute();
         this.pending.set(id, computing);
         try {
@@ -193,9 +224,12 @@ export class ReadCache {
 
   private store(state: RegionState, id: string, value: unknown, bytes: number) {
     const name = state.options.ownerOf?.(value);
-    const stored: Stored = { value, ...(name !== undefined && { owner: { state, name } }) };
+    const size = Math.max(1, bytes);
+    const stored: Stored = { value, state, size, ...(name !== undefined && { owner: { state, name } }) };
     // lru-cache keeps an entry while its age is <= ttl: one less holds it for less than ttlMs.
-    this.lru.set(id, stored, { size: Math.max(1, bytes), ttl: Math.max(1, state.ttlMs - 1) });
+    this.lru.set(id, stored, { size, ttl: Math.max(1, state.ttlMs - 1) });
+    // Counted once stored (dispose() takes it off again); one larger than the whole cache is not.
+    if (this.lru.peek(id) === stored) state.bytes += size;
     // Listed once stored (one larger than the whole cache is not).
     if (name !== undefined && this.lru.peek(id) === stored) {
       const ids = state.owned.get(name) ?? new Set<string>();
@@ -217,6 +251,11 @@ export class ReadCache {
   /** Bytes held now (about). */
   get bytes(): number {
     return this.lru.calculatedSize;
+  }
+
+  /** Bytes each region holds now (about). */
+  regionBytes(): Record<string, number> {
+    return Object.fromEntries(this.regions.map((state) => [state.name, state.bytes]));
   }
 
   private id(state: RegionState, key: string): string {

@@ -6,7 +6,7 @@
 export const SETTING_GROUPS = {
   server: {
     title: 'Server and network',
-    about: 'Where the server listens, the address users reach it at, the proxy in front of it, logs and connection timeouts.',
+    about: 'Where the server listens, the address users reach it at, the proxy in front of it, logs, metrics and connection timeouts.',
   },
   accounts: {
     title: 'Accounts and sign-up',

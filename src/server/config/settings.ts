@@ -143,6 +143,20 @@ export const SETTINGS = {
       '`trace`, `debug`, `info`, `warn`, `error`, `fatal`, `silent`; JSON lines on standard output, security events ' +
       '(sign-ins, failures, 429s, refused writes) are the lines with a `security` field',
   }),
+  METRICS_TOKEN: custom({
+    group: 'server',
+    shown: '—',
+    about:
+      'serve Prometheus metrics at `GET /metrics` on the public port to `Authorization: Bearer <token>` (16+ characters, e.g. ' +
+      '`openssl rand -hex 24`); without it, or with another token, `/metrics` is a 404 like any missing path',
+    read: metricsToken,
+  }),
+  METRICS_PORT: integer({
+    group: 'server',
+    default: undefined,
+    min: 1,
+    about: 'serve Prometheus metrics at `GET /metrics` without a token on this port of `127.0.0.1` only (a local agent or sidecar)',
+  }),
   SESSION_CACHE_MS: integer({
     group: 'database',
     default: 60_000,
@@ -424,6 +438,15 @@ function emailDomains(value: string | undefined): string[] | Refusal {
 }
 
 export type TrustProxy = boolean | string | ((address: string, hop: number) => boolean);
+
+/** Long enough not to be guessed at the rate a port answers requests. */
+export const METRICS_TOKEN_MIN_LENGTH = 16;
+
+function metricsToken(value: string | undefined): string | undefined | Refusal {
+  if (value === undefined) return undefined;
+  if (value.length < METRICS_TOKEN_MIN_LENGTH) return new Refusal(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters`);
+  return value;
+}
 
 /**
  * TRUST_PROXY: empty or 'false' believes no forwarded header; 'true' means one proxy in front

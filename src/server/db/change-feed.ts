@@ -17,6 +17,15 @@ interface Notice {
   /** Unique per change: `<process>:<counter>`. */
   id: string;
   change: Change;
+  /** When the writing process wrote it (its clock, ms since 1970): for the lag metric. Older processes send none. */
+  at?: number;
+}
+
+/** Told how late each notice of another process arrived, and of each reconnection (metrics/metrics.ts). */
+export interface FeedObserver {
+  /** Seconds from the notice's writing (the writer's clock) to its hearing (this one's). */
+  heard(lagSeconds: number): void;
+  reconnected(): void;
 }
 
 /**
@@ -59,6 +68,7 @@ export class PostgresChangeFeed implements NoticeWriter {
       cache: ReadCache;
       log: { warn(details: object, message: string): void; info(message: string): void };
       connectTimeoutMs: number;
+      observer?: FeedObserver;
     },
   ) {
     options.cache.suspend();
@@ -107,7 +117,7 @@ export class PostgresChangeFeed implements NoticeWriter {
   /** In the transaction of the change: marks the users concerned and queues the NOTIFY (sent on commit). */
   async write(tx: AppDb, userIds: string[], change: Change): Promise<void> {
     this.counter += 1;
-    const notice: Notice = { id: `${this.process}:${this.counter}`, change };
+    const notice: Notice = { id: `${this.process}:${this.counter}`, change, at: Date.now() };
     // Heard already: this process delivers its own changes itself, right after the commit.
     this.heard.set(notice.id, true);
     const ids = sql.join(
@@ -131,6 +141,7 @@ export class PostgresChangeFeed implements NoticeWriter {
     // This process's own changes were delivered when they were made.
     if (notice.id.startsWith(`${this.process}:`)) return;
     this.heard.set(notice.id, true);
+    if (typeof notice.at === 'number') this.options.observer?.heard((Date.now() - notice.at) / 1000);
     this.options.changes.deliver(notice.change);
   }
 
@@ -148,7 +159,10 @@ export class PostgresChangeFeed implements NoticeWriter {
   private retry() {
     this.reconnect = setTimeout(() => {
       this.start().then(
-        () => this.options.log.info('change feed back: caching again'),
+        () => {
+          this.options.observer?.reconnected();
+          this.options.log.info('change feed back: caching again');
+        },
         () => this.retry(),
       );
     }, RECONNECT_MS);

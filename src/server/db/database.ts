@@ -8,6 +8,7 @@ import pg from 'pg';
 import { PGliteThread } from './pglite-thread.js';
 import { prepareEmbedded } from './pglite-setup.js';
 import { schema } from './schema.js';
+import { StatementTiming, type StatementListener } from './statement-timing.js';
 
 /** Where the embedded database lives under a data directory. */
 export const pgliteDir = (dataDir: string) => path.join(dataDir, 'pglite');
@@ -33,6 +34,15 @@ export interface Database {
    * statement needs no transaction around it to set one. Made once; closed with the database.
    */
   withStatementTimeout?(timeoutMs: number, connections: number): AppDb;
+  /** Hears how long each statement of the query builders took; returns how to stop. */
+  onStatement(listener: StatementListener): () => void;
+  /**
+   * Connections and who waits for one, for the metrics. PostgreSQL: the main pool's. The embedded
+   * database has one connection, busy while a statement runs; the others wait for it.
+   */
+  poolUse(): { total: number; idle: number; waiting: number };
+  /** Statements sent and not yet answered. */
+  statementsInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -75,10 +85,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 /** PGlite in this thread or in its own: the same calls. */
 function wrapPglite(client: Pick<PGliteThread, 'query' | 'transaction' | 'dumpDataDir' | 'close'>): Database {
+  const timing = new StatementTiming();
   return {
     kind: 'pglite',
     // drizzle's PGlite driver calls only query() and transaction(), which PGliteThread has too.
-    orm: drizzlePglite({ client: client as unknown as PGlite, schema }),
+    orm: drizzlePglite({ client: timing.wrap(client, { callsBackWith: 'transaction' }) as unknown as PGlite, schema }),
     rawTransaction: (work) =>
       client.transaction((tx) =>
         work({
@@ -87,6 +98,9 @@ function wrapPglite(client: Pick<PGliteThread, 'query' | 'transaction' | 'dumpDa
         }),
       ),
     dump: () => client.dumpDataDir('gzip'),
+    onStatement: (listener) => timing.listen(listener),
+    poolUse: () => ({ total: 1, idle: timing.inFlight === 0 ? 1 : 0, waiting: Math.max(0, timing.inFlight - 1) }),
+    statementsInFlight: () => timing.inFlight,
     close: () => client.close(),
   };
 }
@@ -110,9 +124,11 @@ function newPool(connectionString: string, connectTimeoutMs: number, options: pg
 function openPostgres(connectionString: string, connectTimeoutMs: number, poolSize: number): Database {
   const pool = newPool(connectionString, connectTimeoutMs, { max: poolSize });
   let timed: { pool: pg.Pool; orm: AppDb } | undefined;
+  const timing = new StatementTiming();
   return {
     kind: 'postgres',
-    orm: drizzlePg({ client: pool, schema }),
+    // Pooled connections (transactions) are timed too.
+    orm: drizzlePg({ client: timing.wrap(pool, { returns: 'connect' }), schema }),
     rawTransaction: async (work) => {
       const conn = await pool.connect();
       try {
@@ -134,10 +150,13 @@ function openPostgres(connectionString: string, connectTimeoutMs: number, poolSi
       if (!timed) {
         // Sent at connection start-up: every statement on these connections has the timeout.
         const timedPool = newPool(connectionString, connectTimeoutMs, { max: connections, statement_timeout: timeoutMs });
-        timed = { pool: timedPool, orm: drizzlePg({ client: timedPool, schema }) };
+        timed = { pool: timedPool, orm: drizzlePg({ client: timing.wrap(timedPool, { returns: 'connect' }), schema }) };
       }
       return timed.orm;
     },
+    onStatement: (listener) => timing.listen(listener),
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    statementsInFlight: () => timing.inFlight,
     close: async () => {
       await Promise.all([pool.end(), timed?.pool.end()]);
     },

@@ -65,13 +65,38 @@ export interface Slot {
   release(): Promise<void>;
 }
 
+/** Told of each refused attempt, by the limit's name (limitName): metrics/metrics.ts. */
+export interface LimitObserver {
+  refused(limit: string): void;
+}
+
+/** Words of a key that say whom a limit counts: the key's name ends there, before the who. */
+const WHO = new Set(['ip', 'user', 'typed']);
+
+/**
+ * The limit a key counts for, without whom it counts: `login:fail:ip:10.0.0.1` is
+ * `login:fail:ip`, `posts:user:<id>` is `posts:user`. Keys are written in the code as
+ * `<name>[:<part>]:<who>:<id>`, so names are a bounded set; a key of another shape gives its first word.
+ */
+export function limitName(key: string): string {
+  const words = key.split(':');
+  const who = words.slice(0, 4).findIndex((word) => WHO.has(word));
+  return who === -1 ? words[0]! : words.slice(0, who + 1).join(':');
+}
+
 export class RateLimiter {
-  constructor(private readonly store: CounterStore) {}
+  constructor(
+    private readonly store: CounterStore,
+    private readonly observer?: LimitObserver,
+  ) {}
 
   /** Counts a hit; throws 429 (with the given code) once the key has used up its window. */
   async hit(key: string, limit: number, windowMs: number, code?: ErrorCode): Promise<void> {
     const { count, resetAt } = await this.store.increment(key, windowMs);
-    if (count > limit) throw tooManyRequests(resetAt, code);
+    if (count > limit) {
+      this.observer?.refused(limitName(key));
+      throw tooManyRequests(resetAt, code);
+    }
   }
 
   /**
@@ -90,6 +115,7 @@ export class RateLimiter {
   private async attempt(key: string, limit: number, windowMs: number): Promise<{ slot?: Slot; resetAt: number }> {
     const { count, resetAt } = await this.store.increment(key, windowMs);
     if (count <= limit) return { slot: { resetAt, release: () => this.store.decrement(key) }, resetAt };
+    this.observer?.refused(limitName(key));
     await this.store.decrement(key);
     return { resetAt };
   }

@@ -79,6 +79,11 @@ interface Waiter {
   start: () => void;
 }
 
+/** Told how long each upload was in work (metrics/metrics.ts). */
+export interface ImageQueueObserver {
+  worked(seconds: number): void;
+}
+
 export interface ImageQueueOptions {
   /** Lanes only cheap uploads may take, beside the `concurrency` any upload may (isCheap). */
   cheapLanes?: number;
@@ -94,6 +99,8 @@ export class ImageQueue {
   private readonly held = new Map<string, number>();
   readonly cheapLanes: number;
   readonly accountShare: number;
+  /** Set by the app that uses the queue (a test may make the queue itself). */
+  observer: ImageQueueObserver | undefined;
 
   constructor(
     readonly concurrency: number,
@@ -151,9 +158,11 @@ export class ImageQueue {
           this.waiting.splice(at === -1 ? this.waiting.length : at, 0, waiter);
         });
       }
+      const started = performance.now();
       try {
         return await task();
       } finally {
+        this.observer?.worked((performance.now() - started) / 1000);
         this.active -= 1;
         if (!cheap) this.costly -= 1;
         this.startWaiters();
