@@ -8,11 +8,12 @@ import { desc, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { posts, users } from '../../src/server/db/schema.js';
 import { DiskStorage } from '../../src/server/storage/disk-storage.js';
-import type { Storage, StoredFile } from '../../src/server/storage/storage.js';
+import type { Storage } from '../../src/server/storage/storage.js';
 import { API } from '../../src/shared/api/paths.js';
 import * as COPY from '../../src/shared/copy.js';
 import { signUp } from '../helpers/accounts.js';
 import { boardSteps, insertPostsBy } from '../helpers/boards.js';
+import { HeldStorage } from '../helpers/held-storage.js';
 import { jpeg } from '../helpers/images.js';
 import { expectError, follow, patchMe } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
@@ -27,51 +28,6 @@ import { readZip, zipJson, type ZipEntry } from '../helpers/zip.js';
  */
 
 type Account = Awaited<ReturnType<typeof signUp>>;
-
-/**
- * The real storage, with reads the test can hold: an export that has started waits inside its
- * first photo read until release(), so a test can fill the export slots or walk away mid-ZIP.
- */
-class HeldStorage implements Storage {
-  reads = 0;
-  /** Reads of keys containing this fail, as a storage outage would. */
-  failing: string | undefined;
-  private gate: Promise<void> | undefined;
-  private open: (() => void) | undefined;
-  private waiting: Array<() => void> = [];
-
-  constructor(private readonly inner: Storage) {}
-
-  hold() {
-    this.gate = new Promise((resolve) => (this.open = resolve));
-  }
-
-  release() {
-    this.open?.();
-    this.gate = undefined;
-  }
-
-  /** Resolves once some read is waiting at the gate. */
-  reading(): Promise<void> {
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  put(key: string, body: Buffer, contentType: string) {
-    return this.inner.put(key, body, contentType);
-  }
-
-  async get(key: string): Promise<StoredFile | undefined> {
-    this.reads += 1;
-    for (const resolve of this.waiting.splice(0)) resolve();
-    if (this.gate) await this.gate;
-    if (this.failing && key.includes(this.failing)) throw new Error('storage is down');
-    return this.inner.get(key);
-  }
-
-  delete(key: string) {
-    return this.inner.delete(key);
-  }
-}
 
 let photos: Buffer[];
 /** Bob's: pictures of their own, so finding their bytes in Alice's ZIP would mean a leak. */

@@ -10,9 +10,9 @@ import { openDatabase, type Database } from '../../src/server/db/database.js';
 import { limitName } from '../../src/server/http/rate-limiter.js';
 import { listenMetrics } from '../../src/server/metrics/metrics-endpoint.js';
 import { DiskStorage } from '../../src/server/storage/disk-storage.js';
-import type { Storage, StoredFile } from '../../src/server/storage/storage.js';
 import { API } from '../../src/shared/api/paths.js';
 import { newAccount, signUp } from '../helpers/accounts.js';
+import { HeldStorage } from '../helpers/held-storage.js';
 import { jpeg } from '../helpers/images.js';
 import { createPost } from '../helpers/posts.js';
 import { TEST_DATABASE_URL } from '../helpers/services.js';
@@ -55,42 +55,6 @@ async function scrape(app: FastifyInstance): Promise<Sample[]> {
   const response = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
   expect(response.statusCode, response.body).toBe(200);
   return parse(response.body);
-}
-
-/** The real storage, whose reads the test can hold: an export waits in its first photo read. */
-class HeldStorage implements Storage {
-  private gate: Promise<void> | undefined;
-  private open: (() => void) | undefined;
-  private waiting: Array<() => void> = [];
-
-  constructor(private readonly inner: Storage) {}
-
-  hold() {
-    this.gate = new Promise((resolve) => (this.open = resolve));
-  }
-
-  release() {
-    this.open?.();
-    this.gate = undefined;
-  }
-
-  reading(): Promise<void> {
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  put(key: string, body: Buffer, contentType: string) {
-    return this.inner.put(key, body, contentType);
-  }
-
-  async get(key: string): Promise<StoredFile | undefined> {
-    for (const resolve of this.waiting.splice(0)) resolve();
-    if (this.gate) await this.gate;
-    return this.inner.get(key);
-  }
-
-  delete(key: string) {
-    return this.inner.delete(key);
-  }
 }
 
 describe('who may read /metrics', () => {
