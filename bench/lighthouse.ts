@@ -123,16 +123,18 @@ export interface LighthouseNumbers {
 }
 
 /**
- * The median run by performance score: of 3 runs the middle one (ties: the one nearest the
- * median FCP and TTI, as Lighthouse's computeMedianRun ranks them). With an even count, the
- * lower middle.
+ * The median run by performance score: the middle score of the runs (with an even count, the
+ * lower middle); of the runs with that score, the one `tieRank` ranks lowest (bench: the run
+ * Lighthouse's computeMedianRun picks), then the first.
  */
 export function medianByScore<T extends { performance: number }>(runs: T[], tieRank: (run: T) => number = () => 0): number {
   if (runs.length === 0) throw new Error('no runs');
-  const order = runs
+  const scores = runs.map((run) => run.performance).sort((a, b) => a - b);
+  const median = scores[Math.floor((scores.length - 1) / 2)]!;
+  return runs
     .map((run, index) => ({ run, index }))
-    .sort((a, b) => a.run.performance - b.run.performance || tieRank(a.run) - tieRank(b.run) || a.index - b.index);
-  return order[Math.floor((order.length - 1) / 2)]!.index;
+    .filter(({ run }) => run.performance === median)
+    .sort((a, b) => tieRank(a.run) - tieRank(b.run) || a.index - b.index)[0]!.index;
 }
 
 /**
