@@ -252,9 +252,14 @@ async function runOnce(
     args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`],
   });
   try {
-    // Lighthouse's own benchmark (the function behind lhr.environment.benchmarkIndex), in this browser, now.
+    // Lighthouse's own benchmark (the function behind lhr.environment.benchmarkIndex), in this
+    // browser, now: once to warm up (the browser has just started), then the median of three.
     const page = await browser.newPage();
-    const calibrationIndex = await page.evaluate<number>(`(${pageFunctions.computeBenchmarkIndex.toString()})()`);
+    const benchmark = `(${pageFunctions.computeBenchmarkIndex.toString()})()`;
+    await page.evaluate<number>(benchmark);
+    const indexes: number[] = [];
+    for (let i = 0; i < 3; i++) indexes.push(await page.evaluate<number>(benchmark));
+    const calibrationIndex = indexes.sort((a, b) => a - b)[1]!;
     await page.close();
     const calibration = cpuMultiplierFor(calibrationIndex);
     const multiplier = preset === 'mobile' ? calibration.multiplier : 1;
@@ -272,7 +277,8 @@ async function runOnce(
     );
     if (!result) throw new Error(`Lighthouse returned nothing for ${target.path}`);
     const lhr = result.lhr;
-    if (lhr.runtimeError) throw new Error(`Lighthouse ${target.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    if (lhr.runtimeError)
+      throw new LighthouseRuntimeError(`Lighthouse ${target.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const finalUrl = lhr.finalDisplayedUrl;
     if (new URL(finalUrl).pathname !== target.expectPath) {
       throw new Error(`Lighthouse ${target.name} ended on ${finalUrl}, not ${target.expectPath}: it measured the wrong screen`);
@@ -301,6 +307,25 @@ async function runOnce(
 }
 
 /**
+ * Lighthouse now and then fails to record a trace on this loaded machine (NO_NAVSTART,
+ * NO_FCP): such a run is run again, twice at most. A page that ended on the wrong screen is no
+ * flake and fails at once.
+ */
+async function runWithRetries(...args: [...Parameters<typeof runOnce>, (message: string) => void]) {
+  const [baseUrl, target, preset, cookie, log] = args;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runOnce(baseUrl, target, preset, cookie);
+    } catch (error) {
+      if (!(error instanceof LighthouseRuntimeError) || attempt >= 3) throw error;
+      log(`lighthouse ${target.name} ${preset}: ${error.message}; running it again`);
+    }
+  }
+}
+
+class LighthouseRuntimeError extends Error {}
+
+/**
  * Runs every target with both presets, `runs` times each, and writes each run's full JSON
  * report to `reportsDir` (page-preset-runN.json; the median run's also as page-preset.json).
  */
@@ -325,7 +350,7 @@ export async function measureLighthouse(options: {
       const measured: Array<{ run: LighthouseRun; lhr: Result; json: string }> = [];
       const slug = `${target.name.replace(/\W+/g, '-')}-${preset}`;
       for (let i = 1; i <= runs; i++) {
-        const one = await runOnce(options.baseUrl, target, preset, options.cookie);
+        const one = await runWithRetries(options.baseUrl, target, preset, options.cookie, log);
         lighthouseVersion = one.lhr.lighthouseVersion;
         chromiumVersion = `Chromium ${one.chromium}`;
         one.run.report = path.join(options.reportsDir, `${slug}-run${i}.json`);

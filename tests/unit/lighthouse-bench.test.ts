@@ -61,6 +61,11 @@ describe('the median run', () => {
         [800, 3000],
         [900, 2900],
       ],
+      // Equally near the medians: the lower TTI.
+      [
+        [1000, 5000],
+        [1000, 3000],
+      ],
     ];
     for (const set of sets) {
       const runs = set.map(([fcpMs, ttiMs]) => ({ fcpMs: fcpMs!, ttiMs: ttiMs! }));
