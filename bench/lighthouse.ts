@@ -327,7 +327,8 @@ class LighthouseRuntimeError extends Error {}
 
 /**
  * Runs every target with both presets, `runs` times each, and writes each run's full JSON
- * report to `reportsDir` (page-preset-runN.json; the median run's also as page-preset.json).
+ * report to `reportsDir` (page-preset-runN.json; the median run's also as page-preset.json),
+ * and what it measured as summary.json.
  */
 export async function measureLighthouse(options: {
   baseUrl: string;
@@ -380,5 +381,8 @@ export async function measureLighthouse(options: {
       });
     }
   }
-  return { dataset: options.dataset, lighthouseVersion, chromiumVersion, entries };
+  const numbers = { dataset: options.dataset, lighthouseVersion, chromiumVersion, entries };
+  // What results.json's `lighthouse` key holds, also beside the reports (`--only lighthouse` writes no results file).
+  fs.writeFileSync(path.join(options.reportsDir, 'summary.json'), `${JSON.stringify(numbers, null, 2)}\n`);
+  return numbers;
 }
