@@ -4,9 +4,10 @@
  * Sign-in (signed out), the home feed, a post page and a profile (signed in), each with
  * Lighthouse's mobile preset (its default config) and its desktop preset, 3 runs per page and
  * preset in Debian's Chromium (a fresh browser per run). The simulated phone is the same phone on
- * any machine: before every mobile run the browser measures Lighthouse's own benchmarkIndex and
- * the run's CPU slowdown is set from it (cpuMultiplierFor). The run whose performance score is
- * the median stands for its page and preset; its figures are budgeted (lighthouseBudgets).
+ * any machine: every mobile run's CPU slowdown is set from the benchmarkIndex Lighthouse measured
+ * in that run (cpuMultiplierFor; runOnce gathers, then audits with it). The run whose
+ * performance score is the median stands for its page and preset; its figures are budgeted
+ * (lighthouseBudgets).
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -15,7 +16,6 @@ import path from 'node:path';
 import { chromium } from '@playwright/test';
 import lighthouse, { desktopConfig, type Config, type Result } from 'lighthouse';
 import * as constants from 'lighthouse/core/config/constants.js';
-import { pageFunctions } from 'lighthouse/core/lib/page-functions.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.js';
 import type { BudgetResult } from './budgets.js';
 
@@ -79,9 +79,7 @@ export interface LighthouseRun {
   cls: number;
   speedIndexMs: number;
   ttiMs: number;
-  /** Measured by this browser just before the run; it set the multiplier (mobile). */
-  calibrationIndex: number;
-  /** Lighthouse's own benchmarkIndex of the run (lhr.environment.benchmarkIndex). */
+  /** Lighthouse's own benchmarkIndex of the run (lhr.environment.benchmarkIndex); it set the mobile multiplier. */
   benchmarkIndex: number;
   multiplier: number;
   /** The calibration found the machine too slow for the phone (mobile), or below desktop class (desktop). */
@@ -179,7 +177,7 @@ export function lighthouseTable(numbers: LighthouseNumbers): string[] {
   const lines = [
     `Lighthouse ${numbers.lighthouseVersion}, ${numbers.chromiumVersion}, dataset ${numbers.dataset}; median of ${numbers.entries[0]?.runs.length ?? 0} runs by performance score`,
     '',
-    '| page | preset | score (median, min–max) | LCP ms | TBT ms | CLS | a11y | best practices | benchmarkIndex (calibration / run) | CPU multiplier | load |',
+    '| page | preset | score (median, min–max) | LCP ms | TBT ms | CLS | a11y | best practices | benchmarkIndex | CPU multiplier | load |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const entry of numbers.entries) {
@@ -189,7 +187,7 @@ export function lighthouseTable(numbers: LighthouseNumbers): string[] {
     lines.push(
       `| ${entry.page} | ${entry.preset} | ${run.performance} (${Math.min(...scores)}–${Math.max(...scores)}) | ${Math.round(run.lcpMs)} | ` +
         `${Math.round(run.tbtMs)} | ${run.cls.toFixed(3)} | ${run.accessibility} | ${run.bestPractices} | ` +
-        `${Math.round(run.calibrationIndex)} / ${Math.round(run.benchmarkIndex)} | ${run.multiplier}×${flag} | ${run.loadAverage.toFixed(2)} |`,
+        `${Math.round(run.benchmarkIndex)} | ${run.multiplier}×${flag} | ${run.loadAverage.toFixed(2)} |`,
     );
   }
   return lines;
@@ -229,7 +227,7 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The config of one run: the preset, with the mobile preset's CPU slowdown set from the calibration. */
+/** The config of one run: the preset, with the mobile preset's CPU slowdown as given. */
 function configFor(preset: Preset, multiplier: number): Config {
   const categories = { onlyCategories: ['performance', 'accessibility', 'best-practices'] };
   if (preset === 'desktop') return { ...desktopConfig, settings: { ...desktopConfig.settings, ...categories } };
@@ -239,7 +237,19 @@ function configFor(preset: Preset, multiplier: number): Config {
   };
 }
 
-/** One Lighthouse run in a fresh Chromium: calibrate, then audit. */
+/**
+ * The mobile preset's gathering runs with Lighthouse's default 4×: under simulated throttling
+ * the multiplier only scales the requestIdleCallback deadlines the page sees while it loads
+ * (prepare.js, wrapRequestIdleCallback); the simulation that turns the trace into the phone's
+ * metrics (Lantern) happens when auditing, with the calibrated multiplier.
+ */
+const GATHER_MULTIPLIER = constants.throttling.mobileSlow4G.cpuSlowdownMultiplier;
+
+/**
+ * One Lighthouse run in a fresh Chromium. Mobile: gather (Lighthouse measures the machine's
+ * benchmarkIndex there, before loading the page), set the CPU slowdown from that very index,
+ * then audit the gathered artifacts (-G then -A, as the CLI calls them). Desktop: one pass at 1×.
+ */
 async function runOnce(
   baseUrl: string,
   target: LighthouseTarget,
@@ -252,29 +262,36 @@ async function runOnce(
     args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`],
   });
   try {
-    // Lighthouse's own benchmark (the function behind lhr.environment.benchmarkIndex), in this
-    // browser, now: once to warm up (the browser has just started), then the median of three.
-    const page = await browser.newPage();
-    const benchmark = `(${pageFunctions.computeBenchmarkIndex.toString()})()`;
-    await page.evaluate<number>(benchmark);
-    const indexes: number[] = [];
-    for (let i = 0; i < 3; i++) indexes.push(await page.evaluate<number>(benchmark));
-    const calibrationIndex = indexes.sort((a, b) => a - b)[1]!;
-    await page.close();
-    const calibration = cpuMultiplierFor(calibrationIndex);
-    const multiplier = preset === 'mobile' ? calibration.multiplier : 1;
-    const underpowered = preset === 'mobile' ? calibration.tooSlow : calibrationIndex < DESKTOP_CLASS_INDEX;
+    const url = `${baseUrl}${target.path}`;
+    const flags = {
+      port,
+      output: 'json' as const,
+      logLevel: 'error' as const,
+      ...(target.signedIn && { extraHeaders: { Cookie: cookie } }),
+    };
     const load = os.loadavg()[0]!;
-    const result = await lighthouse(
-      `${baseUrl}${target.path}`,
-      {
-        port,
-        output: 'json',
-        logLevel: 'error',
-        ...(target.signedIn && { extraHeaders: { Cookie: cookie } }),
-      },
-      configFor(preset, multiplier),
-    );
+    let result: Awaited<ReturnType<typeof lighthouse>>;
+    if (preset === 'desktop') {
+      result = await lighthouse(url, flags, configFor('desktop', 1));
+    } else {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-lighthouse-'));
+      try {
+        await lighthouse(url, { ...flags, gatherMode: dir }, configFor('mobile', GATHER_MULTIPLIER));
+        const file = path.join(dir, 'artifacts.json');
+        const artifacts = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+          BenchmarkIndex: number;
+          settings: { throttling: { cpuSlowdownMultiplier: number } };
+        };
+        const { multiplier } = cpuMultiplierFor(artifacts.BenchmarkIndex);
+        // Auditing insists on the settings it gathered with; the multiplier is the one that
+        // changes what the gathered artifacts mean, so it is changed in both.
+        artifacts.settings.throttling.cpuSlowdownMultiplier = multiplier;
+        fs.writeFileSync(file, JSON.stringify(artifacts));
+        result = await lighthouse(url, { ...flags, auditMode: dir }, configFor('mobile', multiplier));
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }
     if (!result) throw new Error(`Lighthouse returned nothing for ${target.path}`);
     const lhr = result.lhr;
     if (lhr.runtimeError)
@@ -293,10 +310,12 @@ async function runOnce(
       cls: numeric(lhr, 'cumulative-layout-shift'),
       speedIndexMs: numeric(lhr, 'speed-index'),
       ttiMs: numeric(lhr, 'interactive'),
-      calibrationIndex,
       benchmarkIndex: lhr.environment.benchmarkIndex,
-      multiplier: lhr.configSettings.throttling.cpuSlowdownMultiplier ?? multiplier,
-      underpowered,
+      multiplier: lhr.configSettings.throttling.cpuSlowdownMultiplier ?? 1,
+      underpowered:
+        preset === 'mobile'
+          ? cpuMultiplierFor(lhr.environment.benchmarkIndex).tooSlow
+          : lhr.environment.benchmarkIndex < DESKTOP_CLASS_INDEX,
       finalUrl,
       loadAverage: load,
     };
@@ -360,7 +379,7 @@ export async function measureLighthouse(options: {
         const r = one.run;
         log(
           `lighthouse ${target.name} ${preset} run ${i}: score ${r.performance}, LCP ${Math.round(r.lcpMs)} ms, TBT ${Math.round(r.tbtMs)} ms, ` +
-            `a11y ${r.accessibility}, best practices ${r.bestPractices}, benchmarkIndex ${Math.round(r.calibrationIndex)}/${Math.round(r.benchmarkIndex)}, ` +
+            `a11y ${r.accessibility}, best practices ${r.bestPractices}, benchmarkIndex ${Math.round(r.benchmarkIndex)}, ` +
             `${r.multiplier}×, load ${r.loadAverage.toFixed(2)}`,
         );
       }

@@ -90,7 +90,6 @@ const run = (over: Partial<LighthouseRun>): LighthouseRun => ({
   cls: 0,
   speedIndexMs: 900,
   ttiMs: 1500,
-  calibrationIndex: 1000,
   benchmarkIndex: 1000,
   multiplier: 2.4,
   underpowered: false,
