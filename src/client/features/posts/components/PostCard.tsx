@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import type { PostCard as PostCardData } from '../../../../shared/api/posts';
 import { paths } from '../../../paths';
 import { GRID_IMAGE_SIZES } from '../../../ui/use-column-count';
