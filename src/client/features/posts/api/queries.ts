@@ -1,4 +1,5 @@
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { PostPage } from '../../../../shared/api/posts';
 import { cursorQuery } from '../../../api/cursor';
 import { call } from '../../../api/http';
 
@@ -15,6 +16,9 @@ export const postQueries = {
       queryFn: ({ pageParam }) => call('feed', { query: cursorQuery(pageParam) }),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
+      // A first page that came with the page is as fresh as an answer still on its way: the feed
+      // that mounts at once uses it rather than asking again. Any other is read again on mount.
+      staleTime: (query) => (query.state.dataUpdatedAt === seededAt ? SEEDED_FRESH_MS : 0),
     }),
   /** Every post page's post (not its Discover list). */
   details: () => [...postQueries.all(), 'detail'] as const,
@@ -31,3 +35,13 @@ export const postQueries = {
       queryFn: () => call('related', { params: { id } }).then((r) => r.posts),
     }),
 };
+
+/** How long the feed's first page sent with the home page counts as fresh (issue 28). */
+const SEEDED_FRESH_MS = 10_000;
+let seededAt = -1;
+
+/** The feed's first page, as the server sent it with the home page (first-view.ts). */
+export function seedFeed(queryClient: QueryClient, page: PostPage) {
+  seededAt = Date.now();
+  queryClient.setQueryData(postQueries.feed().queryKey, { pages: [page], pageParams: [''] }, { updatedAt: seededAt });
+}
