@@ -10,13 +10,13 @@ const EAGER_CARDS = 4;
 /**
  * The first pass renders only the cards whose top is within this many column widths of the grid's
  * top: a screen's worth on a phone (2 columns, ~4.4 widths tall) and on a laptop (5 columns, ~3.5).
- * The rest follow a batch at a time in transitions, so a page of 100 cards never holds the main
+ * The rest follow a few at a time in transitions, so a page of 100 cards never holds the main
  * thread in one long task before the first photos show (issue 28). The grid's height counts every
  * card from the start, so nothing moves when they arrive.
  */
 const FIRST_PASS_WIDTHS = 5;
 /** Cards added per later pass. */
-const BATCH = 24;
+const BATCH = 8;
 
 /** Where a card sits: its column, and how much is above it (in column widths, and gaps). */
 interface Placement<T extends PostCardData> {
