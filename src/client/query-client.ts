@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { setCurrentUser } from './api/current-user';
+import { markLanding } from './api/landing';
 import { postQueries, seedFeed } from './features/posts/api/queries';
 import { takeFirstView } from './first-view';
 
@@ -15,11 +16,20 @@ export const queryClient = new QueryClient({
  */
 export function prefetchForLanding(pathname: string, client: QueryClient = queryClient) {
   const firstView = takeFirstView();
+  // A post's page: its post at once, beside the screen's code rather than after it.
+  const post = /^\/post\/([^/]+)\/?$/i.exec(pathname);
+  if (post) {
+    const { queryKey } = postQueries.detail(decodeURIComponent(post[1]!));
+    markLanding(queryKey);
+    void client.prefetchQuery(postQueries.detail(decodeURIComponent(post[1]!)));
+    return;
+  }
   if (pathname !== '/') return;
   if (firstView) {
     setCurrentUser(client, firstView.me.user);
     seedFeed(client, firstView.feed);
   } else {
+    markLanding(postQueries.feed().queryKey);
     void client.prefetchInfiniteQuery(postQueries.feed());
   }
 }

@@ -2,6 +2,7 @@ import { infiniteQueryOptions, queryOptions, type QueryClient } from '@tanstack/
 import type { PostPage } from '../../../../shared/api/posts';
 import { cursorQuery } from '../../../api/cursor';
 import { call } from '../../../api/http';
+import { landingStaleTime, markLanding } from '../../../api/landing';
 
 /**
  * The posts feature's queries, under one root: every key another feature invalidates comes from
@@ -16,9 +17,7 @@ export const postQueries = {
       queryFn: ({ pageParam }) => call('feed', { query: cursorQuery(pageParam) }),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
-      // A first page that came with the page is as fresh as an answer still on its way: the feed
-      // that mounts at once uses it rather than asking again. Any other is read again on mount.
-      staleTime: (query) => (query.state.dataUpdatedAt === seededAt ? SEEDED_FRESH_MS : 0),
+      staleTime: landingStaleTime,
     }),
   /** Every post page's post (not its Discover list). */
   details: () => [...postQueries.all(), 'detail'] as const,
@@ -27,6 +26,7 @@ export const postQueries = {
       queryKey: [...postQueries.details(), id],
       queryFn: () => call('post', { params: { id } }).then((r) => r.post),
       retry: false,
+      staleTime: landingStaleTime,
     }),
   /** The Discover list under a post. */
   related: (id: string) =>
@@ -36,12 +36,9 @@ export const postQueries = {
     }),
 };
 
-/** How long the feed's first page sent with the home page counts as fresh (issue 28). */
-const SEEDED_FRESH_MS = 10_000;
-let seededAt = -1;
-
 /** The feed's first page, as the server sent it with the home page (first-view.ts). */
 export function seedFeed(queryClient: QueryClient, page: PostPage) {
-  seededAt = Date.now();
-  queryClient.setQueryData(postQueries.feed().queryKey, { pages: [page], pageParams: [''] }, { updatedAt: seededAt });
+  const { queryKey } = postQueries.feed();
+  markLanding(queryKey);
+  queryClient.setQueryData(queryKey, { pages: [page], pageParams: [''] });
 }
