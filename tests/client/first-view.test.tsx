@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { CURRENT_USER_KEY } from '../../src/client/api/current-user';
 import { Feed } from '../../src/client/features/posts';
+import { postQueries } from '../../src/client/features/posts/api/queries';
 import { MemoryRouter } from '../../src/client/lib/router';
 import { prefetchForLanding } from '../../src/client/query-client';
 import { card, http, json, me, sent, server } from './harness';
@@ -75,5 +76,31 @@ describe('the first view sent with the home page', () => {
     expect(await screen.findByRole('link')).toBeTruthy();
     expect(sent('GET /api/posts')).toBe(1);
     expect(document.getElementById('first-view')).toBeNull();
+  });
+});
+
+describe('landing on a post’s page', () => {
+  function Description({ id }: { id: string }) {
+    const { data } = useQuery(postQueries.detail(id));
+    return <p>{data?.description ?? 'loading'}</p>;
+  }
+
+  it('asks for the post at boot, and the page that mounts after its answer does not ask again', async () => {
+    const post = { ...card('p1'), link: '', hashtags: [], createdAt: '2026-01-01T00:00:00.000Z' };
+    const detail = { ...post, author: { uid: 'u-maya', username: 'maya', icon: null, followers: 0, followedByMe: false } };
+    server.use(http.get('/api/posts/p1', () => json({ post: detail })));
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+    prefetchForLanding('/post/p1', queryClient);
+    expect(sent('GET /api/posts/p1')).toBe(1);
+    // The screen's code arrives after the answer (the usual order on a phone).
+    await waitFor(() => expect(queryClient.getQueryData(postQueries.detail('p1').queryKey)).toBeDefined());
+    render(
+      <QueryClientProvider client={queryClient}>
+        <Description id="p1" />
+      </QueryClientProvider>,
+    );
+    expect(screen.getByText('Post p1')).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent('GET /api/posts/p1')).toBe(1);
   });
 });
