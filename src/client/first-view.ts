@@ -4,16 +4,17 @@ import type { PostPage } from '../shared/api/posts';
 /** What the server sends with a signed-in viewer's home page (server/http/client-app.ts). */
 export interface FirstView {
   me: MeResponse;
-  feed: PostPage;
+  /** On the home page only. */
+  feed?: PostPage;
 }
 
 /**
- * The home page's first view, sent with the page (issue 28): the answers of GET /api/me and GET
- * /api/posts for this viewer, so the feed renders without waiting for them. Read once, then
- * removed: a later visit to the feed asks the API as always. Undefined when the page came without
- * it (signed out, another page) or it does not read as one. It is not read with the routes'
- * schemas: those arrive beside the first request (api/answers.ts), and the server that built them
- * is the one that serves this page.
+ * A signed-in viewer's first view, sent with the page (issue 28): the answer of GET /api/me, and
+ * on the home page GET /api/posts's first page, so the screen renders without waiting for them.
+ * Read once, then removed: later screens ask the API as always. Undefined when the page came
+ * without it (signed out) or it does not read as one. It is not read with the routes' schemas:
+ * those arrive beside the first request (api/answers.ts), and the server that built them is the
+ * one that serves this page.
  */
 export function takeFirstView(): FirstView | undefined {
   const block = document.getElementById('first-view');
@@ -30,5 +31,5 @@ export function takeFirstView(): FirstView | undefined {
 function isFirstView(value: unknown): value is FirstView {
   if (typeof value !== 'object' || value === null) return false;
   const { me, feed } = value as Partial<Record<keyof FirstView, { user?: unknown; posts?: unknown }>>;
-  return typeof me?.user === 'object' && me.user !== null && Array.isArray(feed?.posts);
+  return typeof me?.user === 'object' && me.user !== null && (feed === undefined || Array.isArray(feed.posts));
 }

@@ -12,9 +12,9 @@ import { createPost } from '../helpers/posts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * Issue 28: a signed-in viewer's home page arrives with its first view, the answers of GET /api/me
- * and GET /api/posts for that viewer (server/http/client-app.ts), read the way the API reads them:
- * the same answer, the same visibility rule, nothing for anyone not signed in.
+ * Issue 28: a signed-in viewer's page arrives with its first view, the answer of GET /api/me and on
+ * the home page GET /api/posts's first page, for that viewer (server/http/client-app.ts), read the
+ * way the API reads them: the same answer, the same visibility rule, nothing for anyone not signed in.
  */
 
 const TEMPLATE = '<html><head><title>__APP_NAME__</title></head><body><div id="root"></div></body></html>';
@@ -59,7 +59,7 @@ async function api(url: string, cookie: string) {
   return response.json();
 }
 
-describe('the home page’s first view', () => {
+describe('the first view sent with a page', () => {
   it('is, for a signed-in viewer, exactly what GET /api/me and GET /api/posts answer them; never stored', async () => {
     const [author, viewer] = await Promise.all([signUp(t.app), signUp(t.app)]);
     await post(author, 'first #view');
@@ -80,10 +80,17 @@ describe('the home page’s first view', () => {
       expect(response.body).toBe(TEMPLATE.replace('__APP_NAME__', 'dormboard'));
       expect(response.headers['cache-control']).toBe('no-cache');
     }
-    // Only the home page carries it.
+  });
+
+  it('is, on any other page, who the viewer is alone', async () => {
     const viewer = await signUp(t.app);
-    const other = await t.app.inject({ method: 'GET', url: '/login', headers: { cookie: viewer.cookie } });
-    expect(other.body).not.toContain('first-view');
+    for (const url of ['/post/abc', `/@${viewer.username}`, '/search/dorm%20life']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { cookie: viewer.cookie } });
+      expect(firstViewOf(response), url).toEqual({ me: await api(API.me, viewer.cookie) });
+      expect(response.headers['cache-control']).toBe('no-store');
+    }
+    const signedOut = await t.app.inject({ method: 'GET', url: '/post/abc' });
+    expect(firstViewOf(signedOut)).toBeUndefined();
   });
 
   it('never holds a post the viewer may not see: blocked either way, or its author suspended', async () => {

@@ -7,7 +7,7 @@ import { Feed } from '../../src/client/features/posts';
 import { postQueries } from '../../src/client/features/posts/api/queries';
 import { MemoryRouter } from '../../src/client/lib/router';
 import { prefetchForLanding } from '../../src/client/query-client';
-import { card, http, json, me, sent, server } from './harness';
+import { card, http, json, me, requests, sent, server } from './harness';
 
 /**
  * Issue 28: the home page of a signed-in viewer brings its first view (server/http/client-app.ts).
@@ -67,6 +67,15 @@ describe('the first view sent with the home page', () => {
       ).toEqual(['/post/api']),
     );
     expect(sent('GET /api/posts')).toBe(1);
+  });
+
+  it('on any other page, says who is signed in (a profile knows at once whether it is yours)', () => {
+    withFirstView({ me: { user: me } });
+    const queryClient = new QueryClient();
+    prefetchForLanding('/@sam', queryClient);
+    expect(queryClient.getQueryData(CURRENT_USER_KEY)).toEqual(me);
+    expect(queryClient.getQueryData(postQueries.feed().queryKey)).toBeUndefined();
+    expect(requests).toEqual([]);
   });
 
   it('ignores a block that does not read as a first view', async () => {

@@ -70,8 +70,8 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
     // A secret in the URL (a reset link): no Referer at all leaves the page, not even the origin.
     if (isSecretPage(request.url)) reply.header('referrer-policy', 'no-referrer');
     reply.type('text/html; charset=utf-8');
-    if (request.method === 'GET' && isHomePage(request.url)) {
-      const data = await firstView(request, reply);
+    if (request.method === 'GET') {
+      const data = await firstView(request, reply, isHomePage(request.url));
       // The viewer's own data: never stored by a cache, like every API answer.
       // A function, not a string: a '$&' or "$'" in someone's description is text, not a pattern.
       if (data)
@@ -104,15 +104,16 @@ const isHomePage = (url: string) => url === '/' || url.startsWith('/?');
 export const FIRST_VIEW_ID = 'first-view';
 
 /**
- * Issue 28: the home page of a signed-in viewer arrives with its first view, `{ me, feed }`,
- * the answers of GET /api/me and GET /api/posts, so a phone renders the feed without waiting for
- * two requests after its scripts. Asked of this app itself with the page's own cookie: the same
- * routes, access rules and read path as the API (one rule for what a viewer may see); a visitor
- * who is not signed in gets no data, the page as it always was. In a data block, which is never
- * run (the page policy allows no inline script), with every '<' escaped so no text in it can end
- * the block.
+ * Issue 28: a signed-in viewer's page arrives with its first view: who they are (`me`, the answer
+ * of GET /api/me), and on the home page the feed's first page too (`feed`, of GET /api/posts), so
+ * a phone renders the screen without waiting for those requests after its scripts, and knows
+ * from the start whose profile is their own. Asked of this app itself with the page's own
+ * cookie: the same routes, access rules and read path as the API (one rule for what a viewer may
+ * see); a visitor who is not signed in gets no data, the page as it always was. In a data block,
+ * which is never run (the page policy allows no inline script), with every '<' escaped so no text
+ * in it can end the block.
  */
-async function firstView(request: FastifyRequest, reply: FastifyReply): Promise<string | undefined> {
+async function firstView(request: FastifyRequest, reply: FastifyReply, withFeed: boolean): Promise<string | undefined> {
   const { cookie } = request.headers;
   if (!cookie) return undefined;
   const ask = (url: string) =>
@@ -127,8 +128,7 @@ async function firstView(request: FastifyRequest, reply: FastifyReply): Promise<
   const setCookie = me.headers['set-cookie'];
   if (setCookie) reply.header('set-cookie', setCookie);
   if (me.statusCode !== 200) return undefined;
-  const feed = await ask(ROUTES.feed.path);
-  if (feed.statusCode !== 200) return undefined;
-  const json = `{"me":${me.body},"feed":${feed.body}}`.replace(/</g, '\\u003c');
+  const feed = withFeed ? await ask(ROUTES.feed.path) : undefined;
+  const json = `{"me":${me.body}${feed?.statusCode === 200 ? `,"feed":${feed.body}` : ''}}`.replace(/</g, '\\u003c');
   return `<script type="application/json" id="${FIRST_VIEW_ID}">${json}</script>`;
 }
