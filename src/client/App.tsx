@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useState, type ComponentType, type ReactNode } from 'react';
-import { BrowserRouter, Outlet, Route, Routes, useParams } from 'react-router';
+import { BrowserRouter, Outlet, Route, Routes, useParams } from './lib/router';
 import { RequireAuth } from './features/auth/RequireAuth';
 import { NotFoundPage } from './features/errors/NotFoundPage';
 import { HomePage } from './features/home/HomePage';

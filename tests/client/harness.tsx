@@ -9,7 +9,7 @@ import { cleanup, render, waitFor } from '@testing-library/react';
 import { http, HttpResponse, type JsonBodyType } from 'msw';
 import { setupServer } from 'msw/node';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../src/client/lib/router';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Me } from '../../src/shared/api/auth';
 import type { PostCard } from '../../src/shared/api/posts';

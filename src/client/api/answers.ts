@@ -1,5 +1,5 @@
-// First: the schemas below are made without zod's eval (zod-config.ts).
-import './zod-config';
+// First: configures zod before any schema below is made.
+import './zod-jitless';
 import { z } from 'zod';
 import { successStatus, type AnswerOf, type RouteDefinition, type SuccessStatus } from '../../shared/api/route';
 import { ROUTES, type RouteName } from '../../shared/api/routes';

@@ -1,5 +1,5 @@
 import { useState, type MouseEvent, type ReactNode } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '../lib/router';
 import { useCurrentUser } from '../api/current-user';
 import { paths } from '../paths';
 import { Avatar } from './Avatar';

@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Component, createRef, type ReactNode } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../lib/router';
 import * as COPY from '../../shared/copy';
 import { APP_NAME } from '../app-name';
 import { ChunkLoadError } from '../lib/lazy-with-retry';

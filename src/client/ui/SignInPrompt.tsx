@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../lib/router';
 import * as COPY from '../../shared/copy';
 import { paths } from '../paths';
 import { PopUp } from './PopUp';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../lib/router';
 import { APP_NAME } from '../app-name';
 import { paths } from '../paths';
 import { NavTabs } from './NavTabs';

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ROUTES } from '../../shared/api/routes.js';
 import { ERRORS } from '../../shared/errors.js';
 import type { RegistrationSettings } from '../../shared/registration.js';
 import { escapeHtml } from './escape-html.js';
@@ -58,7 +61,7 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const isPage = request.method === 'GET' || request.method === 'HEAD';
     const isFile = isApiUrl(request.url) || isMediaUrl(request.url) || isUnder(request.url, '/assets');
     if (!isPage || isFile || !indexHtml) {
@@ -66,6 +69,66 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
     }
     // A secret in the URL (a reset link): no Referer at all leaves the page, not even the origin.
     if (isSecretPage(request.url)) reply.header('referrer-policy', 'no-referrer');
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    reply.type('text/html; charset=utf-8');
+    if (request.method === 'GET') {
+      const data = await firstView(request, reply, isHomePage(request.url));
+      // The viewer's own data: never stored by a cache, like every API answer.
+      // A function, not a string: a '$&' or "$'" in someone's description is text, not a pattern.
+      if (data)
+        return sendPage(
+          request,
+          reply.header('cache-control', 'no-store'),
+          indexHtml.replace('</head>', () => `${data}</head>`),
+        );
+    }
+    return reply.header('cache-control', 'no-cache').send(indexHtml);
   });
+}
+
+const gzip = promisify(zlib.gzip);
+
+/**
+ * A page with data in it (~60 KB with a feed page), gzipped for a browser that takes it: the
+ * not-found handler is no route, so @fastify/compress does not see it.
+ */
+async function sendPage(request: FastifyRequest, reply: FastifyReply, html: string) {
+  reply.header('vary', 'accept-encoding');
+  if (!/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.send(html);
+  return reply.header('content-encoding', 'gzip').send(await gzip(html));
+}
+
+/** The home feed's URL, with or without a query. */
+const isHomePage = (url: string) => url === '/' || url.startsWith('/?');
+
+/** The id of the data block the client reads (src/client/first-view.ts). */
+export const FIRST_VIEW_ID = 'first-view';
+
+/**
+ * Issue 28: a signed-in viewer's page arrives with its first view: who they are (`me`, the answer
+ * of GET /api/me), and on the home page the feed's first page too (`feed`, of GET /api/posts), so
+ * a phone renders the screen without waiting for those requests after its scripts, and knows
+ * from the start whose profile is their own. Asked of this app itself with the page's own
+ * cookie: the same routes, access rules and read path as the API (one rule for what a viewer may
+ * see); a visitor who is not signed in gets no data, the page as it always was. In a data block,
+ * which is never run (the page policy allows no inline script), with every '<' escaped so no text
+ * in it can end the block.
+ */
+async function firstView(request: FastifyRequest, reply: FastifyReply, withFeed: boolean): Promise<string | undefined> {
+  const { cookie } = request.headers;
+  if (!cookie) return undefined;
+  const ask = (url: string) =>
+    request.server.inject({
+      method: 'GET',
+      url,
+      headers: { cookie, 'user-agent': request.headers['user-agent'] ?? '' },
+      remoteAddress: request.ip,
+    });
+  const me = await ask(ROUTES.me.path);
+  // A renewed session's cookie, or a tossed one cleared, reaches the browser as the API's would.
+  const setCookie = me.headers['set-cookie'];
+  if (setCookie) reply.header('set-cookie', setCookie);
+  if (me.statusCode !== 200) return undefined;
+  const feed = withFeed ? await ask(ROUTES.feed.path) : undefined;
+  const json = `{"me":${me.body}${feed?.statusCode === 200 ? `,"feed":${feed.body}` : ''}}`.replace(/</g, '\\u003c');
+  return `<script type="application/json" id="${FIRST_VIEW_ID}">${json}</script>`;
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from '../../lib/router';
 import * as COPY from '../../../shared/copy';
 import { validateForgotPassword } from '../../../shared/validation/password-reset';
 import { errorMessages } from '../../lib/rejected';

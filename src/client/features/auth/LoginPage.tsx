@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from '../../lib/router';
 import * as COPY from '../../../shared/copy';
 import { ERRORS } from '../../../shared/errors';
 import { validateSignIn } from '../../../shared/validation/sign-in';

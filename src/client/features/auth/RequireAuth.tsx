@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate } from '../../lib/router';
 import { paths } from '../../paths';
 import { Spinner } from '../../ui/Spinner';
 import { useCurrentUser } from '../../api/current-user';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '../../lib/router';
 import * as COPY from '../../../shared/copy';
 import { ERRORS } from '../../../shared/errors';
 import { validateNewPassword } from '../../../shared/validation/password';

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '../../lib/router';
 import type { BoardDetail, BoardPostCard } from '../../../shared/api/boards';
 import * as COPY from '../../../shared/copy';
 import { BOARD_COPY } from '../../../shared/boards-copy';

@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import type { BoardSummary } from '../../../shared/api/boards';
 import { BOARD_COPY } from '../../../shared/boards-copy';
 import { paths } from '../../paths';

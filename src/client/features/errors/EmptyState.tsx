@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import button from '../../ui/button.module.css';
 import styles from '../../ui/notice.module.css';
 

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../../lib/router';
 import { notFoundText } from '../../../shared/not-found-messages';
 import { Page } from '../../ui/Page';
 import { useDocumentTitle } from '../../ui/use-document-title';

@@ -2,6 +2,7 @@ import { lazy, Suspense, useRef, useState, type ComponentType } from 'react';
 import type { PostCard } from '../../../shared/api/posts';
 import * as COPY from '../../../shared/copy';
 import { Page } from '../../ui/Page';
+import { useShowsHoverActions } from '../../ui/use-desktop';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { Notice } from '../errors';
 import { Feed } from '../posts';
@@ -12,7 +13,9 @@ type Tab = 'home' | 'university';
 /**
  * Save on the feed's cards (issue 18). The boards code arrives after the first view rather than
  * in its bundle (which has a size budget); if it cannot load, the cards simply have no Save
- * (each post's page has it) instead of the feed failing.
+ * (each post's page has it) instead of the feed failing. Only where a card's hover actions show
+ * (a desktop with a pointer): on a phone they never do, and their code (seven requests) would
+ * only hold up the first photos (issue 28).
  */
 const CardSaveButton = lazy<ComponentType<{ post: PostCard }>>(() =>
   import('../boards').then(
@@ -24,6 +27,7 @@ const CardSaveButton = lazy<ComponentType<{ post: PostCard }>>(() =>
 export function HomePage() {
   const [tab, setTab] = useState<Tab>('home');
   const homeTab = useRef<HTMLButtonElement>(null);
+  const showsSave = useShowsHoverActions();
   useDocumentTitle();
   // Your University's Go Back returns to the Home tab (as the original did), not to the last page.
   const backToHome = () => {
@@ -53,11 +57,15 @@ export function HomePage() {
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'home' && (
           <Feed
-            cardAction={(post) => (
-              <Suspense fallback={null}>
-                <CardSaveButton post={post} />
-              </Suspense>
-            )}
+            cardAction={
+              showsSave
+                ? (post) => (
+                    <Suspense fallback={null}>
+                      <CardSaveButton post={post} />
+                    </Suspense>
+                  )
+                : undefined
+            }
           />
         )}
         {tab === 'university' && <Notice title={COPY.feed.universityTitle} message={COPY.feed.universityMessage} onBack={backToHome} />}

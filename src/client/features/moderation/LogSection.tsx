@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import * as COPY from '../../../shared/copy';
 import { timeAgo } from '../../lib/relative-time';
 import { paths } from '../../paths';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import * as COPY from '../../../shared/copy';
 import { isStaff } from '../../../shared/moderation';
 import { useCurrentUser } from '../../api/current-user';

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import type { ModeratedUser } from '../../../shared/api/moderation';
 import * as COPY from '../../../shared/copy';
 import { ROLES, type Role } from '../../../shared/moderation';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import type { QueueItem } from '../../../shared/api/moderation';
 import * as COPY from '../../../shared/copy';
 import { REPORT_REASONS } from '../../../shared/moderation';

@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import * as COPY from '../../../shared/copy';
 import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';

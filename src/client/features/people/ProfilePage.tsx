@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { CardSaveButton, UserBoards } from '../boards';
 import * as COPY from '../../../shared/copy';
 import { BOARD_COPY } from '../../../shared/boards-copy';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, type CSSProperties } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '../../lib/router';
 import type { PostDetail } from '../../../shared/api/posts';
 import * as COPY from '../../../shared/copy';
 import { isHttpLink } from '../../../shared/validation/post';

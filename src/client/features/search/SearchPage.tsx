@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Fragment, useEffect } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '../../lib/router';
 import * as COPY from '../../../shared/copy';
 import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 import * as COPY from '../../../shared/copy';
 import { BIO_MAX_LENGTH } from '../../../shared/limits';
 import { validateBio } from '../../../shared/validation/profile';

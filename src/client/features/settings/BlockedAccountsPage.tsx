@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import type { BlockedAccount } from '../../../shared/api/users';
 import * as COPY from '../../../shared/copy';
 import { paths } from '../../paths';

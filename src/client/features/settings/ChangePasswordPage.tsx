@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 import * as COPY from '../../../shared/copy';
 import { validateNewPassword } from '../../../shared/validation/password';
 import { errorMessages } from '../../lib/rejected';

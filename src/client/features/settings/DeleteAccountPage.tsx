@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../../lib/router';
 import * as COPY from '../../../shared/copy';
 import { ERRORS } from '../../../shared/errors';
 import { USERNAME_HOLD_DAYS } from '../../../shared/limits';

@@ -1,5 +1,5 @@
 import { useEffect, useState, type MouseEvent } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../lib/router';
 import { urlOf } from '../../api/http';
 import * as COPY from '../../../shared/copy';
 import { ERRORS, isErrorCode } from '../../../shared/errors';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import * as COPY from '../../../shared/copy';
 import { isStaff } from '../../../shared/moderation';
 import { useCurrentUser } from '../../api/current-user';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 import * as COPY from '../../../shared/copy';
 import { APP_NAME } from '../../app-name';
 import { paths } from '../../paths';

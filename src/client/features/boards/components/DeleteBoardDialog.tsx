@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router';
 import type { BoardDetail } from '../../../../shared/api/boards';
 import * as COPY from '../../../../shared/copy';
 import { BOARD_COPY } from '../../../../shared/boards-copy';

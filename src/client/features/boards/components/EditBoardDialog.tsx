@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router';
 import type { BoardDetail, UpdateBoardBody } from '../../../../shared/api/boards';
 import * as COPY from '../../../../shared/copy';
 import { BOARD_COPY } from '../../../../shared/boards-copy';

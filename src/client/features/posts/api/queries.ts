@@ -1,6 +1,8 @@
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { PostPage } from '../../../../shared/api/posts';
 import { cursorQuery } from '../../../api/cursor';
 import { call } from '../../../api/http';
+import { landingStaleTime, markLanding } from '../../../api/landing';
 
 /**
  * The posts feature's queries, under one root: every key another feature invalidates comes from
@@ -15,6 +17,7 @@ export const postQueries = {
       queryFn: ({ pageParam }) => call('feed', { query: cursorQuery(pageParam) }),
       initialPageParam: '',
       getNextPageParam: (last) => last.nextCursor ?? undefined,
+      staleTime: landingStaleTime,
     }),
   /** Every post page's post (not its Discover list). */
   details: () => [...postQueries.all(), 'detail'] as const,
@@ -23,6 +26,7 @@ export const postQueries = {
       queryKey: [...postQueries.details(), id],
       queryFn: () => call('post', { params: { id } }).then((r) => r.post),
       retry: false,
+      staleTime: landingStaleTime,
     }),
   /** The Discover list under a post. */
   related: (id: string) =>
@@ -31,3 +35,10 @@ export const postQueries = {
       queryFn: () => call('related', { params: { id } }).then((r) => r.posts),
     }),
 };
+
+/** The feed's first page, as the server sent it with the home page (first-view.ts). */
+export function seedFeed(queryClient: QueryClient, page: PostPage) {
+  const { queryKey } = postQueries.feed();
+  markLanding(queryKey);
+  queryClient.setQueryData(queryKey, { pages: [page], pageParams: [''] });
+}

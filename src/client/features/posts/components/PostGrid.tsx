@@ -1,4 +1,4 @@
-import { useMemo, type CSSProperties, type ReactNode } from 'react';
+import { startTransition, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import type { PostCard as PostCardData } from '../../../../shared/api/posts';
 import { useColumnCount } from '../../../ui/use-column-count';
 import { PostCard } from './PostCard';
@@ -6,6 +6,17 @@ import styles from './PostGrid.module.css';
 
 /** How many cards load at once, without waiting for the observer: the top of a phone screen. */
 const EAGER_CARDS = 4;
+
+/**
+ * The first pass renders only the cards whose top is within this many column widths of the grid's
+ * top: a screen's worth on a phone (2 columns, ~4.4 widths tall) and on a laptop (5 columns, ~3.5).
+ * The rest follow a few at a time in transitions, so a page of 100 cards never holds the main
+ * thread in one long task before the first photos show (issue 28). The grid's height counts every
+ * card from the start, so nothing moves when they arrive.
+ */
+const FIRST_PASS_WIDTHS = 5;
+/** Cards added per later pass. */
+const BATCH = 8;
 
 /** Where a card sits: its column, and how much is above it (in column widths, and gaps). */
 interface Placement<T extends PostCardData> {
@@ -58,6 +69,12 @@ export interface PostGridProps<T extends PostCardData> {
 export function PostGrid<T extends PostCardData>({ posts, label, action, actionShown = 'hover' }: PostGridProps<T>) {
   const columnCount = useColumnCount();
   const { placements, heights, counts } = useMemo(() => place(posts, columnCount), [posts, columnCount]);
+  const firstPass = useMemo(() => placements.filter(({ above }) => above < FIRST_PASS_WIDTHS).length, [placements]);
+  // How many cards are rendered: the first screen, then more after each commit until all are.
+  const [shown, setShown] = useState(firstPass);
+  useEffect(() => {
+    if (shown < placements.length) startTransition(() => setShown((count) => count + BATCH));
+  }, [shown, placements.length]);
   const eager = new Set(posts.slice(0, EAGER_CARDS).map((post) => post.id));
   // The tallest column, less the gap under its last card: set inside the grid, whose width the
   // column lengths are made of (on the grid itself, 100cqw would be an outer container's).
@@ -66,7 +83,7 @@ export function PostGrid<T extends PostCardData>({ posts, label, action, actionS
   return (
     <div className={styles.grid} style={{ '--columns': columnCount } as CSSProperties}>
       <div role="list" aria-label={label} className={styles.list} style={{ height }}>
-        {placements.map(({ post, column, above, gaps }) => (
+        {placements.slice(0, Math.max(shown, firstPass)).map(({ post, column, above, gaps }) => (
           <div
             key={post.id}
             role="listitem"
