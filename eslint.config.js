@@ -8,6 +8,18 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const schemasAsTypes = {
+  group: ['zod', 'zod/*', '**/shared/api/*', '!**/shared/api/route'],
+  allowTypeImports: true,
+  message: 'Import types only: the schemas load with src/client/api/answers.ts, not in the boot bundle.',
+};
+
+/** Navigation goes through lib/router (wouter, writing history entries as use-go-back reads them). */
+const routerOnly = [
+  { group: ['react-router', 'react-router-dom', 'react-router/*'], message: 'The router is src/client/lib/router.tsx (wouter).' },
+  { group: ['wouter', 'wouter/*'], message: 'Import from src/client/lib/router.tsx: its navigation numbers the history entries.' },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', '.e2e-data/', '.e2e-dist/', 'bench/.data/', 'data/'] },
   js.configs.recommended,
@@ -43,23 +55,18 @@ export default tseslint.config(
   {
     // zod and the API's schemas stay out of the boot bundle (~28 KB gzip): the client names routes
     // and their types; answers.ts, loaded beside the first request, parses with the schemas
-    // (zod-jitless.ts, which it imports first, configures zod).
+    // (zod-jitless.ts, which it imports first, configures zod). And the client navigates through
+    // lib/router only.
     files: ['src/client/**/*.{ts,tsx}'],
     ignores: ['src/client/api/answers.ts', 'src/client/api/zod-jitless.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['zod', 'zod/*', '**/shared/api/*', '!**/shared/api/route'],
-              allowTypeImports: true,
-              message: 'Import types only: the schemas load with src/client/api/answers.ts, not in the boot bundle.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [schemasAsTypes, ...routerOnly] }],
     },
+  },
+  {
+    // The router itself is where wouter comes in.
+    files: ['src/client/lib/router.tsx'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [schemasAsTypes] }] },
   },
   {
     // Tests read JSON bodies as they come (untyped on purpose: a test must not trust the types

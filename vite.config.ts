@@ -27,6 +27,11 @@ export default defineConfig({
   root: 'src/client',
   plugins: [react(), appName()],
   define: clientConstants,
+  resolve: {
+    // wouter reaches React's useSyncExternalStore through the shim for React < 18 (~1 KB gzip in
+    // the boot bundle, issue 28); React 19 has its own.
+    alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: 'react' }],
+  },
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,

@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useState, type ComponentType, type ReactNode } from 'react';
-import { BrowserRouter, Outlet, Route, Routes, useParams } from './lib/router';
+import { BrowserRouter, Route, Switch, useParams } from './lib/router';
 import { RequireAuth } from './features/auth/RequireAuth';
 import { NotFoundPage } from './features/errors/NotFoundPage';
 import { HomePage } from './features/home/HomePage';
@@ -52,72 +52,107 @@ function Handle({ children }: { children: (username: string) => ReactNode }) {
   return children(handle.slice(1));
 }
 
+/** A signed-in screen: a signed-out visitor goes to /login. */
+function SignedIn({ children, ...route }: { path: string; children: ReactNode }) {
+  return (
+    <Route {...route}>
+      <RequireAuth>{children}</RequireAuth>
+    </Route>
+  );
+}
+
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
-        <Routes>
-          {/* Whichever screen matched, a failure to load or render it stays inside it. */}
-          <Route
-            element={
-              <RouteErrorBoundary>
-                <Outlet />
-              </RouteErrorBoundary>
-            }
-          >
-            {/* Signed-in screens: a signed-out visitor goes to /login. */}
-            <Route
-              element={
-                <RequireAuth>
-                  <Outlet />
-                </RequireAuth>
-              }
-            >
-              <Route path="/" element={<HomePage />} />
-              <Route path="/upload" element={<UploadPage />} />
-              <Route path="/settings" element={<SettingsPage />} />
-              <Route path="/settings/account" element={<AccountSettingsPage />} />
-              <Route path="/settings/password" element={<ChangePasswordPage />} />
-              <Route path="/settings/sessions" element={<SessionsPage />} />
-              <Route path="/settings/data" element={<DownloadDataPage />} />
-              <Route path="/settings/delete" element={<DeleteAccountPage />} />
-              <Route path="/settings/blocked" element={<BlockedAccountsPage />} />
-              {/* Admins only: everyone else gets the not-found page (the API answers them 404). */}
-              <Route path="/moderation/invites" element={<InvitesPage />} />
+        {/* Whichever screen matched, a failure to load or render it stays inside it. */}
+        <RouteErrorBoundary>
+          {/* The first route that matches (case-insensitively, a trailing slash allowed): static paths first. */}
+          <Switch>
+            <SignedIn path="/">
+              <HomePage />
+            </SignedIn>
+            <SignedIn path="/upload">
+              <UploadPage />
+            </SignedIn>
+            <SignedIn path="/settings">
+              <SettingsPage />
+            </SignedIn>
+            <SignedIn path="/settings/account">
+              <AccountSettingsPage />
+            </SignedIn>
+            <SignedIn path="/settings/password">
+              <ChangePasswordPage />
+            </SignedIn>
+            <SignedIn path="/settings/sessions">
+              <SessionsPage />
+            </SignedIn>
+            <SignedIn path="/settings/data">
+              <DownloadDataPage />
+            </SignedIn>
+            <SignedIn path="/settings/delete">
+              <DeleteAccountPage />
+            </SignedIn>
+            <SignedIn path="/settings/blocked">
+              <BlockedAccountsPage />
+            </SignedIn>
+            {/* Admins only: everyone else gets the not-found page (the API answers them 404). */}
+            <SignedIn path="/moderation/invites">
+              <InvitesPage />
+            </SignedIn>
+            <Route path="/login">
+              <LoginPage />
             </Route>
-            <Route path="/login" element={<LoginPage />} />
             {/* Password recovery: signed out (a signed-in browser may use a link too). */}
-            <Route path="/reset/:token" element={<ResetPasswordPage />} />
-            <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-            <Route path="/search/:query" element={<SearchPage />} />
-            <Route path="/post/:id" element={<PostPage />} />
+            <Route path="/forgot-password">
+              <ForgotPasswordPage />
+            </Route>
             {/* Staff only: the page itself answers everyone else with the not-found page. */}
-            <Route path="/moderation" element={<ModerationPage section="queue" />} />
-            <Route path="/moderation/log" element={<ModerationPage section="log" />} />
-            <Route path="/moderation/people" element={<ModerationPage section="people" />} />
-            <Route path="/404/:error" element={<NotFoundPage />} />
-            <Route path="/404" element={<NotFoundPage />} />
-            <Route path="/:handle" element={<Handle>{(username) => <ProfilePage key={username} username={username} />}</Handle>} />
+            <Route path="/moderation">
+              <ModerationPage section="queue" />
+            </Route>
+            <Route path="/moderation/log">
+              <ModerationPage section="log" />
+            </Route>
+            <Route path="/moderation/people">
+              <ModerationPage section="people" />
+            </Route>
+            <Route path="/404">
+              <NotFoundPage />
+            </Route>
+            <Route path="/404/:error">
+              <NotFoundPage />
+            </Route>
+            <Route path="/reset/:token">
+              <ResetPasswordPage />
+            </Route>
+            <Route path="/search/:query">
+              <SearchPage />
+            </Route>
+            <Route path="/post/:id">
+              <PostPage />
+            </Route>
+            <Route path="/:handle">
+              <Handle>{(username) => <ProfilePage key={username} username={username} />}</Handle>
+            </Route>
             {/* Issue 18: a profile's Boards tab, and one board. */}
-            <Route
-              path="/:handle/boards"
-              element={<Handle>{(username) => <ProfilePage key={username} username={username} tab="boards" />}</Handle>}
-            />
-            <Route
-              path="/:handle/boards/:slug"
-              element={<Handle>{(username) => <BoardPage key={username} username={username} />}</Handle>}
-            />
-            <Route
-              path="/:handle/followers"
-              element={<Handle>{(username) => <FollowListPage key={username} username={username} side="followers" />}</Handle>}
-            />
-            <Route
-              path="/:handle/following"
-              element={<Handle>{(username) => <FollowListPage key={username} username={username} side="following" />}</Handle>}
-            />
-            <Route path="*" element={<NotFoundPage />} />
-          </Route>
-        </Routes>
+            <Route path="/:handle/boards">
+              <Handle>{(username) => <ProfilePage key={username} username={username} tab="boards" />}</Handle>
+            </Route>
+            <Route path="/:handle/boards/:slug">
+              <Handle>{(username) => <BoardPage key={username} username={username} />}</Handle>
+            </Route>
+            <Route path="/:handle/followers">
+              <Handle>{(username) => <FollowListPage key={username} username={username} side="followers" />}</Handle>
+            </Route>
+            <Route path="/:handle/following">
+              <Handle>{(username) => <FollowListPage key={username} username={username} side="following" />}</Handle>
+            </Route>
+            <Route>
+              <NotFoundPage />
+            </Route>
+          </Switch>
+        </RouteErrorBoundary>
       </BrowserRouter>
     </QueryClientProvider>
   );
