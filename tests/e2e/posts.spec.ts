@@ -109,7 +109,10 @@ test('the feed shows six skeleton cards while loading', async ({ page }) => {
     await feedHeld;
     await route.continue();
   });
-  await page.goto('/');
+  // A signed-in page load of / carries the feed's first page (nothing to wait for): the feed
+  // loads when the student comes to Home from another screen.
+  await page.goto('/upload');
+  await page.getByRole('link', { name: 'Home' }).click();
   const skeleton = page.getByTestId('feed-skeleton');
   await expect(skeleton).toBeVisible();
   await expect(skeleton.locator('> div > div')).toHaveCount(6);
