@@ -1,6 +1,6 @@
 /**
  * npx tsx bench/search-compare.ts (--db postgres://… | --pglite <a copy of a data dir>/pglite)
- *     --variants "old:cand_idx|new:posts_search_grams_idx" [--count 300] [--rounds 2] [--btree-gin]
+ *     --variants "old:cand_idx|new:posts_search_grams_idx" [--count 300] [--rounds 2] [--btree-gin] [--ids <file>]
  *
  * Whether an index design changes any post search answer, and what the searches cost with it:
  * PostSearch answers a few hundred queries (single words of the newest posts, pieces of 2 or more
@@ -8,8 +8,10 @@
  * in a transaction that drops the indexes it names (rolled back after), so every variant sees the
  * same rows and the same statistics. Prints the queries whose id lists differ, and each variant's
  * total wall time (rounds alternate the variants' order; one warm-up round first). Build the
- * candidate index in a copy of the database; never open a data directory in use.
+ * candidate index in a copy of the database; never open a data directory in use. --ids writes the
+ * first variant's answers, a query and its ids a line, to compare two versions of the code.
  */
+import fs from 'node:fs/promises';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
@@ -32,11 +34,11 @@ const { values } = parseArgs({
     count: { type: 'string', default: '300' },
     rounds: { type: 'string', default: '2' },
     'btree-gin': { type: 'boolean', default: false },
+    ids: { type: 'string' },
   },
 });
 if (!values.db === !values.pglite) throw new Error('give --db or --pglite');
-if (!values.variants) throw new Error('give --variants "name:index,index|name:index"');
-const variants = values.variants.split('|').map((variant) => {
+const variants = (values.variants ?? 'as is:').split('|').map((variant) => {
   const [name, drop = ''] = variant.split(':');
   return { name: name!, drop: drop.split(',').filter(Boolean) };
 });
@@ -103,6 +105,7 @@ queries.forEach((words, i) => {
     console.log(`differ: ${words.join(' ')}`);
   }
 });
+if (values.ids) await fs.writeFile(values.ids, queries.map((words, i) => `${words.join(' ')}\t${first![i]}\n`).join(''));
 console.log(
   `load average ${os
     .loadavg()
