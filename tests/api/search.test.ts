@@ -700,3 +700,43 @@ describe('post search: ranking the newest posts first gives the same page as ran
     // 300 searches and more: over the default 30 s at a load average of 28 on 2 cores.
   }, 120_000);
 });
+
+describe('post search: two words with a page expected among the newest posts, yet few in the table', () => {
+  let t: TestApp;
+  let seeds: PostSeed[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await insertNamedUsers(t.database, ['pairer']);
+    // 1,500 posts: "alpha" in 3 of every 10, "beta" in 3 of every 10 tens, so both in 9 %, spread
+    // evenly; each post also has one of 300 rarer words (none sharing a gram with the two).
+    const letters = 'cdfgkmnoqrsuvwxyz';
+    let state = 11;
+    const next = (n: number) => (state = (state * 1103515245 + 12345) % 2 ** 31) % n;
+    const rare = Array.from({ length: 300 }, () => Array.from({ length: 6 }, () => letters[next(letters.length)]).join(''));
+    seeds = Array.from({ length: 1500 }, (_, i) => ({
+      id: `p-${String(i).padStart(4, '0')}`,
+      minute: i,
+      description: [i % 10 < 3 ? 'alpha' : '', Math.floor(i / 10) % 10 < 3 ? 'beta' : '', rare[i % rare.length]].join(' '),
+    }));
+    await insertPosts(t.database, 'id-pairer', seeds);
+    await t.database.orm.execute(sql.raw('ANALYZE posts'));
+  });
+  afterAll(() => t.close());
+
+  it('reads the posts with both among the newest 600 (of 1,500), not all 135 of them', async () => {
+    const { PostSearch } = await import('../../src/server/search/post-search.js');
+    const statements: Array<{ text: string; params: unknown[] }> = [];
+    const logged = loggingDb(t.database, (text, params) => statements.push({ text, params }));
+    // About 54 posts with both among the newest 600, 135 in all: a page of 30 is there, and the
+    // table holds fewer than the first window's 200 (which would read them all).
+    const search = new PostSearch(logged, { windows: [200, 600] });
+    const both = seeds.filter((seed) => seed.description.includes('alpha') && seed.description.includes('beta'));
+    const newest = both.sort((a, b) => b.minute - a.minute).map((seed) => seed.id);
+    expect((await search.cards(['alpha', 'beta'], 30)).map((card) => card.id)).toEqual(newest.slice(0, 30));
+    const reads = statements.filter(({ text }) => !text.includes('pg_stats') && !text.includes('offset'));
+    expect(reads).toHaveLength(1);
+    // Bounded by the 600th newest post's time (the window), not a read of every match.
+    expect(reads[0]!.params).toContain(`${at(900).replace('T', ' ').replace('.000Z', '+00')}`);
+  });
+});
