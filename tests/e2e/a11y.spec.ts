@@ -215,7 +215,10 @@ test('empty states offer a next step: home and your own board to Upload, someone
   // An empty board, whatever else this shared server holds.
   await page.route(`**${API.posts}`, (route) => route.fulfill({ json: { posts: [], nextCursor: null } }));
   const found: string[] = [];
-  await audit(page, found, 'home (empty)', (p) => p.getByText('Be the first to post!'), '/');
+  // A page load of / carries the feed's first page; coming to Home from another screen asks for it.
+  await page.goto('/upload');
+  await page.getByRole('link', { name: 'Home' }).click();
+  await audit(page, found, 'home (empty)', (p) => p.getByText('Be the first to post!'));
   await page.getByRole('main').getByRole('link', { name: 'Upload' }).click();
   await expect(page).toHaveURL('/upload');
 
