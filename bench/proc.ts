@@ -36,7 +36,7 @@ export function ticksOf(pid: number): number | undefined {
 
 /**
  * The PostgreSQL backends connected to `database`: processes titled "postgres: <user> <database>
- * <client> <state>" (PostgreSQL sets the title so). Other databases' backends and the server's
+ * <client> <state>", after the cluster's name when it has one (PostgreSQL sets the title so). Other databases' backends and the server's
  * background processes are not counted: they serve others on a shared machine.
  */
 export function postgresBackends(database: string): number[] {
@@ -46,7 +46,8 @@ export function postgresBackends(database: string): number[] {
     try {
       const title = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
       const words = title.trim().split(/\s+/);
-      if (words[0] === 'postgres:' && words[2] === database) pids.push(Number(entry));
+      // "postgres: [<cluster name>:] <user> <database> <client> <state>" (Debian names the cluster, "15/main:").
+      if (words[0] === 'postgres:' && words.slice(1, 4).includes(database)) pids.push(Number(entry));
     } catch {
       // It exited meanwhile.
     }
