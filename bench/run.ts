@@ -1321,7 +1321,8 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
     feedBytes: feedBody.length,
   };
   log(
-    `${where} static ceiling @16: ${staticRow.rps} req/s, p99 ${staticRow.p99} ms; feed is ${(run.ceiling.ratio * 100).toFixed(1)} % of it`,
+    `${where} static ceiling @16: ${staticRow.rps} req/s, p99 ${staticRow.p99} ms` +
+      (feedAt16 ? `; feed is ${(run.ceiling.ratio * 100).toFixed(1)} % of it` : ''),
   );
   if (!only) {
     if (!page) {
@@ -1576,6 +1577,8 @@ const results = {
   page: page && { ...page, dataset: datasetOf(page.dataset) },
   pipeline,
   bundle,
+  // What the budgets were judged from (budgets.ts checkBudgets): the verdicts can be recomputed from it.
+  numbers,
   budgets: budgets.map((budget) => ({
     ...budget,
     dataset: budget.dataset === undefined ? undefined : datasetOf(byName.get(budget.dataset)!),
