@@ -121,15 +121,27 @@ export interface BenchNumbers {
 }
 
 /**
- * The references as this machine (2 × AMD EPYC, the bench machine) measured them quiet, pinned
- * (load generator on CPU 0, server and database on CPU 1): what every ratio limit was derived
- * from. Measured by `npm run bench -- --quick` (the ceiling does not depend on the dataset: the
- * same ~20-post page of bytes) on 2026-11-26, load average noted in the limits' comments.
+ * The references the ratio limits were derived from (issue 28 point 4: from the old limit in ms
+ * and the reference measured quiet):
+ *
+ * - the static ceiling's p99 and p95 @16: the median over the three servers (pglite 100k,
+ *   postgres 100k, postgres 1M: p99 14.11, 14.28, 27.38 ms; p95 9.13, 11.7, 13.17 ms) of the
+ *   last full run judged in ms (bench/results.json of 2026-11-24, a quiet machine of this kind),
+ *   the run whose pass and fail the ms limits were last read against: so each ratio passes and
+ *   fails as the ms limit did there;
+ * - cal: the calibration's CPU ms on this machine (2026-11-26, pinned): 33.2–35.0 ms over 8
+ *   calibrations at load averages 6 to 22 (CPU time hardly moves with load), 33.5 taken; its
+ *   wall time 35.6 ms at load 6.
+ *
+ * No quiet moment came on 2026-11-26 (two Chromium helpers and a seed kept the load average at
+ * 8–22 on 2 cores) to measure the pinned ceiling quiet: when one comes, measure it
+ * (`npm run bench -- --quick --only none --db pglite --dataset 10k` prints the references) and
+ * put its p99/p95 here; every limit below follows.
  */
 export const QUIET = {
-  ceilingP99At16: 4.9,
-  ceilingP95At16: 3.6,
-  calCpuMs: 33.2,
+  ceilingP99At16: 14.28,
+  ceilingP95At16: 11.7,
+  calCpuMs: 33.5,
   calWallMs: 35.6,
 };
 
@@ -140,30 +152,30 @@ const fromMs = (limitMs: number, referenceMs: number) => Math.floor((limitMs / r
  * The ratio limits, each derived from the old limit in ms and QUIET:
  */
 export const LIMITS = {
-  /** 25 ms p99 @16 when the ceiling's p99 @16 was 4.9 ms → ≤ 5.10×. */
+  /** 25 ms p99 @16 when the ceiling's p99 @16 was 14.28 ms → ≤ 1.75×. */
   p99At16: fromMs(25, QUIET.ceilingP99At16),
-  /** Search posts: 40 ms p95 @16 when the ceiling's p95 @16 was 3.6 ms → ≤ 11.11×. */
+  /** Search posts: 40 ms p95 @16 when the ceiling's p95 @16 was 11.7 ms → ≤ 3.41×. */
   searchP95At16: fromMs(40, QUIET.ceilingP95At16),
-  /** Beside 16 uncached searches: 100 ms p99 when the ceiling's p99 @16 was 4.9 ms → ≤ 20.40×. */
+  /** Beside 16 uncached searches: 100 ms p99 when the ceiling's p99 @16 was 14.28 ms → ≤ 7.00×. */
   feedUnderSearchP99: fromMs(100, QUIET.ceilingP99At16),
-  /** Under upload attack: 250 ms p99 when the ceiling's p99 @16 was 4.9 ms → ≤ 51.02×. */
+  /** Under upload attack: 250 ms p99 when the ceiling's p99 @16 was 14.28 ms → ≤ 17.50×. */
   underAttackP99: fromMs(250, QUIET.ceilingP99At16),
-  /** Caches off, embedded at 100k: search/related 60 ms p95 when the ceiling's p95 @16 was 3.6 ms → ≤ 16.66×. */
+  /** Caches off, embedded at 100k: search/related 60 ms p95 when the ceiling's p95 @16 was 11.7 ms → ≤ 5.12×. */
   uncachedP95Pglite: fromMs(60, QUIET.ceilingP95At16),
-  /** Caches off, PostgreSQL at 1M: search/related 50 ms p95 when the ceiling's p95 @16 was 3.6 ms → ≤ 13.88×. */
+  /** Caches off, PostgreSQL at 1M: search/related 50 ms p95 when the ceiling's p95 @16 was 11.7 ms → ≤ 4.27×. */
   uncachedP95Postgres: fromMs(50, QUIET.ceilingP95At16),
   /**
    * CPU per request, caches off (new, issue 28): at 16 connections with the server and the
    * database on one core, the 16th request waits for the 15 before it, so a p99 (p95) of L ms
    * needs at most L/16 ms of server + database CPU per request. 25 ms → 1.56 ms when cal was
-   * 33.2 ms → ≤ 0.047 cal; 60 ms → 3.75 ms → ≤ 0.112 cal; 50 ms → 3.125 ms → ≤ 0.094 cal.
+   * 33.5 ms → ≤ 0.046 cal; 60 ms → 3.75 ms → ≤ 0.111 cal; 50 ms → 3.125 ms → ≤ 0.093 cal.
    */
   cpuP99: Math.floor((25 / 16 / QUIET.calCpuMs) * 1000) / 1000,
   cpuP95Pglite: Math.floor((60 / 16 / QUIET.calCpuMs) * 1000) / 1000,
   cpuP95Postgres: Math.floor((50 / 16 / QUIET.calCpuMs) * 1000) / 1000,
   /**
-   * Event-loop delay p99 under mixed load @16: 20 ms when the ceiling's p99 @16 was 4.9 ms →
-   * ≤ 4.08×. The ceiling's p99 is the same server's event-loop turn time and scheduling delay
+   * Event-loop delay p99 under mixed load @16: 20 ms when the ceiling's p99 @16 was 14.28 ms →
+   * ≤ 1.40×. The ceiling's p99 is the same server's event-loop turn time and scheduling delay
    * under 16 connections with no request work: what the delay is made of, minus the work.
    */
   eventLoopDelayP99: fromMs(20, QUIET.ceilingP99At16),
