@@ -1212,6 +1212,7 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
   // Sessions live in the database, so the fixture's survive the restart.
   const { cookie, uploaderCookie } = f;
   const run: Run = { db, dataset: d, api: {}, calibrations: [] };
+  const backendsPinnedBefore = pinnedBackends.size;
 
   // The references (issue 28 point 4): the calibration workload and the static ceiling @16 and
   // @1, measured `repeats` times spread through the run (at its start, before the caches-off
@@ -1310,7 +1311,7 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
     );
   }
   for (let i = Math.min(repeats, 2); i < repeats; i++) await referenceRound();
-  run.pinnedBackends = setup.pgDatabase && pinning.pinned ? pinnedBackends.size : undefined;
+  run.pinnedBackends = setup.pgDatabase && pinning.pinned ? pinnedBackends.size - backendsPinnedBefore : undefined;
   const staticRow = summarize(ceiling.at16);
   const feedAt16 = run.api['home feed']?.find((r) => r.connections === 16);
   run.ceiling = {
