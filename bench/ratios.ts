@@ -90,4 +90,4 @@ export function pinningFor(cpus: number, taskset: string | undefined, disabled =
 }
 
 /** A ratio as the tables print it. */
-export const times = (ratio: number) => `${ratio < 10 ? ratio.toFixed(2) : ratio.toFixed(1)}×`;
+export const times = (ratio: number) => `${ratio < 1 ? ratio.toFixed(3) : ratio < 10 ? ratio.toFixed(2) : ratio.toFixed(1)}×`;
