@@ -1,7 +1,7 @@
 /**
  * npm run bench [-- --check] [--quick] [--db pglite,postgres] [--duration 3] [--repeats 3] [--unpinned]
  *                  [--out bench/results.json]
- *                  [--only "search posts,profile,mixed,slow query,under upload attack" [--merge]] [--connections 1,16,64]
+ *                  [--only "search posts,profile,mixed,slow query,under upload attack,lighthouse" [--merge]] [--connections 1,16,64]
  *                  [--dataset 100k|1m] [--users N --posts N --follows N --boards N --saves N]
  *
  * Runs the production build against seeded data (seeded once and reused): the default dataset
@@ -62,6 +62,7 @@ import {
 import { cpuMsBetween, pinningFor, spreadOf } from './ratios.js';
 import { load, type LoadRequest, type LoadResult } from './load.js';
 import { measureFirstView, SLOW_4G, type FirstView } from './page-weight.js';
+import { lighthouseBudgets, lighthouseTable, lighthouseTargets, measureLighthouse, type LighthouseNumbers } from './lighthouse.js';
 import { API } from '../src/shared/api/paths.js';
 import { BOARD_POSTS_PAGE_SIZE, BOARDS_PAGE_SIZE } from '../src/shared/limits.js';
 import type { SlowQueryRequest, SlowQueryServerMessage } from './slow-query-server.js';
@@ -1190,6 +1191,8 @@ const BUDGETED: string[] = ['home feed', 'search posts', 'profile', 'profile pos
 
 const wanted = (name: string) => !only || only.includes(name);
 const runs: Run[] = [];
+/** Issue 28 point 5 (bench/lighthouse.ts): once, on the first dataset measured; `--only lighthouse` alone. */
+let lighthouse: LighthouseNumbers | undefined;
 let page: { unthrottled: FirstView; slow4g: FirstView; fullSizeBytes: number; ratio: number; dataset: Dataset } | undefined;
 const upload = await createPostBody();
 
@@ -1360,6 +1363,12 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
       log(`${where}: removed ${await deleteUploads(server.base, uploaderCookie)} benchmark uploads`);
     }
   }
+  if (wanted('lighthouse') && !lighthouse) {
+    const targets = lighthouseTargets(f.postId, f.popular);
+    const reportsDir = path.join(ROOT, 'lighthouse');
+    lighthouse = await measureLighthouse({ baseUrl: server.base, cookie, targets, dataset: d.name, reportsDir, log });
+    console.log(`${lighthouseTable(lighthouse).join('\n')}\n(full reports in ${reportsDir})`);
+  }
   await stopServer(server);
   if (db === 'pglite' && wanted(SLOW_QUERY)) {
     const slow = await slowQueryScenario(setup, clientDir, f.viewer);
@@ -1458,7 +1467,7 @@ const numbers: BenchNumbers = {
   initialJsGzip: bundle.js,
   pipeline12mp: { ms: spreadOf(pipeline.runs), calWallMs: allCalibrations.wallMs.median },
 };
-const budgets = checkBudgets(numbers);
+const budgets = [...checkBudgets(numbers), ...(lighthouse ? lighthouseBudgets(lighthouse) : [])];
 
 // ---------------------------------------------------------------- report
 
@@ -1576,6 +1585,7 @@ const results = {
   serverMemory: each((run) => run.memory),
   slowQuery: each((run) => run.slowQuery),
   page: page && { ...page, dataset: datasetOf(page.dataset) },
+  lighthouse,
   pipeline,
   bundle,
   // What the budgets were judged from (budgets.ts checkBudgets): the verdicts can be recomputed from it.
@@ -1626,5 +1636,11 @@ function merged(before: Record<string, unknown>) {
   const replaced = new Set(decided.map((budget) => budget.name));
   const oldBudgets = ((before.budgets ?? []) as Array<{ name: string }>).filter((budget) => !replaced.has(budget.name));
   const note = { date: results.date, only, datasets: results.datasets, durationSeconds, repeats, pinning };
-  return { ...before, api: oldApi, budgets: [...oldBudgets, ...decided], merged: [...((before.merged as unknown[]) ?? []), note] };
+  return {
+    ...before,
+    ...(lighthouse && { lighthouse }),
+    api: oldApi,
+    budgets: [...oldBudgets, ...decided],
+    merged: [...((before.merged as unknown[]) ?? []), note],
+  };
 }

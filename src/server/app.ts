@@ -3,7 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -128,8 +128,11 @@ export interface AppDeps {
 }
 
 /** Redis when REDIS_URL is set, so limits hold across processes; else this process's memory. */
-function createCounterStore(config: Config): CounterStore {
-  return config.redisUrl ? new RedisCounterStore(config.redisUrl, `${config.redisKeyPrefix}rl:`) : new MemoryCounterStore();
+function createCounterStore(config: Config, log: FastifyBaseLogger): CounterStore {
+  if (!config.redisUrl) return new MemoryCounterStore();
+  // Requests that need a counter fail while Redis is away (a limit is never silently off).
+  const lost = (error: Error) => log.error({ err: error }, 'Redis unreachable: rate-limited requests fail until it is back');
+  return new RedisCounterStore(config.redisUrl, `${config.redisKeyPrefix}rl:`, lost);
 }
 
 /** Builds the whole app (plugins, then routes) without listening: tests call app.inject. */
@@ -224,7 +227,7 @@ export async function buildApp({
     transformObject: jsonSchemaTransformObject,
   });
 
-  const counterStore = counters ?? createCounterStore(config);
+  const counterStore = counters ?? createCounterStore(config, app.log);
   const limiter = new RateLimiter(counterStore, metrics?.limits);
   // The one cache of shared reads; services report what changed, the cache decides what is stale.
   const cache = new ReadCache({ maxBytes: config.cacheMaxBytes, ttlMs: config.cacheTtlMs, now: clock, observer: metrics?.cache });

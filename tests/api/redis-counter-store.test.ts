@@ -356,3 +356,19 @@ describe.skipIf(skip)('RedisCounterStore across connections', () => {
     await expect(store.get(key('close'))).rejects.toThrow();
   });
 });
+
+// No Redis needed: nothing listens on port 1.
+describe('a Redis that cannot be reached', () => {
+  it('fails each count and reports the outage once, not once per reconnect', async () => {
+    const lost: Error[] = [];
+    const store = new RedisCounterStore('redis://127.0.0.1:1', 'unreachable:', (error) => lost.push(error));
+    try {
+      // Each command gives up after its reconnect attempts: three commands, many failed connects.
+      for (let i = 0; i < 3; i += 1) await expect(store.get('k')).rejects.toThrow();
+      expect(lost).toHaveLength(1);
+      expect(lost[0]!.message).toMatch(/ECONNREFUSED/);
+    } finally {
+      store.disconnect();
+    }
+  });
+});

@@ -1,3 +1,5 @@
+// First: the schemas below are made without zod's eval (zod-config.ts).
+import './zod-config';
 import { z } from 'zod';
 import { successStatus, type AnswerOf, type RouteDefinition, type SuccessStatus } from '../../shared/api/route';
 import { ROUTES, type RouteName } from '../../shared/api/routes';

@@ -30,11 +30,22 @@ return 0`;
 export class RedisCounterStore implements CounterStore {
   private readonly redis: Redis;
 
+  /**
+   * onError hears of a lost connection once per outage (ioredis keeps reconnecting and would
+   * otherwise print "Unhandled error event" on every attempt).
+   */
   constructor(
     url: string,
     private readonly prefix = 'dormboard:rl:',
+    onError: (error: Error) => void = () => undefined,
   ) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    let reported = false;
+    this.redis.on('error', (error: Error) => {
+      if (!reported) onError(error);
+      reported = true;
+    });
+    this.redis.on('ready', () => (reported = false));
   }
 
   async get(key: string) {
@@ -79,5 +90,10 @@ export class RedisCounterStore implements CounterStore {
 
   async close() {
     await this.redis.quit();
+  }
+
+  /** Stops at once, without the QUIT a lost server would never answer. */
+  disconnect() {
+    this.redis.disconnect();
   }
 }
