@@ -31,7 +31,7 @@
  *
  * Every API budget names its database and dataset, e.g. "profile p99 @16, caches off (pglite, 100k)".
  */
-import { times, type Spread } from './ratios.js';
+import { median, pairedRatios, spreadOf, times, type Spread } from './ratios.js';
 
 export interface BudgetResult {
   name: string;
@@ -237,9 +237,12 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const range = (s: Spread, unit: (v: number) => string) => `${unit(s.median)} (${unit(s.min)}–${unit(s.max)})`;
 
 /**
- * A ratio budget: the median of `value`'s repetitions ÷ the median of `reference`'s, judged
- * against `limit` (at most, or at least with `atLeast`); the spread is each repetition ÷ the
- * reference's median.
+ * A ratio budget. When every repetition of `value` has the reference measured right before it
+ * (Spread.refs, issue 28 point 4), the judged ratio is the median of the per-repetition ratios
+ * and the spread is their min–max: a machine that gets busier or quieter between repetitions
+ * moves both sides of each. Otherwise (results written before pairing, the slow query, the
+ * pipeline) the median of `value`'s repetitions ÷ the median of `reference`'s, the spread each
+ * repetition ÷ that median. At most `limit`, or at least with `atLeast`.
  */
 export function ratioBudget(
   name: string,
@@ -250,20 +253,25 @@ export function ratioBudget(
 ): BudgetResult {
   const unit = options.unit ?? ms;
   const format = options.format ?? times;
+  const paired = pairedRatios(value);
   const ref = reference.spread.median;
-  const ratio = value.median / ref;
+  const ratios = paired ?? value.values.map((v) => v / ref);
+  const ratio = paired ? median(paired) : value.median / ref;
+  const [low, high] = [Math.min(...ratios), Math.max(...ratios)];
   const ok = options.atLeast ? ratio >= limit : ratio <= limit;
   return {
     name,
     limit: `${options.atLeast ? '≥' : '≤'} ${format(limit)}`,
-    actual: `${format(ratio)} (${format(value.min / ref)}–${format(value.max / ref)})`,
+    actual: `${format(ratio)} (${format(low)}–${format(high)})`,
     ok,
     ...(options.dataset !== undefined && { dataset: options.dataset }),
     ratio: round4(ratio),
     limitRatio: limit,
-    ratioSpread: [round4(value.min / ref), round4(value.max / ref)],
+    ratioSpread: [round4(low), round4(high)],
     raw: range(value, unit),
-    reference: `${reference.name} ${range(reference.spread, unit)}`,
+    reference: paired
+      ? `${reference.name}, right before each ${range(spreadOf(value.refs!), unit)}`
+      : `${reference.name} ${range(reference.spread, unit)}`,
   };
 }
 

@@ -89,6 +89,9 @@ export function onServerCpu(pinning: Pinning, taskset: string | undefined, comma
 export interface Calibration {
   cpuMs: number;
   wallMs: number;
+  /** The two parts of cpuMs: the cache-resident loop and the memory-bound look-ups and parse. */
+  tightCpuMs?: number;
+  memoryCpuMs?: number;
 }
 
 /** Runs bench/calibrate.mjs on the server's CPU and returns what it measured. */

@@ -11,6 +11,12 @@ export interface Spread {
   max: number;
   /** Every repetition, in the order measured. */
   values: number[];
+  /**
+   * The reference measured right before each repetition (issue 28 point 4: the ceiling at the
+   * same concurrency, or the calibration, a second or two earlier), in the same order: the
+   * budget is then the median of the per-repetition ratios.
+   */
+  refs?: number[];
 }
 
 /** The median (the mean of the middle two for an even count); NaN for none. */
@@ -24,6 +30,38 @@ export function median(values: number[]): number {
 export function spreadOf(values: number[]): Spread {
   if (values.length === 0) throw new Error('spreadOf: no values');
   return { median: median(values), min: Math.min(...values), max: Math.max(...values), values: [...values] };
+}
+
+/** Repetitions each with the reference measured right before it. */
+export function pairedSpreadOf(values: number[], refs: number[]): Spread {
+  if (refs.length !== values.length) throw new Error(`pairedSpreadOf: ${values.length} values, ${refs.length} references`);
+  return { ...spreadOf(values), refs: [...refs] };
+}
+
+/** Each repetition ÷ its own reference, when every repetition has one; undefined otherwise. */
+export function pairedRatios(value: Spread): number[] | undefined {
+  const refs = value.refs;
+  if (!refs || refs.length !== value.values.length || refs.some((ref) => !(ref > 0))) return undefined;
+  return value.values.map((v, i) => v / refs[i]!);
+}
+
+/**
+ * Of two figures measured repetition by repetition (the profile and its first page of posts),
+ * the worse one each time: by its ratio to its own reference when both are paired, else by the
+ * raw figure.
+ */
+export function worseEach(a: Spread, b: Spread): Spread {
+  const [ra, rb] = [pairedRatios(a), pairedRatios(b)];
+  const n = Math.min(a.values.length, b.values.length);
+  const values: number[] = [];
+  const refs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const takeB = ra && rb ? rb[i]! > ra[i]! : b.values[i]! > a.values[i]!;
+    const from = takeB ? b : a;
+    values.push(from.values[i]!);
+    if (ra && rb) refs.push(from.refs![i]!);
+  }
+  return ra && rb ? pairedSpreadOf(values, refs) : spreadOf(values);
 }
 
 /** One process's line of /proc/<pid>/stat: its name and CPU time in clock ticks (user, system). */

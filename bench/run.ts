@@ -1,7 +1,8 @@
 /**
  * npm run bench [-- --check] [--quick] [--db pglite,postgres] [--duration 3] [--repeats 3] [--unpinned]
  *                  [--out bench/results.json]
- *                  [--only "search posts,profile,mixed,slow query,under upload attack,lighthouse" [--merge]] [--connections 1,16,64]
+ *                  [--only "search posts,profile,mixed,slow query,under upload attack,lighthouse" [--merge]] [--skip lighthouse]
+ *                  [--connections 1,16,64]
  *                  [--dataset 100k|1m] [--users N --posts N --follows N --boards N --saves N]
  *
  * Runs the production build against seeded data (seeded once and reused): the default dataset
@@ -59,7 +60,7 @@ import {
   TICKS_PER_SECOND,
   type Calibration,
 } from './proc.js';
-import { cpuMsBetween, pinningFor, spreadOf } from './ratios.js';
+import { cpuMsBetween, median, pairedSpreadOf, pinningFor, spreadOf, worseEach, type Spread } from './ratios.js';
 import { load, type LoadRequest, type LoadResult } from './load.js';
 import { measureFirstView, SLOW_4G, type FirstView } from './page-weight.js';
 import { lighthouseBudgets, lighthouseTable, lighthouseTargets, measureLighthouse, type LighthouseNumbers } from './lighthouse.js';
@@ -85,6 +86,8 @@ const { values } = parseArgs({
     // A partial run of the named API scenarios, to iterate on one query: prints, writes nothing.
     only: { type: 'string' },
     merge: { type: 'boolean', default: false },
+    // Scenarios left out of a run, e.g. "lighthouse" to compare verdicts of the API budgets quickly.
+    skip: { type: 'string' },
     // Connections per API measurement, e.g. "16" to iterate on a budget quickly.
     connections: { type: 'string' },
     // How many times each budgeted point is measured (the median is judged); unbudgeted ones once.
@@ -788,14 +791,20 @@ function mixedRequests(all: Record<string, LoadRequest[]>): LoadRequest[] {
 }
 
 /** The mixed load at 16 connections, and the server's event-loop delay meanwhile (after the warm-up), `times` times. */
-async function mixedLoad(server: Server, f: Fixture, times: number): Promise<Array<{ load: LoadResult; delay: ProbeReading }>> {
+async function mixedLoad(
+  server: Server,
+  f: Fixture,
+  times: number,
+  referenceNow: () => Promise<LoadResult>,
+): Promise<Array<{ load: LoadResult; delay: ProbeReading; ref: LoadResult }>> {
   const requests = mixedRequests(scenarios(f));
   await load({ baseUrl: server.base, connections: 16, durationSeconds: 1, requests, headers: { cookie: f.cookie } });
   const measured = [];
   for (let i = 0; i < times; i++) {
+    const ref = await referenceNow();
     await askProbe(server, 'reset');
     const result = await load({ baseUrl: server.base, connections: 16, durationSeconds, requests, headers: { cookie: f.cookie } });
-    measured.push({ load: result, delay: await askProbe(server, 'read') });
+    measured.push({ load: result, delay: await askProbe(server, 'read'), ref });
   }
   return measured;
 }
@@ -1003,7 +1012,13 @@ async function underUploadAttack(
   base: string,
   f: Fixture,
   uploaderCookie: string,
-): Promise<{ media: LoadResult[]; feed: LoadResult[]; mediaBytes: number; uploads: Record<string, number> }> {
+  referenceNow: () => Promise<LoadResult>,
+): Promise<{
+  media: Array<LoadResult & { ref: LoadResult }>;
+  feed: Array<LoadResult & { ref: LoadResult }>;
+  mediaBytes: number;
+  uploads: Record<string, number>;
+}> {
   const corpus = await imageCorpus();
   const pick = (name: string) => corpus.find((entry) => entry.name.startsWith(name))!;
   const bombs: CorpusEntry[] = [pick('12-bit AVIF'), pick('interlaced 16-bit'), pick('progressive 4:4:4'), pick('12-MP AVIF photo')];
@@ -1019,37 +1034,47 @@ async function underUploadAttack(
   const feed = await json<FeedPage>(base, '/api/posts', f.cookie);
   const media = await smallMediaUrl(base, feed);
   const uploads: Record<string, number> = {};
-  let attacking = true;
-  const attackers = Array.from({ length: ATTACKERS }, async (_, i) => {
-    for (let n = i; attacking; n++) {
-      const { body, contentType } = forms[n % forms.length]!;
-      const response = await fetch(`${base}/api/posts`, {
-        method: 'POST',
-        headers: { cookie: uploaderCookie, 'content-type': contentType },
-        body,
-      });
-      await response.arrayBuffer();
-      uploads[response.status] = (uploads[response.status] ?? 0) + 1;
-    }
-  });
-  try {
-    // Let the attack get going (queue filled, decoders busy) before measuring.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    const measure = async (path: string) => {
-      await load({ baseUrl: base, connections: 16, durationSeconds: 1, requests: [{ path }], headers: { cookie: f.cookie } });
-      const runs = [];
-      for (let i = 0; i < repeats; i++) {
-        runs.push(await load({ baseUrl: base, connections: 16, durationSeconds, requests: [{ path }], headers: { cookie: f.cookie } }));
+  /** The attack on while `work` runs: ATTACKERS uploaders in a loop, given 2 s to get going first. */
+  const underAttack = async <T>(work: () => Promise<T>): Promise<T> => {
+    let attacking = true;
+    const attackers = Array.from({ length: ATTACKERS }, async (_, i) => {
+      for (let n = i; attacking; n++) {
+        const { body, contentType } = forms[n % forms.length]!;
+        const response = await fetch(`${base}/api/posts`, {
+          method: 'POST',
+          headers: { cookie: uploaderCookie, 'content-type': contentType },
+          body,
+        });
+        await response.arrayBuffer();
+        uploads[response.status] = (uploads[response.status] ?? 0) + 1;
       }
-      return runs;
-    };
-    const mediaResult = await measure(media.url);
-    const feedResult = await measure('/api/posts');
-    return { media: mediaResult, feed: feedResult, mediaBytes: media.bytes, uploads };
-  } finally {
-    attacking = false;
-    await Promise.all(attackers);
+    });
+    try {
+      // Let the attack get going (queue filled, decoders busy) before measuring.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      return await work();
+    } finally {
+      attacking = false;
+      await Promise.all(attackers);
+    }
+  };
+  const headers = { cookie: f.cookie };
+  const at16 = (path: string, seconds: number) =>
+    load({ baseUrl: base, connections: 16, durationSeconds: seconds, requests: [{ path }], headers });
+  const mediaRuns: Array<LoadResult & { ref: LoadResult }> = [];
+  const feedRuns: Array<LoadResult & { ref: LoadResult }> = [];
+  // Each repetition: the ceiling with no attack (the paired reference), then the attack on and
+  // both paths measured under it (warmed up the first time), then the attack off.
+  for (let i = 0; i < repeats; i++) {
+    const ref = await referenceNow();
+    await underAttack(async () => {
+      if (i === 0) await at16(media.url, 1);
+      mediaRuns.push({ ...(await at16(media.url, durationSeconds)), ref });
+      if (i === 0) await at16('/api/posts', 1);
+      feedRuns.push({ ...(await at16('/api/posts', durationSeconds)), ref });
+    });
   }
+  return { media: mediaRuns, feed: feedRuns, mediaBytes: media.bytes, uploads };
 }
 
 // ---------------------------------------------------------------- measurements
@@ -1108,8 +1133,12 @@ interface Cpu {
   databaseMs: number;
   perRequestMs: number;
 }
-/** One measurement, with the CPU it cost. */
-type Measured = LoadResult & { cpu?: Cpu };
+/**
+ * One measurement, with the CPU it cost; a budgeted repetition also with the references measured
+ * right before it (issue 28 point 4): the static ceiling at the same concurrency, and on the
+ * caches-off points the calibration on the server's CPU.
+ */
+type Measured = LoadResult & { cpu?: Cpu; ref?: Measured; cal?: Calibration };
 /** A point as the tables show it: the medians of its repetitions, and each repetition (when more than one). */
 type Row = Measured & { runs?: Measured[] };
 
@@ -1125,6 +1154,20 @@ async function measureLoad(server: Server, options: Parameters<typeof load>[0]):
   const databaseMs = server.database ? cpuMsBetween(before.database, cpuSample(undefined, server.database), TICKS_PER_SECOND) : 0;
   const perRequestMs = Math.round(((serverMs + databaseMs) / Math.max(1, result.requests)) * 10_000) / 10_000;
   return { ...result, cpu: { serverMs: round2(serverMs), databaseMs: round2(databaseMs), perRequestMs } };
+}
+
+/**
+ * The paired reference of a budgeted repetition: the static ceiling (the feed's bytes from
+ * memory, bench-feed.json) at `connections`, after a short warm-up, right before it. Measured
+ * beside each repetition because the machine is shared: its load changes from one minute to the
+ * next, and a ceiling measured minutes apart from the figure it divides says nothing of it.
+ */
+const REF_WARMUP_SECONDS = 0.5;
+const REF_SECONDS = 1.5;
+async function ceilingNow(server: Server, connections = 16): Promise<Measured> {
+  const requests = [{ path: '/bench-feed.json' }];
+  await load({ baseUrl: server.base, connections, durationSeconds: REF_WARMUP_SECONDS, requests });
+  return measureLoad(server, { baseUrl: server.base, connections, durationSeconds: REF_SECONDS, requests });
 }
 
 /** The row of a point measured `runs.length` times: every figure the median of its repetitions. */
@@ -1157,11 +1200,19 @@ function summarize(runs: Measured[]): Row {
 
 /** The spread of one figure over a row's repetitions. */
 const spreadIn = (row: Row, pick: (r: Measured) => number) => spreadOf((row.runs ?? [row]).map(pick));
+/** The same, each repetition with its paired reference (`refPick` of it) when every one has one. */
+function pairedIn(row: Row, pick: (r: Measured) => number, refPick?: (r: Measured) => number | undefined): Spread {
+  const runs = row.runs ?? [row];
+  const refs = refPick ? runs.map(refPick).filter((ref) => ref !== undefined) : [];
+  return refPick && refs.length === runs.length ? pairedSpreadOf(runs.map(pick), refs) : spreadOf(runs.map(pick));
+}
 
 /** One measurement as the log prints it. */
 const rowFigures = (r: Row) =>
   `${figures(r)}${r.cpu ? `, CPU ${r.cpu.perRequestMs} ms/req (server ${r.cpu.serverMs}, db ${r.cpu.databaseMs} ms)` : ''}` +
-  (r.runs ? `; p99 ${spreadIn(r, (x) => x.p99).min}–${spreadIn(r, (x) => x.p99).max} over ${r.runs.length}` : '');
+  (r.runs ? `; p99 ${spreadIn(r, (x) => x.p99).min}–${spreadIn(r, (x) => x.p99).max} over ${r.runs.length}` : '') +
+  (r.runs?.every((x) => x.ref) ? `; each p99 / ceiling p99 right before: ${r.runs.map((x) => `${x.p99}/${x.ref!.p99}`).join(', ')}` : '') +
+  (r.runs?.every((x) => x.cal) ? `; each CPU/req / cal: ${r.runs.map((x) => `${x.cpu?.perRequestMs}/${x.cal!.cpuMs}`).join(', ')}` : '');
 
 /** What one database measured on one dataset. */
 interface Run {
@@ -1169,14 +1220,14 @@ interface Run {
   dataset: Dataset;
   api: Record<string, Row[]>;
   /** The static ceiling @16 and @1 (repeated through the run), and the feed @16 against it. */
-  ceiling?: { feed: Row; static: Row; at1: Row; ratio: number; feedBytes: number };
+  ceiling?: { feed: Row; static: Row; at1: Row; ratio: number; feedBytes: number; paired: Measured[] };
   /** The calibration workload on the server's CPU, repeated through the run (bench/calibrate.mjs). */
   calibrations: Calibration[];
   /** The PostgreSQL backends pinned to the server's CPU (absent on PGlite or unpinned). */
   pinnedBackends?: number;
   attack?: { mediaP99: number; feedP99: number; media: Row; feed: Row; mediaBytes: number; uploads: Record<string, number> };
   /** The mixed load, and the server's event-loop delay (ms) meanwhile (medians; each repetition's p99). */
-  mixed?: { load: Row; eventLoopDelay: { p50: number; p99: number; max: number; p99Runs: number[] } };
+  mixed?: { load: Row; eventLoopDelay: { p50: number; p99: number; max: number; p99Runs: number[]; p99RefRuns?: number[] } };
   /** The server's memory after the API scenarios, caches on: resident then, and the most it had held. */
   memory?: { rss: number; maxRss: number };
   slowQuery?: SlowQueryResult;
@@ -1189,7 +1240,10 @@ const UNCACHED_BOARDS: BoardScenarioName[] = ['big board page', 'typical board p
 /** The caches-on scenarios budgeted @16 (budgets.ts): measured `repeats` times there. */
 const BUDGETED: string[] = ['home feed', 'search posts', 'profile', 'profile posts', 'post detail', ...BOARD_SCENARIOS];
 
-const wanted = (name: string) => !only || only.includes(name);
+const skipped = values.skip?.split(',').map((name) => name.trim()) ?? [];
+const wanted = (name: string) => (!only || only.includes(name)) && !skipped.includes(name);
+/** `--only none`: the reference rounds alone, `repeats` of them per server, and the figures QUIET takes. */
+const referencesOnly = only?.length === 1 && only[0] === 'none';
 const runs: Run[] = [];
 /** Issue 28 point 5 (bench/lighthouse.ts): once, on the first dataset measured; `--only lighthouse` alone. */
 let lighthouse: LighthouseNumbers | undefined;
@@ -1217,10 +1271,12 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
   const run: Run = { db, dataset: d, api: {}, calibrations: [] };
   const backendsPinnedBefore = pinnedBackends.size;
 
-  // The references (issue 28 point 4): the calibration workload and the static ceiling @16 and
-  // @1, measured `repeats` times spread through the run (at its start, before the caches-off
-  // rows, at its end), so a machine that gets busier or quieter meanwhile moves both sides.
-  const ceiling: { at16: Measured[]; at1: Measured[] } = { at16: [], at1: [] };
+  // The references (issue 28 point 4): every budgeted repetition is paired with the ceiling at
+  // the same concurrency measured right before it (and the caches-off ones with the calibration:
+  // referencesNow below), and budgets judge those pairs. Besides, one reference round at the
+  // start: the calibration and the ceiling @16 and @1 at the run's full duration, for the table
+  // of references and for QUIET (bench/budgets.ts); `--only none` measures `repeats` of them.
+  const ceiling: { at16: Measured[]; at1: Measured[]; paired: Measured[] } = { at16: [], at1: [], paired: [] };
   const referenceRound = async () => {
     run.calibrations.push(await calibrate(pinning, taskset));
     const requests = [{ path: '/bench-feed.json' }];
@@ -1234,15 +1290,27 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
   };
   await referenceRound();
 
-  const measurePoints = async (label: string, requests: LoadRequest[], as = cookie, budgeted = false) => {
+  /** A budgeted repetition's references, measured right before it; with `withCal` the calibration too (CPU budgets). */
+  const referencesNow = async (withCal: boolean, connections = 16): Promise<Pick<Measured, 'ref' | 'cal'>> => {
+    const cal = withCal ? await calibrate(pinning, taskset) : undefined;
+    if (cal) run.calibrations.push(cal);
+    const ref = await ceilingNow(server, connections);
+    ceiling.paired.push(ref);
+    return { ref, ...(cal && { cal }) };
+  };
+  const measurePoints = async (label: string, requests: LoadRequest[], as = cookie, budgeted = false, withCal = false) => {
     run.api[label] = [];
     const headers: Record<string, string> = as ? { cookie: as } : {};
     for (const connections of connectionsFor(d)) {
-      // Warm up (JIT, caches, connection pool), then measure: budgeted points (@16) `repeats` times.
+      // Warm up (JIT, caches, connection pool), then measure: budgeted points (@16) `repeats`
+      // times, each right after its references.
       await load({ baseUrl: server.base, connections, durationSeconds: 1, requests, headers });
       const measured: Measured[] = [];
-      for (let i = 0; i < (budgeted && connections === 16 ? repeats : 1); i++) {
-        measured.push(await measureLoad(server, { baseUrl: server.base, connections, durationSeconds, requests, headers }));
+      const paired = budgeted && connections === 16;
+      for (let i = 0; i < (paired ? repeats : 1); i++) {
+        const refs = paired ? await referencesNow(withCal, connections) : {};
+        const result = await measureLoad(server, { baseUrl: server.base, connections, durationSeconds, requests, headers });
+        measured.push({ ...result, ...refs });
       }
       const row = summarize(measured);
       run.api[label].push(row);
@@ -1261,8 +1329,12 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
   if (wanted(FEED_UNDER_SEARCH)) {
     // One generator for every repetition: a search asked once is in the search cache after.
     const nextSearch = uncachedSearches(f.vocabulary);
-    const measured: Array<{ feed: LoadResult; searches: LoadResult }> = [];
-    for (let i = 0; i < repeats; i++) measured.push(await feedUnderSearch(server.base, cookie, nextSearch));
+    const measured: Array<{ feed: Measured; searches: LoadResult }> = [];
+    for (let i = 0; i < repeats; i++) {
+      const { ref } = await referencesNow(false);
+      const result = await feedUnderSearch(server.base, cookie, nextSearch);
+      measured.push({ feed: { ...result.feed, ref }, searches: result.searches });
+    }
     const [feed, searches] = [summarize(measured.map((m) => m.feed)), summarize(measured.map((m) => m.searches))];
     run.api[FEED_UNDER_SEARCH] = [feed];
     run.api['uncached searches beside it'] = [searches];
@@ -1270,19 +1342,22 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
     log(`${where} uncached searches beside it @16: ${figures(searches)}, statuses ${JSON.stringify(searches.statuses)}`);
   }
   if (wanted(MIXED)) {
-    const measured = await mixedLoad(server, f, repeats);
+    const measured = await mixedLoad(server, f, repeats, async () => (await referencesNow(false)).ref!);
     const result = summarize(measured.map((m) => m.load));
     const delay = (pick: (reading: ProbeReading) => number) => spreadOf(measured.map((m) => pick(m.delay))).median;
     run.api[MIXED] = [result];
     const p99Runs = measured.map((m) => m.delay.p99);
-    run.mixed = { load: result, eventLoopDelay: { p50: delay((r) => r.p50), p99: delay((r) => r.p99), max: delay((r) => r.max), p99Runs } };
+    const p99RefRuns = measured.map((m) => m.ref.p99);
+    run.mixed = {
+      load: result,
+      eventLoopDelay: { p50: delay((r) => r.p50), p99: delay((r) => r.p99), max: delay((r) => r.max), p99Runs, p99RefRuns },
+    };
     const e = run.mixed.eventLoopDelay;
     log(`${where} ${MIXED} @16: ${rowFigures(result)}; event-loop delay p50 ${e.p50} p99 ${e.p99} (${p99Runs.join(', ')}) max ${e.max} ms`);
   }
   const { rss, maxRss } = await askProbe(server, 'read');
   run.memory = { rss, maxRss };
   log(`${where} server memory after the API scenarios: RSS ${mib(rss)} MiB, peak ${mib(maxRss)} MiB`);
-  if (repeats >= 2) await referenceRound();
 
   // The same reads with the server's caches off: what a request costs when nobody asked the
   // same thing a moment ago (the scenarios above repeat one profile, one post, a few words).
@@ -1292,13 +1367,16 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
   if (uncached.length + uncachedBoards.length > 0) {
     await stopServer(server);
     server = await startServer({ ...setup, env: { ...setup.env, CACHE_TTL_MS: '0' } }, clientDir);
-    for (const name of uncached) await measurePoints(`${name} (caches off)`, all[name]!, cookie, uncachedBudgets.includes(name));
+    for (const name of uncached) {
+      const budgeted = uncachedBudgets.includes(name);
+      await measurePoints(`${name} (caches off)`, all[name]!, cookie, budgeted, budgeted);
+    }
     for (const name of uncachedBoards) await measurePoints(`${name} (caches off)`, boards[name]!.requests, boards[name]!.cookie);
     await stopServer(server);
     server = await startServer(setup, clientDir);
   }
   if (wanted(ATTACK)) {
-    const result = await underUploadAttack(server.base, f, uploaderCookie);
+    const result = await underUploadAttack(server.base, f, uploaderCookie, async () => (await referencesNow(false)).ref!);
     const [media, feed] = [summarize(result.media), summarize(result.feed)];
     run.api[`20 KB image, ${ATTACK}`] = [media];
     run.api[`home feed, ${ATTACK}`] = [feed];
@@ -1313,7 +1391,7 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
       `${where} ${ATTACK}: uploads answered ${JSON.stringify(result.uploads)}; removed ${await deleteUploads(server.base, uploaderCookie)} of them`,
     );
   }
-  for (let i = Math.min(repeats, 2); i < repeats; i++) await referenceRound();
+  if (referencesOnly) for (let i = 1; i < repeats; i++) await referenceRound();
   run.pinnedBackends = setup.pgDatabase && pinning.pinned ? pinnedBackends.size - backendsPinnedBefore : undefined;
   const staticRow = summarize(ceiling.at16);
   const feedAt16 = run.api['home feed']?.find((r) => r.connections === 16);
@@ -1323,6 +1401,7 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
     at1: summarize(ceiling.at1),
     ratio: feedAt16 ? feedAt16.rps / staticRow.rps : Number.NaN,
     feedBytes: feedBody.length,
+    paired: ceiling.paired,
   };
   log(
     `${where} static ceiling @16: ${staticRow.rps} req/s, p99 ${staticRow.p99} ms` +
@@ -1388,6 +1467,31 @@ for (const pass of passes) {
   for (const db of pass.dbs) runs.push(await measureRun(db, pass.dataset));
 }
 
+/**
+ * What QUIET (bench/budgets.ts) takes, from this run's reference rounds (run it on a quiet
+ * machine: `npm run bench -- --only none` measures them alone, `repeats` per server): the
+ * ceiling's p99 and p95 @16, the median of each server's rounds, then the median over the
+ * servers; the calibration's CPU and wall ms, the median of every round's.
+ */
+{
+  const rounds = runs.filter((run) => run.ceiling);
+  if (rounds.length > 0) {
+    const perServer = rounds.map((run) => ({
+      server: `${run.db} ${run.dataset.name}`,
+      p99: spreadIn(run.ceiling!.static, (r) => r.p99).median,
+      p95: spreadIn(run.ceiling!.static, (r) => r.p95).median,
+      loadAverage: (run.ceiling!.static.runs ?? [run.ceiling!.static]).map((r) => r.loadAverage),
+    }));
+    const roundCals = rounds.flatMap((run) => run.calibrations.slice(0, referencesOnly ? repeats : 1));
+    const quiet = {
+      ceilingP99At16: round2(median(perServer.map((x) => x.p99))),
+      ceilingP95At16: round2(median(perServer.map((x) => x.p95))),
+      calCpuMs: round2(median(roundCals.map((c) => c.cpuMs))),
+      calWallMs: round2(median(roundCals.map((c) => c.wallMs))),
+    };
+    log(`QUIET (bench/budgets.ts) as this run measured it: ${JSON.stringify(quiet)}; per server ${JSON.stringify(perServer)}`);
+  }
+}
 if (only && !values.merge) process.exit(0);
 /** With --merge: the results file the measured rows go into. */
 const previous = values.merge ? readPrevious() : undefined;
@@ -1402,57 +1506,65 @@ const allCalibrations = calibrationSpread(runs.flatMap((run) => run.calibrations
 
 function numbersOf(run: Run): RunNumbers {
   const at16 = (name: string) => run.api[name]?.find((r) => r.connections === 16);
-  const spread = (name: string, pick: (r: Measured) => number) => {
+  /** The repetitions' figures, each with its reference measured right before it (`refPick` of it) when there is one. */
+  const spread = (name: string, pick: (r: Measured) => number, refPick?: (r: Measured) => number | undefined) => {
     const row = at16(name);
-    return row && spreadIn(row, pick);
+    return row && pairedIn(row, pick, refPick);
   };
   /** The profile budgets hold for the profile and its first page of posts alike: the worse of the two, repetition by repetition. */
-  const profile = (suffix: string, pick: (r: Measured) => number) => {
+  const profile = (suffix: string, pick: (r: Measured) => number, refPick: (r: Measured) => number | undefined) => {
     const [a, b] = [at16(`profile${suffix}`), at16(`profile posts${suffix}`)];
     if (!a || !b) return undefined;
-    const [x, y] = [(a.runs ?? [a]).map(pick), (b.runs ?? [b]).map(pick)];
-    return spreadOf(x.map((value, i) => Math.max(value, y[i] ?? value)));
+    return worseEach(pairedIn(a, pick, refPick), pairedIn(b, pick, refPick));
   };
   const p99 = (r: Measured) => r.p99;
   const p95 = (r: Measured) => r.p95;
   const cpu = (r: Measured) => r.cpu?.perRequestMs ?? Number.NaN;
+  const refP99 = (r: Measured) => r.ref?.p99;
+  const refP95 = (r: Measured) => r.ref?.p95;
+  const refRps = (r: Measured) => r.ref?.rps;
+  const refCal = (r: Measured) => r.cal?.cpuMs;
   const off = ' (caches off)';
   const ceiling = run.ceiling!;
-  const attackRow = (row: Row | undefined) => row && spreadIn(row, p99);
+  const attackRow = (row: Row | undefined) => row && pairedIn(row, p99, refP99);
+  const referenceRuns = [...(ceiling.static.runs ?? [ceiling.static]), ...ceiling.paired];
+  const delay = run.mixed?.eventLoopDelay;
   return {
     db: run.db,
     dataset: run.dataset.name,
     size: run.dataset.size,
     reference: {
-      ceilingP99At16: spreadIn(ceiling.static, p99),
-      ceilingP95At16: spreadIn(ceiling.static, p95),
-      ceilingRpsAt16: spreadIn(ceiling.static, (r) => r.rps),
+      ceilingP99At16: spreadOf(referenceRuns.map(p99)),
+      ceilingP95At16: spreadOf(referenceRuns.map(p95)),
+      ceilingRpsAt16: spreadOf(referenceRuns.map((r) => r.rps)),
       ceilingP99At1: spreadIn(ceiling.at1, p99),
       calCpuMs: spreadOf(run.calibrations.map((c) => c.cpuMs)),
     },
-    feedP99At16: spread('home feed', p99),
-    feedRpsAt16: spread('home feed', (r) => r.rps),
-    searchPostsP95At16: spread('search posts', p95),
-    profileP99At16: profile('', p99),
-    postDetailP99At16: spread('post detail', p99),
-    boardsP99At16: Object.fromEntries(BOARD_SCENARIOS.flatMap((name) => (at16(name) ? [[name, spread(name, p99)!]] : []))),
-    feedUnderSearchP99At16: run.api[FEED_UNDER_SEARCH]?.[0] && spreadIn(run.api[FEED_UNDER_SEARCH][0], p99),
+    feedP99At16: spread('home feed', p99, refP99),
+    feedRpsAt16: spread('home feed', (r) => r.rps, refRps),
+    searchPostsP95At16: spread('search posts', p95, refP95),
+    profileP99At16: profile('', p99, refP99),
+    postDetailP99At16: spread('post detail', p99, refP99),
+    boardsP99At16: Object.fromEntries(BOARD_SCENARIOS.flatMap((name) => (at16(name) ? [[name, spread(name, p99, refP99)!]] : []))),
+    feedUnderSearchP99At16: run.api[FEED_UNDER_SEARCH]?.[0] && pairedIn(run.api[FEED_UNDER_SEARCH][0], p99, refP99),
     underUploadAttackP99: run.attack && { media: attackRow(run.attack.media)!, feed: attackRow(run.attack.feed)! },
     uncachedAt16: {
-      feedP99: spread(`home feed${off}`, p99),
-      profileP99: profile(off, p99),
-      postDetailP99: spread(`post detail${off}`, p99),
-      searchPostsP95: spread(`search posts${off}`, p95),
-      relatedPostsP95: spread(`related posts${off}`, p95),
+      feedP99: spread(`home feed${off}`, p99, refP99),
+      profileP99: profile(off, p99, refP99),
+      postDetailP99: spread(`post detail${off}`, p99, refP99),
+      searchPostsP95: spread(`search posts${off}`, p95, refP95),
+      relatedPostsP95: spread(`related posts${off}`, p95, refP95),
     },
     uncachedCpuAt16: {
-      feedP99: spread(`home feed${off}`, cpu),
-      profileP99: profile(off, cpu),
-      postDetailP99: spread(`post detail${off}`, cpu),
-      searchPostsP95: spread(`search posts${off}`, cpu),
-      relatedPostsP95: spread(`related posts${off}`, cpu),
+      feedP99: spread(`home feed${off}`, cpu, refCal),
+      profileP99: profile(off, cpu, refCal),
+      postDetailP99: spread(`post detail${off}`, cpu, refCal),
+      searchPostsP95: spread(`search posts${off}`, cpu, refCal),
+      relatedPostsP95: spread(`related posts${off}`, cpu, refCal),
     },
-    eventLoopDelayP99Ms: run.mixed && spreadOf(run.mixed.eventLoopDelay.p99Runs),
+    eventLoopDelayP99Ms:
+      delay &&
+      (delay.p99RefRuns?.length === delay.p99Runs.length ? pairedSpreadOf(delay.p99Runs, delay.p99RefRuns) : spreadOf(delay.p99Runs)),
     feedDuringSlowQuery: run.slowQuery && { maxMs: spreadOf(run.slowQuery.maxRuns), statementAloneMs: run.slowQuery.aloneMs },
   };
 }

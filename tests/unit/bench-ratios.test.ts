@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { checkBudgets, LIMITS, ratioBudget, uncachedBudgeted, type BenchNumbers, type RunNumbers } from '../../bench/budgets.js';
-import { cpuMsBetween, median, parseProcStat, pinningFor, spreadOf, type Spread } from '../../bench/ratios.js';
+import { checkBudgets, LIMITS, QUIET, ratioBudget, uncachedBudgeted, type BenchNumbers, type RunNumbers } from '../../bench/budgets.js';
+import {
+  cpuMsBetween,
+  median,
+  pairedRatios,
+  pairedSpreadOf,
+  parseProcStat,
+  pinningFor,
+  spreadOf,
+  worseEach,
+  type Spread,
+} from '../../bench/ratios.js';
 
 const spread = (...values: number[]): Spread => spreadOf(values);
 
@@ -154,6 +164,57 @@ describe('ratio budgets', () => {
     const missed = bench({ ...pglite, feedDuringSlowQuery: { maxMs: spread(900, 950, 1000), statementAloneMs: 1200 } });
     expect(verdict(missed, 'GET /api/posts max during a slow query (pglite, 100k)').ok).toBe(false);
     expect(verdict(numbers, '12-MP JPEG through the server pipeline').ratio).toBeCloseTo(200 / 36, 3);
-    expect(LIMITS.pipeline * 36).toBeLessThanOrEqual(400 * (36 / 35.6) + 1e-9);
+    expect(LIMITS.pipeline * QUIET.calWallMs).toBeLessThanOrEqual(400);
+  });
+});
+
+describe('repetitions paired with the reference measured right before each', () => {
+  it('keeps each repetition with its own reference, and refuses a count that does not match', () => {
+    expect(pairedSpreadOf([30, 10, 20], [15, 5, 4])).toEqual({ median: 20, min: 10, max: 30, values: [30, 10, 20], refs: [15, 5, 4] });
+    expect(pairedRatios(pairedSpreadOf([30, 10, 20], [15, 5, 4]))).toEqual([2, 2, 5]);
+    expect(() => pairedSpreadOf([1, 2], [1])).toThrow();
+    expect(pairedRatios(spread(1, 2))).toBeUndefined();
+    expect(pairedRatios({ ...spread(1, 2), refs: [1, 0] })).toBeUndefined();
+  });
+
+  it('judges the median of the per-repetition ratios, not the ratio of the medians', () => {
+    // The machine got 10× busier for the second repetition: the figure and the ceiling both moved.
+    const value = pairedSpreadOf([20, 200, 24], [10, 100, 8]);
+    const result = ratioBudget('x', value, { spread: spread(10, 100, 8), name: 'ceiling p99 @16' }, 2.5);
+    expect(result).toMatchObject({ ok: true, ratio: 2, ratioSpread: [2, 3] });
+    expect(result.reference).toBe('ceiling p99 @16, right before each 10.0 ms (8.0 ms–100.0 ms)');
+    // Unpaired, the same figures against the reference's median would miss: 24 / 10.
+    expect(ratioBudget('x', spreadOf(value.values), { spread: spread(10, 100, 8), name: 'r' }, 2.3).ok).toBe(false);
+    expect(ratioBudget('x', value, { spread: spread(10, 100, 8), name: 'r' }, 2.3).ok).toBe(true);
+  });
+
+  it('gives the same verdict for every budget when the load changes between repetitions', () => {
+    const loads = [
+      [1, 1, 1],
+      [1, 4, 2.5],
+      [6, 1.5, 3],
+    ];
+    const figures = ([a, b, c]: number[]) => {
+      const at = (x: number, y: number, z: number, ref: number) => pairedSpreadOf([x * a!, y * b!, z * c!], [ref * a!, ref * b!, ref * c!]);
+      return run(1, {
+        feedP99At16: at(20, 22, 19, 14),
+        profileP99At16: at(30, 26, 27, 14),
+        feedRpsAt16: at(600, 500, 700, 2000),
+        uncachedAt16: { searchPostsP95: at(60, 55, 58, 11) },
+        uncachedCpuAt16: { searchPostsP95: at(4.7, 4.6, 4.8, 60), feedP99: at(0.5, 0.6, 0.5, 60) },
+      });
+    };
+    // The same ratios, hence the same verdicts, however each repetition's load moved both sides.
+    const each = loads.map((load) => checkBudgets(bench(figures(load))).map((b) => [b.name, b.ok, b.ratio]));
+    expect(each[1]).toEqual(each[0]);
+    expect(each[2]).toEqual(each[0]);
+    expect(new Set(each[0]!.map(([, ok]) => ok))).toEqual(new Set([true, false]));
+  });
+
+  it('takes the worse of two paired figures repetition by repetition, by ratio', () => {
+    const profile = pairedSpreadOf([10, 50, 12], [5, 40, 4]);
+    const posts = pairedSpreadOf([14, 45, 6], [5, 10, 4]);
+    expect(worseEach(profile, posts)).toMatchObject({ values: [14, 45, 12], refs: [5, 10, 4] });
+    expect(worseEach(spread(10, 50), spread(14, 45))).toEqual(spreadOf([14, 50]));
   });
 });
