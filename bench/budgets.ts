@@ -21,12 +21,16 @@
  *   scheduling costs and none of the request's own work;
  * - throughput: req/s ÷ the ceiling's req/s @16;
  * - CPU: the server's plus the database's CPU time per request ÷ the calibration workload's CPU
- *   time (bench/calibrate.mjs, run on the server's CPU in the same run): "cal";
+ *   time (bench/calibrate.mjs, run on the server's CPU in the same run: a tight loop and a
+ *   memory-bound part, as the server's work has both): "cal";
  * - the 12-MP pipeline: its wall time ÷ the calibration's wall time;
  * - the slowest GET /api/posts during a slow query ÷ that slow statement's own time alone.
  *
- * Every budgeted figure is measured 3 times; the median is judged, against the median of the
- * reference's repetitions, and the min–max is reported. Every limit below was derived from the
+ * Every budgeted figure is measured 3 times, each repetition right after its own reference (the
+ * ceiling at the same concurrency, 1.5 s after a 0.5 s warm-up; for CPU the calibration too): the
+ * machine is shared and its load moves from one minute to the next, and a reference measured
+ * minutes away from its figure moved with it. The median of the 3 per-repetition ratios is
+ * judged, the min–max of them reported, with the raw figure's median and the references'. Every limit below was derived from the
  * old limit in ms and the reference as this machine measured it quiet (QUIET), and says so.
  *
  * Every API budget names its database and dataset, e.g. "profile p99 @16, caches off (pglite, 100k)".

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import { checkBudgets, type BenchNumbers, type BudgetResult } from './budgets.js';
+import { spreadOf } from './ratios.js';
 
 const files = process.argv.slice(2);
 if (files.length === 0) {
@@ -35,5 +36,22 @@ for (const name of names) {
   lines.push(`| ${name} | ${limit} | ${cells.join(' | ')} | ${same ? 'yes' : 'NO'} |`);
 }
 console.log(lines.join('\n'));
+// The load the machine was under, from every measurement's 1-minute load average.
+for (const file of files) {
+  const loads: number[] = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object')
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === 'loadAverage' && typeof inner === 'number') loads.push(inner);
+        else walk(inner);
+      }
+  };
+  walk(JSON.parse(fs.readFileSync(file, 'utf8')));
+  if (loads.length > 0) {
+    const s = spreadOf(loads);
+    console.log(`${file}: load average ${s.median.toFixed(1)} (${s.min.toFixed(1)}–${s.max.toFixed(1)}) over ${loads.length} measurements`);
+  }
+}
 console.log(`\n${names.length} budgets, ${differ} with different verdicts across ${files.length} runs`);
 process.exit(differ > 0 ? 1 : 0);
