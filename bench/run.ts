@@ -1,6 +1,8 @@
 /**
- * npm run bench [-- --check] [--quick] [--db pglite,postgres] [--duration 5] [--out bench/results.json]
- *                  [--only "search posts,profile,mixed,slow query,under upload attack,lighthouse" [--merge]] [--connections 1,16,64]
+ * npm run bench [-- --check] [--quick] [--db pglite,postgres] [--duration 3] [--repeats 3] [--unpinned]
+ *                  [--out bench/results.json]
+ *                  [--only "search posts,profile,mixed,slow query,under upload attack,lighthouse" [--merge]] [--skip lighthouse]
+ *                  [--connections 1,16,64]
  *                  [--dataset 100k|1m] [--users N --posts N --follows N --boards N --saves N]
  *
  * Runs the production build against seeded data (seeded once and reused): the default dataset
@@ -13,7 +15,16 @@
  * stand-ins for both (10k and 20k posts) for 2 s per measurement and writes its results under
  * bench/.data/ instead of bench/results.json.
  *
- * Measures, per database and dataset: API latency and throughput at 1/16/64 connections, the
+ * Issue 28 point 4: every budget is a ratio to a reference measured in the same run (budgets.ts).
+ * Per database and dataset server, the references are the static ceiling @16 and @1 and the
+ * calibration workload (bench/calibrate.mjs), each measured --repeats times through the run;
+ * every budgeted point is measured --repeats times (3; the median judged, min–max reported),
+ * the others once, each for --duration seconds (3; --quick 2) after a 1 s warm-up. With taskset
+ * and ≥ 2 CPUs this process (the load generator) runs on CPU 0, the server, the calibration and
+ * the PostgreSQL backends serving the server on CPU 1 (--unpinned: wherever the OS puts them);
+ * the server's and those backends' CPU time (/proc) per request is reported for every point.
+ *
+ * Measures, per database and dataset: API latency and throughput at 1 and 16 connections, the
  * reads again with every cache off, the home feed beside uncached searches and under upload
  * attack, a mixed load with the server's event-loop delay (bench/event-loop-probe.mjs), the
  * server's memory, the static-file ceiling, and on the embedded database GET /api/posts while
@@ -23,6 +34,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -35,7 +47,20 @@ import { sql } from 'drizzle-orm';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrate } from '../src/server/db/migrate.js';
 import { processImage } from '../src/server/images/image-pipeline.js';
-import { checkBudgets, type BenchNumbers, type DatasetSize, type RunNumbers } from './budgets.js';
+import { checkBudgets, uncachedBudgeted, type BenchNumbers, type DatasetSize, type RunNumbers } from './budgets.js';
+import {
+  ALL_CPUS,
+  calibrate,
+  calibrationSpread,
+  cpuSample,
+  findTaskset,
+  onServerCpu,
+  pinProcess,
+  postgresBackends,
+  TICKS_PER_SECOND,
+  type Calibration,
+} from './proc.js';
+import { cpuMsBetween, median, pairedSpreadOf, pinningFor, spreadOf, worseEach, type Spread } from './ratios.js';
 import { load, type LoadRequest, type LoadResult } from './load.js';
 import { measureFirstView, SLOW_4G, type FirstView } from './page-weight.js';
 import { lighthouseBudgets, lighthouseTable, lighthouseTargets, measureLighthouse, type LighthouseNumbers } from './lighthouse.js';
@@ -61,8 +86,14 @@ const { values } = parseArgs({
     // A partial run of the named API scenarios, to iterate on one query: prints, writes nothing.
     only: { type: 'string' },
     merge: { type: 'boolean', default: false },
+    // Scenarios left out of a run, e.g. "lighthouse" to compare verdicts of the API budgets quickly.
+    skip: { type: 'string' },
     // Connections per API measurement, e.g. "16" to iterate on a budget quickly.
     connections: { type: 'string' },
+    // How many times each budgeted point is measured (the median is judged); unbudgeted ones once.
+    repeats: { type: 'string' },
+    // Runs the load generator and the server wherever the OS puts them (otherwise pinned, with taskset).
+    unpinned: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -122,7 +153,9 @@ function tagOf(d: Pick<Dataset, 'users' | 'posts' | 'follows' | 'boards' | 'save
 }
 
 const photos = values.photos ?? (quick ? '20' : undefined);
-const durationSeconds = Number(values.duration ?? (quick ? 2 : 5));
+const durationSeconds = Number(values.duration ?? (quick ? 2 : 3));
+/** Measurements of every budgeted point (issue 28 point 4: 3, the median judged); the others once. */
+const repeats = Math.max(1, Number(values.repeats ?? 3));
 const PASSWORD = 'benchmark-password';
 const ROOT = path.resolve('bench/.data');
 const OUT = values.out ?? (quick ? path.join(ROOT, 'results-quick.json') : 'bench/results.json');
@@ -143,10 +176,51 @@ const passes: Array<{ dataset: Dataset; dbs: Db[] }> =
       ].filter((pass) => pass.dbs.length > 0);
 
 /**
- * Connections per API measurement. On the million posts only 1 and 16: issue 14 budgets 16
- * there, and 64 would add a minute and a half of measuring queues (14 scenarios × 6 s).
+ * Connections per API measurement: 1 and 16. Every budget is at 16; 64 (budgeted nowhere) is
+ * no longer measured by default since budgeted points are measured 3 times (issue 28 point 4),
+ * to keep a full run near 25 minutes: `--connections 1,16,64` measures it.
  */
-const connectionsFor = (d: Dataset) => values.connections?.split(',').map(Number) ?? (d.size === 'large' ? [1, 16] : [1, 16, 64]);
+const connectionsFor = (_d: Dataset) => values.connections?.split(',').map(Number) ?? [1, 16];
+
+/**
+ * Issue 28 point 4: the load generator (this process: autocannon, and the slow-query prober it
+ * starts) on one core, the server (and the PostgreSQL backends serving it, and the calibration
+ * workload) on the other, when taskset and two CPUs allow; recorded in results.json.
+ */
+const taskset = findTaskset();
+const pinning = pinningFor(os.cpus().length, taskset, values.unpinned);
+if (pinning.pinned && !pinProcess(taskset!, process.pid, pinning.loadCpu!)) {
+  Object.assign(pinning, { pinned: false, loadCpu: undefined, serverCpu: undefined, reason: 'taskset failed: unpinned' });
+}
+/** Runs `work` with this process (and what it starts) free to use every CPU: the pipeline, Chromium. */
+async function unpinnedWhile<T>(work: () => Promise<T>): Promise<T> {
+  if (pinning.pinned) pinProcess(taskset!, process.pid, ALL_CPUS);
+  try {
+    return await work();
+  } finally {
+    if (pinning.pinned) pinProcess(taskset!, process.pid, pinning.loadCpu!);
+  }
+}
+/** Pins the PostgreSQL backends of `database` to the server's CPU (those not pinned yet); how many now are. */
+const pinnedBackends = new Set<number>();
+function pinBackends(database: string | undefined): number {
+  if (!database || !pinning.pinned) return 0;
+  const pids = postgresBackends(database);
+  for (const pid of pids) if (!pinnedBackends.has(pid) && pinProcess(taskset!, pid, pinning.serverCpu!)) pinnedBackends.add(pid);
+  return pids.filter((pid) => pinnedBackends.has(pid)).length;
+}
+
+/** A port nothing listens on now (the seeding run in another checkout may have servers up). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 const log = (message: string) => console.error(`[bench] ${message}`);
 /** One measurement as the log prints it. */
@@ -166,6 +240,8 @@ interface Setup {
   db: Db;
   env: Record<string, string>;
   dataDir: string;
+  /** The PostgreSQL database's name (its backends' CPU time is the database's); absent on PGlite. */
+  pgDatabase?: string;
   /** What the board scenarios ask for; absent on a dataset without boards. */
   boards?: BoardSetup;
 }
@@ -320,7 +396,13 @@ async function prepare(db: Db, d: Dataset): Promise<Setup> {
   await migrate(database);
   await database.orm.execute(sql.raw('VACUUM ANALYZE'));
   await database.close();
-  return { db, env, dataDir, ...(d.boards > 0 && { boards: await boardSetup(env.DATABASE_URL!, dataDir) }) };
+  return {
+    db,
+    env,
+    dataDir,
+    ...(name && { pgDatabase: name }),
+    ...(d.boards > 0 && { boards: await boardSetup(env.DATABASE_URL!, dataDir) }),
+  };
 }
 
 // ---------------------------------------------------------------- server
@@ -328,9 +410,9 @@ async function prepare(db: Db, d: Dataset): Promise<Setup> {
 interface Server {
   base: string;
   child: ChildProcess;
+  /** The PostgreSQL database it uses (absent: the embedded one, inside the server's process). */
+  database?: string;
 }
-
-let nextPort = 3900;
 
 /** The environment the bench's server runs with, on top of the bench's own. */
 function serverEnv(setup: Setup, port: number, clientDir: string): Record<string, string> {
@@ -355,8 +437,10 @@ function serverEnv(setup: Setup, port: number, clientDir: string): Record<string
 const PROBE = pathToFileURL(path.resolve('bench/event-loop-probe.mjs')).href;
 
 async function startServer(setup: Setup, clientDir: string): Promise<Server> {
-  const port = nextPort++;
-  const child = spawn(process.execPath, ['--import', PROBE, 'dist/server/main.js'], {
+  const port = await freePort();
+  // On the server's CPU: taskset execs node, so the child's pid is the server's.
+  const [command, args] = onServerCpu(pinning, taskset, process.execPath, ['--import', PROBE, 'dist/server/main.js']);
+  const child = spawn(command, args, {
     env: { ...process.env, ...serverEnv(setup, port, clientDir) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -364,7 +448,7 @@ async function startServer(setup: Setup, clientDir: string): Promise<Server> {
   for (let i = 0; i < 240; i++) {
     try {
       await fetch(`${base}/api/me`);
-      return { base, child };
+      return { base, child, ...(setup.pgDatabase && { database: setup.pgDatabase }) };
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -659,8 +743,11 @@ function uncachedSearches(vocabulary: string[]): () => string {
  * rate limits are raised for the bench, so this measures the cost cap and the search gate, not
  * the 429s). Returns the feed's figures and the searches'.
  */
-async function feedUnderSearch(base: string, cookie: string, vocabulary: string[]): Promise<{ feed: LoadResult; searches: LoadResult }> {
-  const nextSearch = uncachedSearches(vocabulary);
+async function feedUnderSearch(
+  base: string,
+  cookie: string,
+  nextSearch: () => string,
+): Promise<{ feed: LoadResult; searches: LoadResult }> {
   const searching = load({
     baseUrl: base,
     connections: 16,
@@ -703,13 +790,23 @@ function mixedRequests(all: Record<string, LoadRequest[]>): LoadRequest[] {
   return Array.from({ length: rounds }, (_, round) => requests.map((each) => each[round % each.length]!)).flat();
 }
 
-/** The mixed load at 16 connections, and the server's event-loop delay meanwhile (after the warm-up). */
-async function mixedLoad(server: Server, f: Fixture): Promise<{ load: LoadResult; delay: ProbeReading }> {
+/** The mixed load at 16 connections, and the server's event-loop delay meanwhile (after the warm-up), `times` times. */
+async function mixedLoad(
+  server: Server,
+  f: Fixture,
+  times: number,
+  referenceNow: () => Promise<LoadResult>,
+): Promise<Array<{ load: LoadResult; delay: ProbeReading; ref: LoadResult }>> {
   const requests = mixedRequests(scenarios(f));
   await load({ baseUrl: server.base, connections: 16, durationSeconds: 1, requests, headers: { cookie: f.cookie } });
-  await askProbe(server, 'reset');
-  const result = await load({ baseUrl: server.base, connections: 16, durationSeconds, requests, headers: { cookie: f.cookie } });
-  return { load: result, delay: await askProbe(server, 'read') };
+  const measured = [];
+  for (let i = 0; i < times; i++) {
+    const ref = await referenceNow();
+    await askProbe(server, 'reset');
+    const result = await load({ baseUrl: server.base, connections: 16, durationSeconds, requests, headers: { cookie: f.cookie } });
+    measured.push({ load: result, delay: await askProbe(server, 'read'), ref });
+  }
+  return measured;
 }
 
 // ---------------------------------------------------------------- a slow query
@@ -745,8 +842,9 @@ function nextMessage<T>(child: ChildProcess, pick: (message: SlowQueryServerMess
 
 /** Starts bench/slow-query-server.ts on the bench's data and settings (plus `env`) and waits until it listens. */
 async function startSlowQueryServer(setup: Setup, clientDir: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/slow-query-server.ts'], {
-    env: { ...process.env, ...serverEnv(setup, nextPort++, clientDir), ...env },
+  const [command, args] = onServerCpu(pinning, taskset, process.execPath, ['--import', 'tsx', 'bench/slow-query-server.ts']);
+  const child = spawn(command, args, {
+    env: { ...process.env, ...serverEnv(setup, await freePort(), clientDir), ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   let timer: NodeJS.Timeout | undefined;
@@ -842,7 +940,9 @@ interface SlowQueryResult {
   queryMs: number;
   requests: number;
   p50: number;
+  /** The median of the repetitions' slowest GET (each repetition its own slow statement); each repetition's. */
   max: number;
+  maxRuns: number[];
   /** Caches off: the one GET /api/posts sent as the query started (it needs the database, so it waits). */
   uncachedMs: number;
   uncachedQueryMs: number;
@@ -858,7 +958,10 @@ async function slowQueryScenario(setup: Setup, clientDir: string, viewer: string
   let server = await startSlowQueryServer(setup, clientDir);
   try {
     const slow = await calibrateSlowQuery(server);
-    const cached = await feedDuringSlowQuery(server, viewer, slow.rows, true);
+    const runs = [];
+    for (let i = 0; i < repeats; i++) runs.push(await feedDuringSlowQuery(server, viewer, slow.rows, true));
+    const cached = runs[runs.length >> 1]!;
+    const maxRuns = runs.map((r) => Math.round(Math.max(...r.latencies) * 100) / 100);
     await stopServer(server);
     server = await startSlowQueryServer(setup, clientDir, { CACHE_TTL_MS: '0' });
     const uncached = await feedDuringSlowQuery(server, viewer, slow.rows, false);
@@ -870,7 +973,8 @@ async function slowQueryScenario(setup: Setup, clientDir: string, viewer: string
       queryMs: round(cached.queryMs),
       requests: sorted.length,
       p50: round(sorted[Math.ceil(sorted.length / 2) - 1]!),
-      max: round(sorted[sorted.length - 1]!),
+      max: spreadOf(maxRuns).median,
+      maxRuns,
       uncachedMs: round(uncached.latencies[0]!),
       uncachedQueryMs: round(uncached.queryMs),
     };
@@ -908,7 +1012,13 @@ async function underUploadAttack(
   base: string,
   f: Fixture,
   uploaderCookie: string,
-): Promise<{ media: LoadResult; feed: LoadResult; mediaBytes: number; uploads: Record<string, number> }> {
+  referenceNow: () => Promise<LoadResult>,
+): Promise<{
+  media: Array<LoadResult & { ref: LoadResult }>;
+  feed: Array<LoadResult & { ref: LoadResult }>;
+  mediaBytes: number;
+  uploads: Record<string, number>;
+}> {
   const corpus = await imageCorpus();
   const pick = (name: string) => corpus.find((entry) => entry.name.startsWith(name))!;
   const bombs: CorpusEntry[] = [pick('12-bit AVIF'), pick('interlaced 16-bit'), pick('progressive 4:4:4'), pick('12-MP AVIF photo')];
@@ -924,33 +1034,47 @@ async function underUploadAttack(
   const feed = await json<FeedPage>(base, '/api/posts', f.cookie);
   const media = await smallMediaUrl(base, feed);
   const uploads: Record<string, number> = {};
-  let attacking = true;
-  const attackers = Array.from({ length: ATTACKERS }, async (_, i) => {
-    for (let n = i; attacking; n++) {
-      const { body, contentType } = forms[n % forms.length]!;
-      const response = await fetch(`${base}/api/posts`, {
-        method: 'POST',
-        headers: { cookie: uploaderCookie, 'content-type': contentType },
-        body,
-      });
-      await response.arrayBuffer();
-      uploads[response.status] = (uploads[response.status] ?? 0) + 1;
+  /** The attack on while `work` runs: ATTACKERS uploaders in a loop, given 2 s to get going first. */
+  const underAttack = async <T>(work: () => Promise<T>): Promise<T> => {
+    let attacking = true;
+    const attackers = Array.from({ length: ATTACKERS }, async (_, i) => {
+      for (let n = i; attacking; n++) {
+        const { body, contentType } = forms[n % forms.length]!;
+        const response = await fetch(`${base}/api/posts`, {
+          method: 'POST',
+          headers: { cookie: uploaderCookie, 'content-type': contentType },
+          body,
+        });
+        await response.arrayBuffer();
+        uploads[response.status] = (uploads[response.status] ?? 0) + 1;
+      }
+    });
+    try {
+      // Let the attack get going (queue filled, decoders busy) before measuring.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      return await work();
+    } finally {
+      attacking = false;
+      await Promise.all(attackers);
     }
-  });
-  try {
-    // Let the attack get going (queue filled, decoders busy) before measuring.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    const measure = async (path: string) => {
-      await load({ baseUrl: base, connections: 16, durationSeconds: 1, requests: [{ path }], headers: { cookie: f.cookie } });
-      return load({ baseUrl: base, connections: 16, durationSeconds, requests: [{ path }], headers: { cookie: f.cookie } });
-    };
-    const mediaResult = await measure(media.url);
-    const feedResult = await measure('/api/posts');
-    return { media: mediaResult, feed: feedResult, mediaBytes: media.bytes, uploads };
-  } finally {
-    attacking = false;
-    await Promise.all(attackers);
+  };
+  const headers = { cookie: f.cookie };
+  const at16 = (path: string, seconds: number) =>
+    load({ baseUrl: base, connections: 16, durationSeconds: seconds, requests: [{ path }], headers });
+  const mediaRuns: Array<LoadResult & { ref: LoadResult }> = [];
+  const feedRuns: Array<LoadResult & { ref: LoadResult }> = [];
+  // Each repetition: the ceiling with no attack (the paired reference), then the attack on and
+  // both paths measured under it (warmed up the first time), then the attack off.
+  for (let i = 0; i < repeats; i++) {
+    const ref = await referenceNow();
+    await underAttack(async () => {
+      if (i === 0) await at16(media.url, 1);
+      mediaRuns.push({ ...(await at16(media.url, durationSeconds)), ref });
+      if (i === 0) await at16('/api/posts', 1);
+      feedRuns.push({ ...(await at16('/api/posts', durationSeconds)), ref });
+    });
   }
+  return { media: mediaRuns, feed: feedRuns, mediaBytes: media.bytes, uploads };
 }
 
 // ---------------------------------------------------------------- measurements
@@ -1000,18 +1124,110 @@ const machine = {
 const describe = (d: Dataset) =>
   `${d.name} (${d.users} users, ${d.posts} posts, ${d.follows} follows${d.boards ? `, ${d.boards} boards, ${d.saves} saves` : ''})`;
 log(
-  `machine: ${JSON.stringify(machine)}; ${passes.map((pass) => `${describe(pass.dataset)} on ${pass.dbs.join(', ')}`).join(', then ')}; ${durationSeconds}s per measurement`,
+  `machine: ${JSON.stringify(machine)}; ${passes.map((pass) => `${describe(pass.dataset)} on ${pass.dbs.join(', ')}`).join(', then ')}; ${durationSeconds}s per measurement, budgeted points ${repeats} times; ${pinning.reason}`,
 );
+
+/** Server and database CPU time of one measurement (/proc), in all and per request. */
+interface Cpu {
+  serverMs: number;
+  databaseMs: number;
+  perRequestMs: number;
+}
+/**
+ * One measurement, with the CPU it cost; a budgeted repetition also with the references measured
+ * right before it (issue 28 point 4): the static ceiling at the same concurrency, and on the
+ * caches-off points the calibration on the server's CPU.
+ */
+type Measured = LoadResult & { cpu?: Cpu; ref?: Measured; cal?: Calibration };
+/** A point as the tables show it: the medians of its repetitions, and each repetition (when more than one). */
+type Row = Measured & { runs?: Measured[] };
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** One load, with the server's and its database backends' CPU time sampled before and after. */
+async function measureLoad(server: Server, options: Parameters<typeof load>[0]): Promise<Measured> {
+  pinBackends(server.database);
+  const pid = server.child.pid;
+  const before = { server: cpuSample(pid, undefined), database: cpuSample(undefined, server.database) };
+  const result = await load(options);
+  const serverMs = cpuMsBetween(before.server, cpuSample(pid, undefined), TICKS_PER_SECOND);
+  const databaseMs = server.database ? cpuMsBetween(before.database, cpuSample(undefined, server.database), TICKS_PER_SECOND) : 0;
+  const perRequestMs = Math.round(((serverMs + databaseMs) / Math.max(1, result.requests)) * 10_000) / 10_000;
+  return { ...result, cpu: { serverMs: round2(serverMs), databaseMs: round2(databaseMs), perRequestMs } };
+}
+
+/**
+ * The paired reference of a budgeted repetition: the static ceiling (the feed's bytes from
+ * memory, bench-feed.json) at `connections`, after a short warm-up, right before it. Measured
+ * beside each repetition because the machine is shared: its load changes from one minute to the
+ * next, and a ceiling measured minutes apart from the figure it divides says nothing of it.
+ */
+const REF_WARMUP_SECONDS = 0.5;
+const REF_SECONDS = 1.5;
+async function ceilingNow(server: Server, connections = 16): Promise<Measured> {
+  const requests = [{ path: '/bench-feed.json' }];
+  await load({ baseUrl: server.base, connections, durationSeconds: REF_WARMUP_SECONDS, requests });
+  return measureLoad(server, { baseUrl: server.base, connections, durationSeconds: REF_SECONDS, requests });
+}
+
+/** The row of a point measured `runs.length` times: every figure the median of its repetitions. */
+function summarize(runs: Measured[]): Row {
+  if (runs.length === 1) return runs[0]!;
+  const mid = (pick: (r: Measured) => number) => round2(spreadOf(runs.map(pick)).median);
+  const statuses: Record<string, number> = {};
+  for (const r of runs) for (const [status, count] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
+  const withCpu = runs.every((r) => r.cpu);
+  return {
+    connections: runs[0]!.connections,
+    requests: mid((r) => r.requests),
+    rps: mid((r) => r.rps),
+    p50: mid((r) => r.p50),
+    p95: mid((r) => r.p95),
+    p99: mid((r) => r.p99),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    statuses,
+    loadAverage: runs[runs.length - 1]!.loadAverage,
+    ...(withCpu && {
+      cpu: {
+        serverMs: mid((r) => r.cpu!.serverMs),
+        databaseMs: mid((r) => r.cpu!.databaseMs),
+        perRequestMs: spreadOf(runs.map((r) => r.cpu!.perRequestMs)).median,
+      },
+    }),
+    runs,
+  };
+}
+
+/** The spread of one figure over a row's repetitions. */
+const spreadIn = (row: Row, pick: (r: Measured) => number) => spreadOf((row.runs ?? [row]).map(pick));
+/** The same, each repetition with its paired reference (`refPick` of it) when every one has one. */
+function pairedIn(row: Row, pick: (r: Measured) => number, refPick?: (r: Measured) => number | undefined): Spread {
+  const runs = row.runs ?? [row];
+  const refs = refPick ? runs.map(refPick).filter((ref) => ref !== undefined) : [];
+  return refPick && refs.length === runs.length ? pairedSpreadOf(runs.map(pick), refs) : spreadOf(runs.map(pick));
+}
+
+/** One measurement as the log prints it. */
+const rowFigures = (r: Row) =>
+  `${figures(r)}${r.cpu ? `, CPU ${r.cpu.perRequestMs} ms/req (server ${r.cpu.serverMs}, db ${r.cpu.databaseMs} ms)` : ''}` +
+  (r.runs ? `; p99 ${spreadIn(r, (x) => x.p99).min}–${spreadIn(r, (x) => x.p99).max} over ${r.runs.length}` : '') +
+  (r.runs?.every((x) => x.ref) ? `; each p99 / ceiling p99 right before: ${r.runs.map((x) => `${x.p99}/${x.ref!.p99}`).join(', ')}` : '') +
+  (r.runs?.every((x) => x.cal) ? `; each CPU/req / cal: ${r.runs.map((x) => `${x.cpu?.perRequestMs}/${x.cal!.cpuMs}`).join(', ')}` : '');
 
 /** What one database measured on one dataset. */
 interface Run {
   db: Db;
   dataset: Dataset;
-  api: Record<string, LoadResult[]>;
-  ceiling?: { feed: LoadResult; static: LoadResult; ratio: number; feedBytes: number };
-  attack?: { mediaP99: number; feedP99: number; mediaBytes: number; uploads: Record<string, number> };
-  /** The mixed load, and the server's event-loop delay (ms) meanwhile. */
-  mixed?: { load: LoadResult; eventLoopDelay: { p50: number; p99: number; max: number } };
+  api: Record<string, Row[]>;
+  /** The static ceiling @16 and @1 (repeated through the run), and the feed @16 against it. */
+  ceiling?: { feed: Row; static: Row; at1: Row; ratio: number; feedBytes: number; paired: Measured[] };
+  /** The calibration workload on the server's CPU, repeated through the run (bench/calibrate.mjs). */
+  calibrations: Calibration[];
+  /** The PostgreSQL backends pinned to the server's CPU (absent on PGlite or unpinned). */
+  pinnedBackends?: number;
+  attack?: { mediaP99: number; feedP99: number; media: Row; feed: Row; mediaBytes: number; uploads: Record<string, number> };
+  /** The mixed load, and the server's event-loop delay (ms) meanwhile (medians; each repetition's p99). */
+  mixed?: { load: Row; eventLoopDelay: { p50: number; p99: number; max: number; p99Runs: number[]; p99RefRuns?: number[] } };
   /** The server's memory after the API scenarios, caches on: resident then, and the most it had held. */
   memory?: { rss: number; maxRss: number };
   slowQuery?: SlowQueryResult;
@@ -1021,8 +1237,13 @@ interface Run {
 const UNCACHED = ['home feed', 'profile', 'profile posts', 'post detail', 'related posts', 'search posts'];
 /** The board scenarios measured again with every cache off: what their queries cost (not budgeted). */
 const UNCACHED_BOARDS: BoardScenarioName[] = ['big board page', 'typical board page', 'boards tab'];
+/** The caches-on scenarios budgeted @16 (budgets.ts): measured `repeats` times there. */
+const BUDGETED: string[] = ['home feed', 'search posts', 'profile', 'profile posts', 'post detail', ...BOARD_SCENARIOS];
 
-const wanted = (name: string) => !only || only.includes(name);
+const skipped = values.skip?.split(',').map((name) => name.trim()) ?? [];
+const wanted = (name: string) => (!only || only.includes(name)) && !skipped.includes(name);
+/** `--only none`: the reference rounds alone, `repeats` of them per server, and the figures QUIET takes. */
+const referencesOnly = only?.length === 1 && only[0] === 'none';
 const runs: Run[] = [];
 /** Issue 28 point 5 (bench/lighthouse.ts): once, on the first dataset measured; `--only lighthouse` alone. */
 let lighthouse: LighthouseNumbers | undefined;
@@ -1033,8 +1254,8 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
   const setup = await prepare(db, d);
   const where = `${db} ${d.name}`;
   // A private copy of the client, plus the feed's exact bytes as a static file: the ceiling.
-  const clientDir = path.join(ROOT, `client-${db}`);
-  fs.rmSync(clientDir, { recursive: true, force: true });
+  // (In a folder of this run's own: another checkout's bench may be running too.)
+  const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), `dormboard-bench-client-${db}-`));
   fs.cpSync('dist/client', clientDir, { recursive: true });
   let server = await startServer(setup, clientDir);
   let f = await fixture(server.base);
@@ -1047,38 +1268,92 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
   server = await startServer(setup, clientDir);
   // Sessions live in the database, so the fixture's survive the restart.
   const { cookie, uploaderCookie } = f;
-  const run: Run = { db, dataset: d, api: {} };
+  const run: Run = { db, dataset: d, api: {}, calibrations: [] };
+  const backendsPinnedBefore = pinnedBackends.size;
 
-  const measurePoints = async (label: string, requests: LoadRequest[], as = cookie) => {
+  // The references (issue 28 point 4): every budgeted repetition is paired with the ceiling at
+  // the same concurrency measured right before it (and the caches-off ones with the calibration:
+  // referencesNow below), and budgets judge those pairs. Besides, one reference round at the
+  // start: the calibration and the ceiling @16 and @1 at the run's full duration, for the table
+  // of references and for QUIET (bench/budgets.ts); `--only none` measures `repeats` of them.
+  const ceiling: { at16: Measured[]; at1: Measured[]; paired: Measured[] } = { at16: [], at1: [], paired: [] };
+  const referenceRound = async () => {
+    run.calibrations.push(await calibrate(pinning, taskset));
+    const requests = [{ path: '/bench-feed.json' }];
+    await load({ baseUrl: server.base, connections: 16, durationSeconds: 1, requests });
+    ceiling.at16.push(await measureLoad(server, { baseUrl: server.base, connections: 16, durationSeconds, requests }));
+    ceiling.at1.push(await measureLoad(server, { baseUrl: server.base, connections: 1, durationSeconds, requests }));
+    const [cal, c16, c1] = [run.calibrations.at(-1)!, ceiling.at16.at(-1)!, ceiling.at1.at(-1)!];
+    log(
+      `${where} reference: cal ${cal.cpuMs} ms CPU (${cal.wallMs} wall); ceiling @16 ${figures(c16)}; @1 p99 ${c1.p99} ms, ${c1.rps} req/s`,
+    );
+  };
+  await referenceRound();
+
+  /** A budgeted repetition's references, measured right before it; with `withCal` the calibration too (CPU budgets). */
+  const referencesNow = async (withCal: boolean, connections = 16): Promise<Pick<Measured, 'ref' | 'cal'>> => {
+    const cal = withCal ? await calibrate(pinning, taskset) : undefined;
+    if (cal) run.calibrations.push(cal);
+    const ref = await ceilingNow(server, connections);
+    ceiling.paired.push(ref);
+    return { ref, ...(cal && { cal }) };
+  };
+  const measurePoints = async (label: string, requests: LoadRequest[], as = cookie, budgeted = false, withCal = false) => {
     run.api[label] = [];
     const headers: Record<string, string> = as ? { cookie: as } : {};
     for (const connections of connectionsFor(d)) {
-      // Warm up (JIT, caches, connection pool), then measure.
+      // Warm up (JIT, caches, connection pool), then measure: budgeted points (@16) `repeats`
+      // times, each right after its references.
       await load({ baseUrl: server.base, connections, durationSeconds: 1, requests, headers });
-      const result = await load({ baseUrl: server.base, connections, durationSeconds, requests, headers });
-      run.api[label].push(result);
-      log(`${where} ${label} @${connections}: ${figures(result)}`);
+      const measured: Measured[] = [];
+      const paired = budgeted && connections === 16;
+      for (let i = 0; i < (paired ? repeats : 1); i++) {
+        const refs = paired ? await referencesNow(withCal, connections) : {};
+        const result = await measureLoad(server, { baseUrl: server.base, connections, durationSeconds, requests, headers });
+        measured.push({ ...result, ...refs });
+      }
+      const row = summarize(measured);
+      run.api[label].push(row);
+      log(`${where} ${label} @${connections}: ${rowFigures(row)}`);
     }
   };
   const all = scenarios(f);
-  for (const [name, requests] of Object.entries(all)) if (wanted(name)) await measurePoints(name, requests);
+  for (const [name, requests] of Object.entries(all))
+    if (wanted(name)) await measurePoints(name, requests, cookie, BUDGETED.includes(name));
   const boards: Record<string, BoardScenario> =
     setup.boards && BOARD_SCENARIOS.some((name) => wanted(name) || wanted(`${name} (caches off)`))
       ? boardScenarios(await boardFixture(server.base, setup.boards))
       : {};
-  for (const [name, scenario] of Object.entries(boards)) if (wanted(name)) await measurePoints(name, scenario.requests, scenario.cookie);
+  for (const [name, scenario] of Object.entries(boards))
+    if (wanted(name)) await measurePoints(name, scenario.requests, scenario.cookie, true);
   if (wanted(FEED_UNDER_SEARCH)) {
-    const { feed, searches } = await feedUnderSearch(server.base, cookie, f.vocabulary);
+    // One generator for every repetition: a search asked once is in the search cache after.
+    const nextSearch = uncachedSearches(f.vocabulary);
+    const measured: Array<{ feed: Measured; searches: LoadResult }> = [];
+    for (let i = 0; i < repeats; i++) {
+      const { ref } = await referencesNow(false);
+      const result = await feedUnderSearch(server.base, cookie, nextSearch);
+      measured.push({ feed: { ...result.feed, ref }, searches: result.searches });
+    }
+    const [feed, searches] = [summarize(measured.map((m) => m.feed)), summarize(measured.map((m) => m.searches))];
     run.api[FEED_UNDER_SEARCH] = [feed];
     run.api['uncached searches beside it'] = [searches];
-    log(`${where} ${FEED_UNDER_SEARCH} @16: ${figures(feed)}`);
+    log(`${where} ${FEED_UNDER_SEARCH} @16: ${rowFigures(feed)}`);
     log(`${where} uncached searches beside it @16: ${figures(searches)}, statuses ${JSON.stringify(searches.statuses)}`);
   }
   if (wanted(MIXED)) {
-    const { load: result, delay } = await mixedLoad(server, f);
+    const measured = await mixedLoad(server, f, repeats, async () => (await referencesNow(false)).ref!);
+    const result = summarize(measured.map((m) => m.load));
+    const delay = (pick: (reading: ProbeReading) => number) => spreadOf(measured.map((m) => pick(m.delay))).median;
     run.api[MIXED] = [result];
-    run.mixed = { load: result, eventLoopDelay: { p50: delay.p50, p99: delay.p99, max: delay.max } };
-    log(`${where} ${MIXED} @16: ${figures(result)}; event-loop delay p50 ${delay.p50} p99 ${delay.p99} max ${delay.max} ms`);
+    const p99Runs = measured.map((m) => m.delay.p99);
+    const p99RefRuns = measured.map((m) => m.ref.p99);
+    run.mixed = {
+      load: result,
+      eventLoopDelay: { p50: delay((r) => r.p50), p99: delay((r) => r.p99), max: delay((r) => r.max), p99Runs, p99RefRuns },
+    };
+    const e = run.mixed.eventLoopDelay;
+    log(`${where} ${MIXED} @16: ${rowFigures(result)}; event-loop delay p50 ${e.p50} p99 ${e.p99} (${p99Runs.join(', ')}) max ${e.max} ms`);
   }
   const { rss, maxRss } = await askProbe(server, 'read');
   run.memory = { rss, maxRss };
@@ -1088,42 +1363,61 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
   // same thing a moment ago (the scenarios above repeat one profile, one post, a few words).
   const uncached = UNCACHED.filter((name) => wanted(name) || wanted(`${name} (caches off)`));
   const uncachedBoards = UNCACHED_BOARDS.filter((name) => boards[name] && (wanted(name) || wanted(`${name} (caches off)`)));
+  const uncachedBudgets = uncachedBudgeted(db, d.size);
   if (uncached.length + uncachedBoards.length > 0) {
     await stopServer(server);
     server = await startServer({ ...setup, env: { ...setup.env, CACHE_TTL_MS: '0' } }, clientDir);
-    for (const name of uncached) await measurePoints(`${name} (caches off)`, all[name]!);
+    for (const name of uncached) {
+      const budgeted = uncachedBudgets.includes(name);
+      await measurePoints(`${name} (caches off)`, all[name]!, cookie, budgeted, budgeted);
+    }
     for (const name of uncachedBoards) await measurePoints(`${name} (caches off)`, boards[name]!.requests, boards[name]!.cookie);
     await stopServer(server);
     server = await startServer(setup, clientDir);
   }
   if (wanted(ATTACK)) {
-    const result = await underUploadAttack(server.base, f, uploaderCookie);
-    run.api[`20 KB image, ${ATTACK}`] = [result.media];
-    run.api[`home feed, ${ATTACK}`] = [result.feed];
-    run.attack = { mediaP99: result.media.p99, feedP99: result.feed.p99, mediaBytes: result.mediaBytes, uploads: result.uploads };
+    const result = await underUploadAttack(server.base, f, uploaderCookie, async () => (await referencesNow(false)).ref!);
+    const [media, feed] = [summarize(result.media), summarize(result.feed)];
+    run.api[`20 KB image, ${ATTACK}`] = [media];
+    run.api[`home feed, ${ATTACK}`] = [feed];
+    run.attack = { mediaP99: media.p99, feedP99: feed.p99, media, feed, mediaBytes: result.mediaBytes, uploads: result.uploads };
     for (const [name, r] of [
-      [`${result.mediaBytes}-byte image`, result.media],
-      ['home feed', result.feed],
+      [`${result.mediaBytes}-byte image`, media],
+      ['home feed', feed],
     ] as const) {
-      log(`${where} ${name} ${ATTACK} @16: ${figures(r)}`);
+      log(`${where} ${name} ${ATTACK} @16: ${rowFigures(r)}`);
     }
     log(
       `${where} ${ATTACK}: uploads answered ${JSON.stringify(result.uploads)}; removed ${await deleteUploads(server.base, uploaderCookie)} of them`,
     );
   }
+  if (referencesOnly) for (let i = 1; i < repeats; i++) await referenceRound();
+  run.pinnedBackends = setup.pgDatabase && pinning.pinned ? pinnedBackends.size - backendsPinnedBefore : undefined;
+  const staticRow = summarize(ceiling.at16);
+  const feedAt16 = run.api['home feed']?.find((r) => r.connections === 16);
+  run.ceiling = {
+    feed: feedAt16 ?? staticRow,
+    static: staticRow,
+    at1: summarize(ceiling.at1),
+    ratio: feedAt16 ? feedAt16.rps / staticRow.rps : Number.NaN,
+    feedBytes: feedBody.length,
+    paired: ceiling.paired,
+  };
+  log(
+    `${where} static ceiling @16: ${staticRow.rps} req/s, p99 ${staticRow.p99} ms` +
+      (feedAt16 ? `; feed is ${(run.ceiling.ratio * 100).toFixed(1)} % of it` : ''),
+  );
   if (!only) {
-    await load({ baseUrl: server.base, connections: 16, durationSeconds: 1, requests: [{ path: '/bench-feed.json' }] });
-    const staticResult = await load({ baseUrl: server.base, connections: 16, durationSeconds, requests: [{ path: '/bench-feed.json' }] });
-    const feedAt16 = run.api['home feed']!.find((r) => r.connections === 16)!;
-    run.ceiling = { feed: feedAt16, static: staticResult, ratio: feedAt16.rps / staticResult.rps, feedBytes: feedBody.length };
-    log(`${where} static ceiling @16: ${staticResult.rps} req/s; feed is ${(run.ceiling.ratio * 100).toFixed(1)} % of it`);
-
     if (!page) {
-      const identity = { baseUrl: server.base, identifier: f.viewer, password: PASSWORD };
-      const unthrottled = await measureFirstView(identity);
-      const slow4g = await measureFirstView({ ...identity, throttle: SLOW_4G });
-      const full = await fullSizeBytes(server.base, f.feedUrls);
-      page = { unthrottled, slow4g, fullSizeBytes: full, ratio: full / Math.max(1, slow4g.imageBytes), dataset: d };
+      // Chromium on every CPU, as before pinning: the first view is a client's figure.
+      page = await unpinnedWhile(async () => {
+        const identity = { baseUrl: server.base, identifier: f.viewer, password: PASSWORD };
+        const unthrottled = await measureFirstView(identity);
+        const slow4g = await measureFirstView({ ...identity, throttle: SLOW_4G });
+        const full = await fullSizeBytes(server.base, f.feedUrls);
+        return { unthrottled, slow4g, fullSizeBytes: full, ratio: full / Math.max(1, slow4g.imageBytes), dataset: d };
+      });
+      const { slow4g } = page;
       log(`first view: ${slow4g.bytes} bytes, ${slow4g.requests} requests, LCP ${slow4g.lcpMs} ms (Slow 4G), CLS ${slow4g.cls}`);
     }
 
@@ -1160,9 +1454,10 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
     run.slowQuery = slow;
     log(
       `${where} ${SLOW_QUERY}: ${slow.rows} rows counted in ${slow.aloneMs} ms alone, ${slow.queryMs} ms beside ${slow.requests} ` +
-        `GET /api/posts (p50 ${slow.p50}, max ${slow.max} ms); caches off, one GET took ${slow.uncachedMs} ms (query ${slow.uncachedQueryMs} ms)`,
+        `GET /api/posts (p50 ${slow.p50}, max ${slow.max} ms, each time ${slow.maxRuns.join(', ')}); caches off, one GET took ${slow.uncachedMs} ms (query ${slow.uncachedQueryMs} ms)`,
     );
   }
+  fs.rmSync(clientDir, { recursive: true, force: true });
   return run;
 }
 
@@ -1172,42 +1467,105 @@ for (const pass of passes) {
   for (const db of pass.dbs) runs.push(await measureRun(db, pass.dataset));
 }
 
+/**
+ * What QUIET (bench/budgets.ts) takes, from this run's reference rounds (run it on a quiet
+ * machine: `npm run bench -- --only none` measures them alone, `repeats` per server): the
+ * ceiling's p99 and p95 @16, the median of each server's rounds, then the median over the
+ * servers; the calibration's CPU and wall ms, the median of every round's.
+ */
+{
+  const rounds = runs.filter((run) => run.ceiling);
+  if (rounds.length > 0) {
+    const perServer = rounds.map((run) => ({
+      server: `${run.db} ${run.dataset.name}`,
+      p99: spreadIn(run.ceiling!.static, (r) => r.p99).median,
+      p95: spreadIn(run.ceiling!.static, (r) => r.p95).median,
+      loadAverage: (run.ceiling!.static.runs ?? [run.ceiling!.static]).map((r) => r.loadAverage),
+    }));
+    const roundCals = rounds.flatMap((run) => run.calibrations.slice(0, referencesOnly ? repeats : 1));
+    const quiet = {
+      ceilingP99At16: round2(median(perServer.map((x) => x.p99))),
+      ceilingP95At16: round2(median(perServer.map((x) => x.p95))),
+      calCpuMs: round2(median(roundCals.map((c) => c.cpuMs))),
+      calWallMs: round2(median(roundCals.map((c) => c.wallMs))),
+    };
+    log(`QUIET (bench/budgets.ts) as this run measured it: ${JSON.stringify(quiet)}; per server ${JSON.stringify(perServer)}`);
+  }
+}
 if (only && !values.merge) process.exit(0);
 /** With --merge: the results file the measured rows go into. */
 const previous = values.merge ? readPrevious() : undefined;
-// A partial run keeps the pipeline's figure: it measured no pipeline.
-const pipeline = previous ? (previous.pipeline as Awaited<ReturnType<typeof measurePipeline>>) : await measurePipeline();
+// A partial run keeps the pipeline's figure: it measured no pipeline. The pipeline runs on every
+// CPU (sharp's threads), as in production: unpinned.
+const pipeline = previous
+  ? (previous.pipeline as Awaited<ReturnType<typeof measurePipeline>>)
+  : await unpinnedWhile(() => measurePipeline());
 const bundle = measureBundle();
+/** The run's calibrations, all databases' (the pipeline's reference is their wall time). */
+const allCalibrations = calibrationSpread(runs.flatMap((run) => run.calibrations));
 
 function numbersOf(run: Run): RunNumbers {
   const at16 = (name: string) => run.api[name]?.find((r) => r.connections === 16);
-  /** The profile budgets hold for the profile and its first page of posts alike. */
-  const profileP99 = (suffix: string) => {
-    const [profile, posts] = [at16(`profile${suffix}`), at16(`profile posts${suffix}`)];
-    return profile && posts ? Math.max(profile.p99, posts.p99) : undefined;
+  /** The repetitions' figures, each with its reference measured right before it (`refPick` of it) when there is one. */
+  const spread = (name: string, pick: (r: Measured) => number, refPick?: (r: Measured) => number | undefined) => {
+    const row = at16(name);
+    return row && pairedIn(row, pick, refPick);
   };
+  /** The profile budgets hold for the profile and its first page of posts alike: the worse of the two, repetition by repetition. */
+  const profile = (suffix: string, pick: (r: Measured) => number, refPick: (r: Measured) => number | undefined) => {
+    const [a, b] = [at16(`profile${suffix}`), at16(`profile posts${suffix}`)];
+    if (!a || !b) return undefined;
+    return worseEach(pairedIn(a, pick, refPick), pairedIn(b, pick, refPick));
+  };
+  const p99 = (r: Measured) => r.p99;
+  const p95 = (r: Measured) => r.p95;
+  const cpu = (r: Measured) => r.cpu?.perRequestMs ?? Number.NaN;
+  const refP99 = (r: Measured) => r.ref?.p99;
+  const refP95 = (r: Measured) => r.ref?.p95;
+  const refRps = (r: Measured) => r.ref?.rps;
+  const refCal = (r: Measured) => r.cal?.cpuMs;
   const off = ' (caches off)';
+  const ceiling = run.ceiling!;
+  const attackRow = (row: Row | undefined) => row && pairedIn(row, p99, refP99);
+  const referenceRuns = [...(ceiling.static.runs ?? [ceiling.static]), ...ceiling.paired];
+  const delay = run.mixed?.eventLoopDelay;
   return {
     db: run.db,
     dataset: run.dataset.name,
     size: run.dataset.size,
-    feedP99At16: at16('home feed')?.p99,
-    feedToCeilingAt16: run.ceiling?.ratio,
-    searchPostsP95At16: at16('search posts')?.p95,
-    profileP99At16: profileP99(''),
-    postDetailP99At16: at16('post detail')?.p99,
-    boardsP99At16: Object.fromEntries(BOARD_SCENARIOS.flatMap((name) => (at16(name) ? [[name, at16(name)!.p99]] : []))),
-    feedUnderSearchP99At16: run.api[FEED_UNDER_SEARCH]?.[0]?.p99,
-    underUploadAttackP99: run.attack && { media: run.attack.mediaP99, feed: run.attack.feedP99 },
-    uncachedAt16: {
-      feedP99: at16(`home feed${off}`)?.p99,
-      profileP99: profileP99(off),
-      postDetailP99: at16(`post detail${off}`)?.p99,
-      searchPostsP95: at16(`search posts${off}`)?.p95,
-      relatedPostsP95: at16(`related posts${off}`)?.p95,
+    reference: {
+      ceilingP99At16: spreadOf(referenceRuns.map(p99)),
+      ceilingP95At16: spreadOf(referenceRuns.map(p95)),
+      ceilingRpsAt16: spreadOf(referenceRuns.map((r) => r.rps)),
+      ceilingP99At1: spreadIn(ceiling.at1, p99),
+      calCpuMs: spreadOf(run.calibrations.map((c) => c.cpuMs)),
     },
-    eventLoopDelayP99Ms: run.mixed?.eventLoopDelay.p99,
-    feedDuringSlowQueryMaxMs: run.slowQuery?.max,
+    feedP99At16: spread('home feed', p99, refP99),
+    feedRpsAt16: spread('home feed', (r) => r.rps, refRps),
+    searchPostsP95At16: spread('search posts', p95, refP95),
+    profileP99At16: profile('', p99, refP99),
+    postDetailP99At16: spread('post detail', p99, refP99),
+    boardsP99At16: Object.fromEntries(BOARD_SCENARIOS.flatMap((name) => (at16(name) ? [[name, spread(name, p99, refP99)!]] : []))),
+    feedUnderSearchP99At16: run.api[FEED_UNDER_SEARCH]?.[0] && pairedIn(run.api[FEED_UNDER_SEARCH][0], p99, refP99),
+    underUploadAttackP99: run.attack && { media: attackRow(run.attack.media)!, feed: attackRow(run.attack.feed)! },
+    uncachedAt16: {
+      feedP99: spread(`home feed${off}`, p99, refP99),
+      profileP99: profile(off, p99, refP99),
+      postDetailP99: spread(`post detail${off}`, p99, refP99),
+      searchPostsP95: spread(`search posts${off}`, p95, refP95),
+      relatedPostsP95: spread(`related posts${off}`, p95, refP95),
+    },
+    uncachedCpuAt16: {
+      feedP99: spread(`home feed${off}`, cpu, refCal),
+      profileP99: profile(off, cpu, refCal),
+      postDetailP99: spread(`post detail${off}`, cpu, refCal),
+      searchPostsP95: spread(`search posts${off}`, cpu, refCal),
+      relatedPostsP95: spread(`related posts${off}`, cpu, refCal),
+    },
+    eventLoopDelayP99Ms:
+      delay &&
+      (delay.p99RefRuns?.length === delay.p99Runs.length ? pairedSpreadOf(delay.p99Runs, delay.p99RefRuns) : spreadOf(delay.p99Runs)),
+    feedDuringSlowQuery: run.slowQuery && { maxMs: spreadOf(run.slowQuery.maxRuns), statementAloneMs: run.slowQuery.aloneMs },
   };
 }
 
@@ -1219,33 +1577,46 @@ const numbers: BenchNumbers = {
   lcpSlow4gMs: page?.slow4g.lcpMs,
   cls: page ? Math.max(page.slow4g.cls, page.unthrottled.cls) : undefined,
   initialJsGzip: bundle.js,
-  pipeline12mpMs: pipeline.medianMs,
+  pipeline12mp: { ms: spreadOf(pipeline.runs), calWallMs: allCalibrations.wallMs.median },
 };
 const budgets = [...checkBudgets(numbers), ...(lighthouse ? lighthouseBudgets(lighthouse) : [])];
 
 // ---------------------------------------------------------------- report
 
-const lines: string[] = [`datasets: ${passes.map((pass) => describe(pass.dataset)).join('; ')}`, ''];
+const lines: string[] = [
+  `datasets: ${passes.map((pass) => describe(pass.dataset)).join('; ')}`,
+  `pinning: ${pinning.reason}; ${durationSeconds} s per measurement, budgeted points ${repeats} times (medians shown, p99 min–max beside)`,
+  '',
+];
 lines.push(
-  `| scenario | db | dataset | conns | p50 ms | p95 ms | p99 ms | req/s | errors |`,
-  `|---|---|---|---:|---:|---:|---:|---:|---:|`,
+  `| scenario | db | dataset | conns | p50 ms | p95 ms | p99 ms | p99 spread | req/s | CPU ms/req (server + db) | errors |`,
+  `|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|`,
 );
 for (const run of runs) {
   for (const [name, results] of Object.entries(run.api)) {
     for (const r of results) {
+      const p99s = r.runs ? spreadIn(r, (x) => x.p99) : undefined;
+      const cpu = r.cpu
+        ? `${r.cpu.perRequestMs} (${round2(r.cpu.serverMs / Math.max(1, r.requests))} + ${round2(r.cpu.databaseMs / Math.max(1, r.requests))})`
+        : '';
       lines.push(
-        `| ${name} | ${run.db} | ${run.dataset.name} | ${r.connections} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.rps} | ${r.errors} |`,
+        `| ${name} | ${run.db} | ${run.dataset.name} | ${r.connections} | ${r.p50} | ${r.p95} | ${r.p99} | ${p99s ? `${p99s.min}–${p99s.max}` : ''} | ${r.rps} | ${cpu} | ${r.errors} |`,
       );
     }
   }
 }
 lines.push(
   '',
-  `| ceiling (same bytes as the feed, static file) @16 | dataset | req/s | feed req/s | feed / ceiling | feed bytes |`,
-  `|---|---|---:|---:|---:|---:|`,
+  `| references (same run, same server) | dataset | cal ms CPU (min–max) | ceiling @16 req/s | p95 ms | p99 ms (min–max) | ceiling @1 p99 ms | feed req/s | feed / ceiling | feed bytes | PG backends pinned |`,
+  `|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
 );
-for (const { db, dataset, ceiling: c } of runs) {
-  if (c) lines.push(`| ${db} | ${dataset.name} | ${c.static.rps} | ${c.feed.rps} | ${(c.ratio * 100).toFixed(1)} % | ${c.feedBytes} |`);
+for (const { db, dataset, ceiling: c, calibrations, pinnedBackends: pinnedPg } of runs) {
+  if (!c) continue;
+  const cal = spreadOf(calibrations.map((x) => x.cpuMs));
+  const p99s = spreadIn(c.static, (x) => x.p99);
+  lines.push(
+    `| ${db} | ${dataset.name} | ${round2(cal.median)} (${cal.min}–${cal.max}) | ${c.static.rps} | ${c.static.p95} | ${c.static.p99} (${p99s.min}–${p99s.max}) | ${c.at1.p99} | ${c.feed.rps} | ${(c.ratio * 100).toFixed(1)} % | ${c.feedBytes} | ${pinnedPg ?? ''} |`,
+  );
 }
 lines.push(
   '',
@@ -1285,9 +1656,13 @@ if (page) {
 }
 lines.push('', `| other | value |`, `|---|---:|`);
 lines.push(`| 12-MP JPEG (${pipeline.inputBytes} bytes) through the pipeline, median of 5 | ${pipeline.medianMs} ms |`);
+lines.push(
+  `| calibration workload, whole run: CPU / wall ms (median) | ${allCalibrations.cpuMs.median} / ${allCalibrations.wallMs.median} ms |`,
+);
 lines.push(`| initial JS (gzip) | ${bundle.js} bytes |`, `| initial CSS (gzip) | ${bundle.css} bytes |`);
-lines.push('', `| budget | limit | actual | |`, `|---|---|---|---|`);
-for (const b of budgets) lines.push(`| ${b.name} | ${b.limit} | ${b.actual} | ${b.ok ? 'ok' : 'MISSED'} |`);
+lines.push('', `| budget | limit | actual (spread) | raw (spread) | reference | |`, `|---|---|---|---|---|---|`);
+for (const b of budgets)
+  lines.push(`| ${b.name} | ${b.limit} | ${b.actual} | ${b.raw ?? ''} | ${b.reference ?? ''} | ${b.ok ? 'ok' : 'MISSED'} |`);
 console.log(lines.join('\n'));
 
 // Every measured row says which dataset it ran on, so rows of different datasets (in this run,
@@ -1308,10 +1683,15 @@ for (const run of runs) {
 const results = {
   date: new Date().toISOString(),
   machine,
+  pinning,
+  repeats,
+  calibration: allCalibrations,
   datasets: passes.map((pass) => ({ ...datasetOf(pass.dataset), dbs: pass.dbs })),
   durationSeconds,
   api,
   ceiling: each((run) => run.ceiling),
+  calibrations: each((run) => ({ runs: run.calibrations, pinnedBackends: run.pinnedBackends })),
+  references: runs.map((run) => ({ db: run.db, dataset: datasetOf(run.dataset), ...numbersOf(run).reference })),
   attack: each((run) => run.attack),
   mixed: each((run) => run.mixed),
   serverMemory: each((run) => run.memory),
@@ -1320,6 +1700,8 @@ const results = {
   lighthouse,
   pipeline,
   bundle,
+  // What the budgets were judged from (budgets.ts checkBudgets): the verdicts can be recomputed from it.
+  numbers,
   budgets: budgets.map((budget) => ({
     ...budget,
     dataset: budget.dataset === undefined ? undefined : datasetOf(byName.get(budget.dataset)!),
@@ -1365,7 +1747,7 @@ function merged(before: Record<string, unknown>) {
   }
   const replaced = new Set(decided.map((budget) => budget.name));
   const oldBudgets = ((before.budgets ?? []) as Array<{ name: string }>).filter((budget) => !replaced.has(budget.name));
-  const note = { date: results.date, only, datasets: results.datasets, durationSeconds };
+  const note = { date: results.date, only, datasets: results.datasets, durationSeconds, repeats, pinning };
   return {
     ...before,
     ...(lighthouse && { lighthouse }),
