@@ -10,13 +10,13 @@
  * (lighthouseBudgets).
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import lighthouse, { desktopConfig, type Config, type Result } from 'lighthouse';
 import * as constants from 'lighthouse/core/config/constants.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.js';
+import { freePort } from '../tests/helpers/services.js';
 import type { BudgetResult } from './budgets.js';
 
 export type Preset = 'mobile' | 'desktop';
@@ -214,17 +214,6 @@ export function failingAudits(lhr: Result, category: string): FailingAudit[] {
     failing.push({ id: ref.id, title: audit.title, score: audit.score, displayValue: audit.displayValue, items });
   }
   return failing;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The config of one run: the preset, with the mobile preset's CPU slowdown as given. */

@@ -34,7 +34,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -68,6 +67,7 @@ import { API } from '../src/shared/api/paths.js';
 import { BOARD_POSTS_PAGE_SIZE, BOARDS_PAGE_SIZE } from '../src/shared/limits.js';
 import type { SlowQueryRequest, SlowQueryServerMessage } from './slow-query-server.js';
 import { imageCorpus, type CorpusEntry } from '../tests/helpers/image-bombs.js';
+import { freePort } from '../tests/helpers/services.js';
 
 const { values } = parseArgs({
   options: {
@@ -208,18 +208,6 @@ function pinBackends(database: string | undefined): number {
   const pids = postgresBackends(database);
   for (const pid of pids) if (!pinnedBackends.has(pid) && pinProcess(taskset!, pid, pinning.serverCpu!)) pinnedBackends.add(pid);
   return pids.filter((pid) => pinnedBackends.has(pid)).length;
-}
-
-/** A port nothing listens on now (the seeding run in another checkout may have servers up). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 const log = (message: string) => console.error(`[bench] ${message}`);
