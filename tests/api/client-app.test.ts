@@ -20,7 +20,8 @@ describe('client app', () => {
     fs.writeFileSync(path.join(clientDir, 'assets', 'index-abc123.js'), 'console.log(1)');
     fs.writeFileSync(path.join(clientDir, 'assets', 'index-abc123.js.br'), 'brotli bytes');
     fs.writeFileSync(path.join(clientDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-    t = await createTestApp({ clientDir, appName: 'Campus <Board> & "Co"' });
+    // '$$' and '$`' would be replacement patterns if the name were filled in as a pattern.
+    t = await createTestApp({ clientDir, appName: 'Campus <Board> & "Co" $$ $`' });
   });
   afterAll(async () => {
     await t.close();
@@ -34,7 +35,7 @@ describe('client app', () => {
       expect(response.headers['content-type']).toContain('text/html');
       expect(response.headers['cache-control']).toBe('no-cache');
       expect(response.body).toBe(
-        '<title>Campus &#60;Board&#62; &#38; &#34;Co&#34;</title><meta name="application-name" content="Campus &#60;Board&#62; &#38; &#34;Co&#34;">',
+        '<title>Campus &#60;Board&#62; &#38; &#34;Co&#34; $$ $`</title><meta name="application-name" content="Campus &#60;Board&#62; &#38; &#34;Co&#34; $$ $`">',
       );
     }
   });

@@ -39,10 +39,11 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
   const indexHtml = fs.existsSync(indexFile)
     ? fs
         .readFileSync(indexFile, 'utf8')
-        .replaceAll('__APP_NAME__', escapeHtml(settings.appName))
-        .replaceAll('__FORGOT_PASSWORD__', settings.forgotPassword ? 'on' : 'off')
-        .replaceAll('__REGISTRATION__', settings.registration.mode)
-        .replaceAll('__REGISTRATION_EMAIL_DOMAINS__', escapeHtml(settings.registration.emailDomains.join(',')))
+        // Functions, not strings: a '$$' or '$`' in a setting is text, not a replacement pattern.
+        .replaceAll('__APP_NAME__', () => escapeHtml(settings.appName))
+        .replaceAll('__FORGOT_PASSWORD__', () => (settings.forgotPassword ? 'on' : 'off'))
+        .replaceAll('__REGISTRATION__', () => settings.registration.mode)
+        .replaceAll('__REGISTRATION_EMAIL_DOMAINS__', () => escapeHtml(settings.registration.emailDomains.join(',')))
     : undefined;
 
   if (indexHtml) {
