@@ -26,10 +26,11 @@
  * - the 12-MP pipeline: its wall time ÷ the calibration's wall time;
  * - the slowest GET /api/posts during a slow query ÷ that slow statement's own time alone.
  *
- * Every budgeted figure is measured 3 times, each repetition right after its own reference (the
- * ceiling at the same concurrency, 1.5 s after a 0.5 s warm-up; for CPU the calibration too): the
- * machine is shared and its load moves from one minute to the next, and a reference measured
- * minutes away from its figure moved with it. The median of the 3 per-repetition ratios is
+ * Every budgeted figure is measured 3 times, each repetition in turns with its own reference (the
+ * ceiling at the same concurrency: three slices of each, alternating, their samples pooled; for
+ * CPU the calibration right before): the machine is shared and its load moves from one second
+ * to the next, and a reference measured away from its figure did not live through the same
+ * seconds. The median of the 3 per-repetition ratios is
  * judged, the min–max of them reported, with the raw figure's median and the references'. Every limit below was derived from the
  * old limit in ms and the reference as this machine measured it quiet (QUIET), and says so.
  *
@@ -242,7 +243,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const range = (s: Spread, unit: (v: number) => string) => `${unit(s.median)} (${unit(s.min)}–${unit(s.max)})`;
 
 /**
- * A ratio budget. When every repetition of `value` has the reference measured right before it
+ * A ratio budget. When every repetition of `value` has the reference measured beside it
  * (Spread.refs, issue 28 point 4), the judged ratio is the median of the per-repetition ratios
  * and the spread is their min–max: a machine that gets busier or quieter between repetitions
  * moves both sides of each. Otherwise (results written before pairing, the slow query, the
@@ -275,7 +276,7 @@ export function ratioBudget(
     ratioSpread: [round4(low), round4(high)],
     raw: range(value, unit),
     reference: paired
-      ? `${reference.name}, right before each ${range(spreadOf(value.refs!), unit)}`
+      ? `${reference.name}, beside each ${range(spreadOf(value.refs!), unit)}`
       : `${reference.name} ${range(reference.spread, unit)}`,
   };
 }

@@ -32,17 +32,57 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
+/** One load's raw answers: every response's latency and status, and how long it ran. */
+export interface LoadSamples {
+  connections: number;
+  seconds: number;
+  latencies: number[];
+  statuses: Record<string, number>;
+  errors: number;
+}
+
 /**
- * Drives one scenario with autocannon and measures every response's latency itself
- * (autocannon's summary has no p95). The requests cycle per connection.
+ * The figures of one or more loads at the same concurrency, their samples pooled: slices of a
+ * measurement taken in turns with its reference (bench/run.ts) judge as one measurement.
  */
-export async function load(options: {
+export function summarizeSamples(slices: LoadSamples[]): LoadResult {
+  const latencies = slices.flatMap((slice) => slice.latencies).sort((a, b) => a - b);
+  const statuses: Record<string, number> = {};
+  for (const slice of slices)
+    for (const [status, count] of Object.entries(slice.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
+  const seconds = slices.reduce((sum, slice) => sum + slice.seconds, 0);
+  const round = (value: number) => Math.round(value * 100) / 100;
+  return {
+    connections: slices[0]?.connections ?? 0,
+    requests: latencies.length,
+    rps: round(latencies.length / Math.max(seconds, 1e-9)),
+    p50: round(percentile(latencies, 50)),
+    p95: round(percentile(latencies, 95)),
+    p99: round(percentile(latencies, 99)),
+    errors: slices.reduce((sum, slice) => sum + slice.errors, 0),
+    statuses,
+    loadAverage: round(os.loadavg()[0]!),
+  };
+}
+
+export interface LoadOptions {
   baseUrl: string;
   connections: number;
   durationSeconds: number;
   requests: LoadRequest[];
   headers?: Record<string, string>;
-}): Promise<LoadResult> {
+}
+
+/** Drives one scenario and summarizes it. */
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  return summarizeSamples([await loadSamples(options)]);
+}
+
+/**
+ * Drives one scenario with autocannon and measures every response's latency itself
+ * (autocannon's summary has no p95). The requests cycle per connection.
+ */
+export async function loadSamples(options: LoadOptions): Promise<LoadSamples> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -68,17 +108,11 @@ export async function load(options: {
       statuses[status] = (statuses[status] ?? 0) + 1;
     });
   });
-  latencies.sort((a, b) => a - b);
-  const round = (value: number) => Math.round(value * 100) / 100;
   return {
     connections: options.connections,
-    requests: latencies.length,
-    rps: round(latencies.length / options.durationSeconds),
-    p50: round(percentile(latencies, 50)),
-    p95: round(percentile(latencies, 95)),
-    p99: round(percentile(latencies, 99)),
-    errors: result.non2xx + result.errors + result.timeouts,
+    seconds: options.durationSeconds,
+    latencies,
     statuses,
-    loadAverage: round(os.loadavg()[0]!),
+    errors: result.non2xx + result.errors + result.timeouts,
   };
 }

@@ -12,8 +12,8 @@ export interface Spread {
   /** Every repetition, in the order measured. */
   values: number[];
   /**
-   * The reference measured right before each repetition (issue 28 point 4: the ceiling at the
-   * same concurrency, or the calibration, a second or two earlier), in the same order: the
+   * The reference measured beside each repetition (issue 28 point 4: the ceiling at the
+   * same concurrency taken in turns with it, or the calibration right before it), in order: the
    * budget is then the median of the per-repetition ratios.
    */
   refs?: number[];
@@ -32,7 +32,7 @@ export function spreadOf(values: number[]): Spread {
   return { median: median(values), min: Math.min(...values), max: Math.max(...values), values: [...values] };
 }
 
-/** Repetitions each with the reference measured right before it. */
+/** Repetitions each with the reference measured beside it. */
 export function pairedSpreadOf(values: number[], refs: number[]): Spread {
   if (refs.length !== values.length) throw new Error(`pairedSpreadOf: ${values.length} values, ${refs.length} references`);
   return { ...spreadOf(values), refs: [...refs] };

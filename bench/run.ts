@@ -60,7 +60,7 @@ import {
   type Calibration,
 } from './proc.js';
 import { cpuMsBetween, median, pairedSpreadOf, pinningFor, spreadOf, worseEach, type Spread } from './ratios.js';
-import { load, type LoadRequest, type LoadResult } from './load.js';
+import { load, loadSamples, summarizeSamples, type LoadOptions, type LoadRequest, type LoadResult, type LoadSamples } from './load.js';
 import { measureFirstView, SLOW_4G, type FirstView } from './page-weight.js';
 import { lighthouseBudgets, lighthouseTable, lighthouseTargets, measureLighthouse, type LighthouseNumbers } from './lighthouse.js';
 import { API } from '../src/shared/api/paths.js';
@@ -1123,7 +1123,7 @@ interface Cpu {
 }
 /**
  * One measurement, with the CPU it cost; a budgeted repetition also with the references measured
- * right before it (issue 28 point 4): the static ceiling at the same concurrency, and on the
+ * beside it (issue 28 point 4): the static ceiling at the same concurrency, and on the
  * caches-off points the calibration on the server's CPU.
  */
 type Measured = LoadResult & { cpu?: Cpu; ref?: Measured; cal?: Calibration };
@@ -1132,26 +1132,59 @@ type Row = Measured & { runs?: Measured[] };
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-/** One load, with the server's and its database backends' CPU time sampled before and after. */
-async function measureLoad(server: Server, options: Parameters<typeof load>[0]): Promise<Measured> {
+/** A load's samples and the server's and its database backends' CPU ms, sampled before and after. */
+async function sampleLoad(server: Server, options: LoadOptions): Promise<{ samples: LoadSamples; serverMs: number; databaseMs: number }> {
   pinBackends(server.database);
   const pid = server.child.pid;
   const before = { server: cpuSample(pid, undefined), database: cpuSample(undefined, server.database) };
-  const result = await load(options);
+  const samples = await loadSamples(options);
   const serverMs = cpuMsBetween(before.server, cpuSample(pid, undefined), TICKS_PER_SECOND);
   const databaseMs = server.database ? cpuMsBetween(before.database, cpuSample(undefined, server.database), TICKS_PER_SECOND) : 0;
+  return { samples, serverMs, databaseMs };
+}
+
+/** Slices of one or more loads as one measurement: samples pooled, CPU summed. */
+function pooled(slices: Array<Awaited<ReturnType<typeof sampleLoad>>>): Measured {
+  const result = summarizeSamples(slices.map((slice) => slice.samples));
+  const serverMs = slices.reduce((sum, slice) => sum + slice.serverMs, 0);
+  const databaseMs = slices.reduce((sum, slice) => sum + slice.databaseMs, 0);
   const perRequestMs = Math.round(((serverMs + databaseMs) / Math.max(1, result.requests)) * 10_000) / 10_000;
   return { ...result, cpu: { serverMs: round2(serverMs), databaseMs: round2(databaseMs), perRequestMs } };
 }
 
+/** One load, with the server's and its database backends' CPU time sampled before and after. */
+async function measureLoad(server: Server, options: LoadOptions): Promise<Measured> {
+  return pooled([await sampleLoad(server, options)]);
+}
+
 /**
- * The paired reference of a budgeted repetition: the static ceiling (the feed's bytes from
- * memory, bench-feed.json) at `connections`, after a short warm-up, right before it. Measured
- * beside each repetition because the machine is shared: its load changes from one minute to the
- * next, and a ceiling measured minutes apart from the figure it divides says nothing of it.
+ * A budgeted repetition and its reference, the static ceiling (the feed's bytes from memory,
+ * bench-feed.json) at the same concurrency, measured in turns: SLICES slices of each,
+ * alternating, their samples pooled. The machine is shared: its load changes from one second to
+ * the next, and a scheduler stall of a few hundred ms decides a p99 of 1.5 s. Taken in turns,
+ * the figure and the reference it is divided by live through the same seconds, so what the
+ * machine does to one it does to the other (issue 28 point 4).
  */
 const REF_WARMUP_SECONDS = 0.5;
 const REF_SECONDS = 1.5;
+const SLICES = 3;
+async function measureBesideCeiling(server: Server, options: LoadOptions): Promise<Measured> {
+  const ceiling = { ...options, requests: [{ path: '/bench-feed.json' }], headers: undefined };
+  await loadSamples({ ...ceiling, durationSeconds: REF_WARMUP_SECONDS });
+  const refSlices = [];
+  const ownSlices = [];
+  for (let i = 0; i < SLICES; i++) {
+    refSlices.push(await sampleLoad(server, { ...ceiling, durationSeconds: REF_SECONDS / SLICES }));
+    ownSlices.push(await sampleLoad(server, { ...options, durationSeconds: options.durationSeconds / SLICES }));
+  }
+  return { ...pooled(ownSlices), ref: pooled(refSlices) };
+}
+
+/**
+ * The paired reference of a repetition measured as a whole (the mixed load, the upload attack,
+ * the feed beside searches: several loads at once, not sliced): the static ceiling at
+ * `connections`, after a short warm-up, right before it.
+ */
 async function ceilingNow(server: Server, connections = 16): Promise<Measured> {
   const requests = [{ path: '/bench-feed.json' }];
   await load({ baseUrl: server.base, connections, durationSeconds: REF_WARMUP_SECONDS, requests });
@@ -1199,7 +1232,7 @@ function pairedIn(row: Row, pick: (r: Measured) => number, refPick?: (r: Measure
 const rowFigures = (r: Row) =>
   `${figures(r)}${r.cpu ? `, CPU ${r.cpu.perRequestMs} ms/req (server ${r.cpu.serverMs}, db ${r.cpu.databaseMs} ms)` : ''}` +
   (r.runs ? `; p99 ${spreadIn(r, (x) => x.p99).min}–${spreadIn(r, (x) => x.p99).max} over ${r.runs.length}` : '') +
-  (r.runs?.every((x) => x.ref) ? `; each p99 / ceiling p99 right before: ${r.runs.map((x) => `${x.p99}/${x.ref!.p99}`).join(', ')}` : '') +
+  (r.runs?.every((x) => x.ref) ? `; each p99 / ceiling p99 beside it: ${r.runs.map((x) => `${x.p99}/${x.ref!.p99}`).join(', ')}` : '') +
   (r.runs?.every((x) => x.cal) ? `; each CPU/req / cal: ${r.runs.map((x) => `${x.cpu?.perRequestMs}/${x.cal!.cpuMs}`).join(', ')}` : '');
 
 /** What one database measured on one dataset. */
@@ -1260,8 +1293,8 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
   const backendsPinnedBefore = pinnedBackends.size;
 
   // The references (issue 28 point 4): every budgeted repetition is paired with the ceiling at
-  // the same concurrency measured right before it (and the caches-off ones with the calibration:
-  // referencesNow below), and budgets judge those pairs. Besides, one reference round at the
+  // the same concurrency measured in turns with it (measureBesideCeiling; the caches-off ones
+  // also with the calibration right before), and budgets judge those pairs. Besides, one reference round at the
   // start: the calibration and the ceiling @16 and @1 at the run's full duration, for the table
   // of references and for QUIET (bench/budgets.ts); `--only none` measures `repeats` of them.
   const ceiling: { at16: Measured[]; at1: Measured[]; paired: Measured[] } = { at16: [], at1: [], paired: [] };
@@ -1278,27 +1311,32 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
   };
   await referenceRound();
 
-  /** A budgeted repetition's references, measured right before it; with `withCal` the calibration too (CPU budgets). */
-  const referencesNow = async (withCal: boolean, connections = 16): Promise<Pick<Measured, 'ref' | 'cal'>> => {
-    const cal = withCal ? await calibrate(pinning, taskset) : undefined;
-    if (cal) run.calibrations.push(cal);
-    const ref = await ceilingNow(server, connections);
+  /** The ceiling right before a repetition measured as a whole (ceilingNow). */
+  const ceilingBefore = async (): Promise<Measured> => {
+    const ref = await ceilingNow(server);
     ceiling.paired.push(ref);
-    return { ref, ...(cal && { cal }) };
+    return ref;
   };
   const measurePoints = async (label: string, requests: LoadRequest[], as = cookie, budgeted = false, withCal = false) => {
     run.api[label] = [];
     const headers: Record<string, string> = as ? { cookie: as } : {};
     for (const connections of connectionsFor(d)) {
       // Warm up (JIT, caches, connection pool), then measure: budgeted points (@16) `repeats`
-      // times, each right after its references.
+      // times, each in turns with the ceiling (and after the calibration for CPU budgets).
       await load({ baseUrl: server.base, connections, durationSeconds: 1, requests, headers });
       const measured: Measured[] = [];
       const paired = budgeted && connections === 16;
+      const options = { baseUrl: server.base, connections, durationSeconds, requests, headers };
       for (let i = 0; i < (paired ? repeats : 1); i++) {
-        const refs = paired ? await referencesNow(withCal, connections) : {};
-        const result = await measureLoad(server, { baseUrl: server.base, connections, durationSeconds, requests, headers });
-        measured.push({ ...result, ...refs });
+        if (!paired) {
+          measured.push(await measureLoad(server, options));
+          continue;
+        }
+        const cal = withCal ? await calibrate(pinning, taskset) : undefined;
+        if (cal) run.calibrations.push(cal);
+        const result = await measureBesideCeiling(server, options);
+        ceiling.paired.push(result.ref!);
+        measured.push({ ...result, ...(cal && { cal }) });
       }
       const row = summarize(measured);
       run.api[label].push(row);
@@ -1319,7 +1357,7 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
     const nextSearch = uncachedSearches(f.vocabulary);
     const measured: Array<{ feed: Measured; searches: LoadResult }> = [];
     for (let i = 0; i < repeats; i++) {
-      const { ref } = await referencesNow(false);
+      const ref = await ceilingBefore();
       const result = await feedUnderSearch(server.base, cookie, nextSearch);
       measured.push({ feed: { ...result.feed, ref }, searches: result.searches });
     }
@@ -1330,7 +1368,7 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
     log(`${where} uncached searches beside it @16: ${figures(searches)}, statuses ${JSON.stringify(searches.statuses)}`);
   }
   if (wanted(MIXED)) {
-    const measured = await mixedLoad(server, f, repeats, async () => (await referencesNow(false)).ref!);
+    const measured = await mixedLoad(server, f, repeats, ceilingBefore);
     const result = summarize(measured.map((m) => m.load));
     const delay = (pick: (reading: ProbeReading) => number) => spreadOf(measured.map((m) => pick(m.delay))).median;
     run.api[MIXED] = [result];
@@ -1364,7 +1402,7 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
     server = await startServer(setup, clientDir);
   }
   if (wanted(ATTACK)) {
-    const result = await underUploadAttack(server.base, f, uploaderCookie, async () => (await referencesNow(false)).ref!);
+    const result = await underUploadAttack(server.base, f, uploaderCookie, ceilingBefore);
     const [media, feed] = [summarize(result.media), summarize(result.feed)];
     run.api[`20 KB image, ${ATTACK}`] = [media];
     run.api[`home feed, ${ATTACK}`] = [feed];

@@ -11,6 +11,7 @@ import {
   worseEach,
   type Spread,
 } from '../../bench/ratios.js';
+import { summarizeSamples } from '../../bench/load.js';
 
 const spread = (...values: number[]): Spread => spreadOf(values);
 
@@ -168,7 +169,7 @@ describe('ratio budgets', () => {
   });
 });
 
-describe('repetitions paired with the reference measured right before each', () => {
+describe('repetitions paired with the reference measured beside each', () => {
   it('keeps each repetition with its own reference, and refuses a count that does not match', () => {
     expect(pairedSpreadOf([30, 10, 20], [15, 5, 4])).toEqual({ median: 20, min: 10, max: 30, values: [30, 10, 20], refs: [15, 5, 4] });
     expect(pairedRatios(pairedSpreadOf([30, 10, 20], [15, 5, 4]))).toEqual([2, 2, 5]);
@@ -182,7 +183,7 @@ describe('repetitions paired with the reference measured right before each', () 
     const value = pairedSpreadOf([20, 200, 24], [10, 100, 8]);
     const result = ratioBudget('x', value, { spread: spread(10, 100, 8), name: 'ceiling p99 @16' }, 2.5);
     expect(result).toMatchObject({ ok: true, ratio: 2, ratioSpread: [2, 3] });
-    expect(result.reference).toBe('ceiling p99 @16, right before each 10.0 ms (8.0 ms–100.0 ms)');
+    expect(result.reference).toBe('ceiling p99 @16, beside each 10.0 ms (8.0 ms–100.0 ms)');
     // Unpaired, the same figures against the reference's median would miss: 24 / 10.
     expect(ratioBudget('x', spreadOf(value.values), { spread: spread(10, 100, 8), name: 'r' }, 2.3).ok).toBe(false);
     expect(ratioBudget('x', value, { spread: spread(10, 100, 8), name: 'r' }, 2.3).ok).toBe(true);
@@ -216,5 +217,32 @@ describe('repetitions paired with the reference measured right before each', () 
     const posts = pairedSpreadOf([14, 45, 6], [5, 10, 4]);
     expect(worseEach(profile, posts)).toMatchObject({ values: [14, 45, 12], refs: [5, 10, 4] });
     expect(worseEach(spread(10, 50), spread(14, 45))).toEqual(spreadOf([14, 50]));
+  });
+});
+
+describe('slices of a measurement taken in turns with its reference', () => {
+  const slice = (latencies: number[], seconds: number, statuses: Record<string, number> = { 200: latencies.length }) => ({
+    connections: 16,
+    seconds,
+    latencies,
+    statuses,
+    errors: 0,
+  });
+
+  it('judges the pooled samples: one slow slice moves the p99 as it would in one long load', () => {
+    const quick = Array.from({ length: 99 }, () => 1);
+    const result = summarizeSamples([slice(quick.slice(0, 50), 0.5), slice([...quick.slice(50), 400], 0.5)]);
+    expect(result.requests).toBe(100);
+    expect(result.p50).toBe(1);
+    expect(result.p99).toBe(1);
+    const stalled = summarizeSamples([slice(quick.slice(0, 49), 0.5), slice([...quick.slice(49), 400, 400], 0.5)]);
+    expect(stalled.p99).toBe(400);
+  });
+
+  it('adds requests, seconds and statuses across slices', () => {
+    const result = summarizeSamples([slice([1, 2], 0.5, { 200: 1, 503: 1 }), slice([3, 4, 5, 6], 1, { 200: 4 })]);
+    expect(result.rps).toBe(4);
+    expect(result.statuses).toEqual({ 200: 5, 503: 1 });
+    expect(result.p50).toBe(3);
   });
 });
