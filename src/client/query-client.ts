@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { setCurrentUser } from './api/current-user';
 import { markLanding } from './api/landing';
 import { postQueries, seedFeed } from './features/posts/api/queries';
+import { postIdOfPage } from '../shared/post-page';
 import { takeFirstView } from './first-view';
 
 export const queryClient = new QueryClient({
@@ -9,20 +10,23 @@ export const queryClient = new QueryClient({
 });
 
 /**
- * Opening a page: a signed-in viewer's page brings who they are, and the home page the feed's
- * first page (first-view.ts, issue 28), which go straight into the cache. Without the feed, ask
- * for it at once, alongside the "who am I" check, instead of after it; on a post's page, ask for
- * the post beside the screen's code. Fewer round trips before the first photo (the LCP) on a
- * slow phone network.
+ * Opening a page: the page brings who is signed in (or that nobody is), the home page the
+ * feed's first page, a post's page the post (first-view.ts, issue 28), which go straight into
+ * the cache. Without them, ask at once, alongside the "who am I" check, instead of after it, and
+ * on a post's page beside the screen's code. Fewer round trips before the first photo (the LCP)
+ * on a slow phone network.
  */
 export function prefetchForLanding(pathname: string, client: QueryClient = queryClient) {
   const firstView = takeFirstView();
-  if (firstView) setCurrentUser(client, firstView.me.user);
-  // A post's page: its post at once, beside the screen's code rather than after it.
-  const postId = postIdOf(pathname);
+  if (firstView) setCurrentUser(client, firstView.me?.user ?? null);
+  // Nobody signed in: every screen with posts sends them to sign in.
+  if (firstView?.me === null) return;
+  const postId = postIdOfPage(pathname);
   if (postId !== undefined) {
-    markLanding(postQueries.detail(postId).queryKey);
-    void client.prefetchQuery(postQueries.detail(postId));
+    const { queryKey } = postQueries.detail(postId);
+    markLanding(queryKey);
+    if (firstView?.post?.post.id === postId) client.setQueryData(queryKey, firstView.post.post);
+    else void client.prefetchQuery(postQueries.detail(postId));
     return;
   }
   if (pathname !== '/') return;
@@ -31,15 +35,5 @@ export function prefetchForLanding(pathname: string, client: QueryClient = query
   } else {
     markLanding(postQueries.feed().queryKey);
     void client.prefetchInfiniteQuery(postQueries.feed());
-  }
-}
-
-/** The id in /post/:id as the route reads it; undefined for any other path (or a malformed one). */
-function postIdOf(pathname: string): string | undefined {
-  const match = /^\/post\/([^/]+)\/*$/i.exec(pathname);
-  try {
-    return match ? decodeURIComponent(match[1]!) : undefined;
-  } catch {
-    return undefined;
   }
 }

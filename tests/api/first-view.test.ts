@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../src/shared/api/paths.js';
+import { POST_IMAGE_SIZES, postImageSrcSet } from '../../src/shared/post-page.js';
 import { signUp } from '../helpers/accounts.js';
 import { jpeg } from '../helpers/images.js';
 import { get, query } from '../helpers/people.js';
@@ -12,9 +13,10 @@ import { createPost } from '../helpers/posts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * Issue 28: a signed-in viewer's page arrives with its first view, the answer of GET /api/me and on
- * the home page GET /api/posts's first page, for that viewer (server/http/client-app.ts), read the
- * way the API reads them: the same answer, the same visibility rule, nothing for anyone not signed in.
+ * Issue 28: a page arrives with its first view, the answer of GET /api/me (or null: nobody signed
+ * in), on the home page GET /api/posts's first page and on a post's page GET /api/posts/:id's
+ * answer, for that viewer (server/http/client-app.ts), read the way the API reads them: the same
+ * answer, the same visibility rule, nothing but "nobody" for anyone not signed in.
  */
 
 const TEMPLATE = '<html><head><title>__APP_NAME__</title></head><body><div id="root"></div></body></html>';
@@ -73,13 +75,15 @@ describe('the first view sent with a page', () => {
     expect(response.body.replace(BLOCK, '')).toBe(TEMPLATE.replace('__APP_NAME__', 'dormboard'));
   });
 
-  it('is absent for a visitor who is not signed in, or whose session is not one', async () => {
+  it('says nobody is signed in to a visitor with no session, or one that is not a session; never stored', async () => {
     for (const cookie of [undefined, 'session=not-a-session']) {
       const response = await page(cookie);
-      expect(firstViewOf(response), String(cookie)).toBeUndefined();
-      expect(response.body).toBe(TEMPLATE.replace('__APP_NAME__', 'dormboard'));
-      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(firstViewOf(response), String(cookie)).toEqual({ me: null });
+      expect(response.body.replace(BLOCK, '')).toBe(TEMPLATE.replace('__APP_NAME__', 'dormboard'));
+      expect(response.headers['cache-control']).toBe('no-store');
     }
+    const signedOut = await t.app.inject({ method: 'GET', url: '/post/abc' });
+    expect(firstViewOf(signedOut)).toEqual({ me: null });
   });
 
   it('is, on any other page, who the viewer is alone', async () => {
@@ -88,9 +92,31 @@ describe('the first view sent with a page', () => {
       const response = await t.app.inject({ method: 'GET', url, headers: { cookie: viewer.cookie } });
       expect(firstViewOf(response), url).toEqual({ me: await api(API.me, viewer.cookie) });
       expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.body).not.toContain('rel="preload"');
     }
-    const signedOut = await t.app.inject({ method: 'GET', url: '/post/abc' });
-    expect(firstViewOf(signedOut)).toBeUndefined();
+  });
+
+  it("is, on a post's page, the post as GET /api/posts/:id answers, and its photo preloaded as the page asks for it", async () => {
+    const [author, viewer] = await Promise.all([signUp(t.app), signUp(t.app)]);
+    const id = await post(author, 'a post page');
+    const response = await t.app.inject({ method: 'GET', url: `/post/${id}?from=share`, headers: { cookie: viewer.cookie } });
+    const answer = await api(API.post(id), viewer.cookie);
+    expect(firstViewOf(response)).toEqual({ me: await api(API.me, viewer.cookie), post: answer });
+    const { image } = answer.post;
+    const preloads = [...response.body.matchAll(/<link rel="preload"[^>]*>/g)].map(([tag]) => tag);
+    expect(preloads).toEqual([
+      `<link rel="preload" as="image" href="${image.full}" imagesrcset="${postImageSrcSet(image)}" imagesizes="${POST_IMAGE_SIZES}" fetchpriority="high">`,
+    ]);
+    // Every size the page's <img> may choose, the full one last.
+    expect(postImageSrcSet(image).split(', ')).toHaveLength(image.variants.length + 1);
+
+    // A post the viewer may not see is not in it, nor its photo.
+    expect((await t.app.inject({ method: 'PUT', url: API.block(viewer.username), headers: { cookie: author.cookie } })).statusCode).toBe(
+      200,
+    );
+    const blocked = await t.app.inject({ method: 'GET', url: `/post/${id}`, headers: { cookie: viewer.cookie } });
+    expect(firstViewOf(blocked)).toEqual({ me: await api(API.me, viewer.cookie) });
+    expect(blocked.body).not.toContain(image.full);
   });
 
   it('never holds a post the viewer may not see: blocked either way, or its author suspended', async () => {

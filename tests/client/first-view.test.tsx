@@ -78,22 +78,33 @@ describe('the first view sent with the home page', () => {
     expect(requests).toEqual([]);
   });
 
+  it('when nobody is signed in, says so and asks for nothing: the sign-in screen shows at once', async () => {
+    withFirstView({ me: null });
+    localStorage.setItem('currentUser', JSON.stringify(me));
+    const queryClient = new QueryClient();
+    prefetchForLanding('/', queryClient);
+    expect(queryClient.getQueryData(CURRENT_USER_KEY)).toBeNull();
+    expect(localStorage.getItem('currentUser')).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(requests).toEqual([]);
+  });
+
   it('ignores a block that does not read as a first view', async () => {
     server.use(http.get('/api/posts', () => json({ posts: [card('api')], nextCursor: null })));
-    withFirstView({ feed: 'nope' });
+    withFirstView({ me: null, feed: { posts: [card('signed-out')], nextCursor: null } });
     land();
     expect(await screen.findByRole('link')).toBeTruthy();
     expect(sent('GET /api/posts')).toBe(1);
+    document.body.replaceChildren();
+    withFirstView({ feed: 'nope' });
+    land();
+    expect(await screen.findByRole('link')).toBeTruthy();
+    expect(sent('GET /api/posts')).toBe(2);
     expect(document.getElementById('first-view')).toBeNull();
   });
 });
 
 describe('landing on a post’s page', () => {
-  function Description({ id }: { id: string }) {
-    const { data } = useQuery(postQueries.detail(id));
-    return <p>{data?.description ?? 'loading'}</p>;
-  }
-
   it('asks for the post at boot, and the page that mounts after its answer does not ask again', async () => {
     const post = { ...card('p1'), link: '', hashtags: [], createdAt: '2026-01-01T00:00:00.000Z' };
     const detail = { ...post, author: { uid: 'u-maya', username: 'maya', icon: null, followers: 0, followedByMe: false } };
@@ -105,7 +116,7 @@ describe('landing on a post’s page', () => {
     await waitFor(() => expect(queryClient.getQueryData(postQueries.detail('p1').queryKey)).toBeDefined());
     render(
       <QueryClientProvider client={queryClient}>
-        <Description id="p1" />
+        <PostDescription id="p1" />
       </QueryClientProvider>,
     );
     expect(screen.getByText('Post p1')).toBeTruthy();
@@ -113,3 +124,41 @@ describe('landing on a post’s page', () => {
     expect(sent('GET /api/posts/p1')).toBe(1);
   });
 });
+
+describe('a post’s page sent with its post', () => {
+  it('renders the post from the page, with no request for it', async () => {
+    const post = { ...card('p2'), link: '', hashtags: [], createdAt: '2026-01-01T00:00:00.000Z' };
+    const detail = { ...post, author: { uid: 'u-maya', username: 'maya', icon: null, followers: 0, followedByMe: false } };
+    withFirstView({ me: { user: me }, post: { post: detail } });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+    prefetchForLanding('/post/p2', queryClient);
+    render(
+      <QueryClientProvider client={queryClient}>
+        <PostDescription id="p2" />
+      </QueryClientProvider>,
+    );
+    expect(screen.getByText('Post p2')).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(requests).toEqual([]);
+  });
+
+  it('asks for the post when the page brought another one', async () => {
+    const detail = {
+      ...card('other'),
+      link: '',
+      hashtags: [],
+      createdAt: '2026-01-01T00:00:00.000Z',
+      author: { uid: 'u', username: 'u', icon: null, followers: 0, followedByMe: false },
+    };
+    server.use(http.get('/api/posts/p3', () => json({ post: { ...detail, id: 'p3', description: 'Post p3' } })));
+    withFirstView({ me: { user: me }, post: { post: detail } });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+    prefetchForLanding('/post/p3', queryClient);
+    expect(sent('GET /api/posts/p3')).toBe(1);
+  });
+});
+
+function PostDescription({ id }: { id: string }) {
+  const { data } = useQuery(postQueries.detail(id));
+  return <p>{data?.description ?? 'loading'}</p>;
+}

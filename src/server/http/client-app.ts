@@ -4,7 +4,9 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ROUTES } from '../../shared/api/routes.js';
+import { API } from '../../shared/api/paths.js';
+import type { ImageSet, PostResponse } from '../../shared/api/posts.js';
+import { POST_IMAGE_SIZES, postImageSrcSet, postIdOfPage } from '../../shared/post-page.js';
 import { ERRORS } from '../../shared/errors.js';
 import type { RegistrationSettings } from '../../shared/registration.js';
 import { escapeHtml } from './escape-html.js';
@@ -72,7 +74,7 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
     if (isSecretPage(request.url)) reply.header('referrer-policy', 'no-referrer');
     reply.type('text/html; charset=utf-8');
     if (request.method === 'GET') {
-      const data = await firstView(request, reply, isHomePage(request.url));
+      const data = await firstView(request, reply);
       // The viewer's own data: never stored by a cache, like every API answer.
       // A function, not a string: a '$&' or "$'" in someone's description is text, not a pattern.
       if (data)
@@ -105,18 +107,19 @@ const isHomePage = (url: string) => url === '/' || url.startsWith('/?');
 export const FIRST_VIEW_ID = 'first-view';
 
 /**
- * Issue 28: a signed-in viewer's page arrives with its first view: who they are (`me`, the answer
- * of GET /api/me), and on the home page the feed's first page too (`feed`, of GET /api/posts), so
- * a phone renders the screen without waiting for those requests after its scripts, and knows
- * from the start whose profile is their own. Asked of this app itself with the page's own
+ * Issue 28: a page arrives with its first view, so a phone renders the screen without waiting
+ * for requests made after its scripts: who is signed in (`me`, the answer of GET /api/me, or
+ * null: nobody), on the home page the feed's first page (`feed`, of GET /api/posts), on a post's
+ * page the post (`post`, of GET /api/posts/:id) and a preload of its photo, which then loads
+ * beside the scripts rather than after them. Asked of this app itself with the page's own
  * cookie: the same routes, access rules and read path as the API (one rule for what a viewer may
- * see); a visitor who is not signed in gets no data, the page as it always was. In a data block,
- * which is never run (the page policy allows no inline script), with every '<' escaped so no text
- * in it can end the block.
+ * see). In a data block, which is never run (the page policy allows no inline script), with
+ * every '<' escaped so no text in it can end the block.
  */
-async function firstView(request: FastifyRequest, reply: FastifyReply, withFeed: boolean): Promise<string | undefined> {
+async function firstView(request: FastifyRequest, reply: FastifyReply): Promise<string> {
   const { cookie } = request.headers;
-  if (!cookie) return undefined;
+  // No cookie, no session: the sign-in screen needs no request to know it.
+  if (!cookie) return dataBlock('{"me":null}');
   const ask = (url: string) =>
     request.server.inject({
       method: 'GET',
@@ -124,12 +127,30 @@ async function firstView(request: FastifyRequest, reply: FastifyReply, withFeed:
       headers: { cookie, 'user-agent': request.headers['user-agent'] ?? '' },
       remoteAddress: request.ip,
     });
-  const me = await ask(ROUTES.me.path);
+  const me = await ask(API.me);
   // A renewed session's cookie, or a tossed one cleared, reaches the browser as the API's would.
   const setCookie = me.headers['set-cookie'];
   if (setCookie) reply.header('set-cookie', setCookie);
-  if (me.statusCode !== 200) return undefined;
-  const feed = withFeed ? await ask(ROUTES.feed.path) : undefined;
-  const json = `{"me":${me.body}${feed?.statusCode === 200 ? `,"feed":${feed.body}` : ''}}`.replace(/</g, '\\u003c');
-  return `<script type="application/json" id="${FIRST_VIEW_ID}">${json}</script>`;
+  if (me.statusCode !== 200) return me.statusCode === 401 ? dataBlock('{"me":null}') : '';
+  const parts = [`"me":${me.body}`];
+  let preload = '';
+  const url = request.url;
+  const postId = postIdOfPage(url.split('?')[0]!);
+  if (isHomePage(url)) {
+    const feed = await ask(API.posts);
+    if (feed.statusCode === 200) parts.push(`"feed":${feed.body}`);
+  } else if (postId !== undefined) {
+    const post = await ask(API.post(postId));
+    if (post.statusCode === 200) {
+      parts.push(`"post":${post.body}`);
+      preload = photoPreload(post.json<PostResponse>().post.image);
+    }
+  }
+  return preload + dataBlock(`{${parts.join(',')}}`);
 }
+
+const dataBlock = (json: string) => `<script type="application/json" id="${FIRST_VIEW_ID}">${json.replace(/</g, '\\u003c')}</script>`;
+
+/** The post page's photo, asked for as the page's <img> will ask (shared/post-page.ts): at high priority, before the scripts run. */
+const photoPreload = (image: ImageSet) =>
+  `<link rel="preload" as="image" href="${escapeHtml(image.full)}" imagesrcset="${escapeHtml(postImageSrcSet(image))}" imagesizes="${POST_IMAGE_SIZES}" fetchpriority="high">`;

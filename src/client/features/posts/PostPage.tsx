@@ -3,6 +3,7 @@ import { Fragment, type CSSProperties } from 'react';
 import { Link, useParams } from '../../lib/router';
 import type { PostDetail } from '../../../shared/api/posts';
 import * as COPY from '../../../shared/copy';
+import { POST_IMAGE_SIZES, postImageSrcSet } from '../../../shared/post-page';
 import { isHttpLink } from '../../../shared/validation/post';
 import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';
@@ -25,13 +26,12 @@ import { timeAgo } from '../../lib/relative-time';
 
 function PostImage({ post }: { post: PostDetail }) {
   const { image } = post;
-  const sources = [...image.variants, { src: image.full, width: image.width }];
   return (
     <img
       className={styles.image}
       src={image.full}
-      srcSet={sources.map((source) => `${source.src} ${source.width}w`).join(', ')}
-      sizes="(min-width: 1024px) 55vw, 100vw"
+      srcSet={postImageSrcSet(image)}
+      sizes={POST_IMAGE_SIZES}
       width={image.width}
       height={image.height}
       alt={post.description || `Photo by @${post.author.username}`}
