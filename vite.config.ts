@@ -38,6 +38,9 @@ export default defineConfig({
     // None: served, they would publish the client's source and comments; nobody collects the
     // client's stack traces, and the dev server (npm run dev) makes its own maps.
     sourcemap: false,
+    // Which files each screen's chunk is (.vite/manifest.json, never served): the server names a
+    // landing page's screen in the page so it loads beside the boot script (server/http/page-modules.ts).
+    manifest: true,
     rolldownOptions: {
       output: {
         // Everything the first view needs in one script (and one stylesheet), not ten files a

@@ -110,7 +110,7 @@ export interface Pinning {
   pinned: boolean;
   /** The load generator (the bench process, autocannon, the slow-query prober). */
   loadCpu?: number;
-  /** The server, the calibration workload and the PostgreSQL backends serving the bench. */
+  /** The server (with the embedded database's thread) and the calibration workload; PostgreSQL's backends only with --pin-database. */
   serverCpu?: number;
   reason: string;
 }
@@ -124,7 +124,12 @@ export function pinningFor(cpus: number, taskset: string | undefined, disabled =
   if (disabled) return { pinned: false, reason: 'pinning turned off (--no-pin)' };
   if (!taskset) return { pinned: false, reason: 'no taskset on this machine: unpinned' };
   if (cpus < 2) return { pinned: false, reason: `${cpus} CPU: nothing to pin apart` };
-  return { pinned: true, loadCpu: 0, serverCpu: 1, reason: `taskset: load generator on CPU 0, server and database on CPU 1 (of ${cpus})` };
+  return {
+    pinned: true,
+    loadCpu: 0,
+    serverCpu: 1,
+    reason: `taskset: load generator on CPU 0, server on CPU 1 (of ${cpus}); PostgreSQL where the OS puts it`,
+  };
 }
 
 /** A ratio as the tables print it. */

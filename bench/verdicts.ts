@@ -1,13 +1,14 @@
 /**
  * npx tsx bench/verdicts.ts results-a.json [results-b.json ...]
  *
- * Judges the figures kept in each results file (`numbers`, written by bench/run.ts) with the
- * budgets as bench/budgets.ts has them now, and prints one row per budget with each file's ratio
+ * Judges the figures kept in each results file (`numbers` and `lighthouse`, written by
+ * bench/run.ts) with the budgets as bench/budgets.ts and bench/lighthouse.ts have them now, and prints one row per budget with each file's ratio
  * and verdict side by side, then whether every budget got the same verdict in every file
  * (issue 28 point 4: two runs idle, one beside `npm test`). Exits 1 when the verdicts differ.
  */
 import fs from 'node:fs';
 import { checkBudgets, type BenchNumbers, type BudgetResult } from './budgets.js';
+import { lighthouseBudgets, type LighthouseNumbers } from './lighthouse.js';
 import { spreadOf } from './ratios.js';
 
 const files = process.argv.slice(2);
@@ -16,9 +17,10 @@ if (files.length === 0) {
   process.exit(2);
 }
 const judged: Array<Map<string, BudgetResult>> = files.map((file) => {
-  const results = JSON.parse(fs.readFileSync(file, 'utf8')) as { numbers?: BenchNumbers };
+  const results = JSON.parse(fs.readFileSync(file, 'utf8')) as { numbers?: BenchNumbers; lighthouse?: LighthouseNumbers };
   if (!results.numbers) throw new Error(`${file} keeps no numbers: written before issue 28 point 4`);
-  return new Map(checkBudgets(results.numbers).map((budget) => [budget.name, budget]));
+  const budgets = [...checkBudgets(results.numbers), ...(results.lighthouse ? lighthouseBudgets(results.lighthouse) : [])];
+  return new Map(budgets.map((budget) => [budget.name, budget]));
 });
 const names = [...new Set(judged.flatMap((map) => [...map.keys()]))];
 const lines = [

@@ -5,6 +5,8 @@ import zlib from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../src/shared/api/paths.js';
+import type { ImageSet } from '../../src/shared/api/posts.js';
+import { widestPhoneFor } from '../../src/shared/grid-images.js';
 import { POST_IMAGE_SIZES, postImageSrcSet } from '../../src/shared/post-page.js';
 import { signUp } from '../helpers/accounts.js';
 import { jpeg } from '../helpers/images.js';
@@ -43,7 +45,7 @@ const page = (cookie?: string, headers: Record<string, string> = {}) =>
 /** The data block of a home page, parsed; undefined when the page has none. */
 function firstViewOf(
   response: LightMyRequestResponse,
-): { me: unknown; feed: { posts: Array<{ id: string; description: string }> } } | undefined {
+): { me: unknown; feed: { posts: Array<{ id: string; description: string; image: ImageSet }> } } | undefined {
   expect(response.statusCode).toBe(200);
   const match = BLOCK.exec(response.body);
   return match ? JSON.parse(match[1]!) : undefined;
@@ -71,8 +73,18 @@ describe('the first view sent with a page', () => {
     expect(firstView).toEqual({ me: await api(API.me, viewer.cookie), feed: await api(API.posts, viewer.cookie) });
     expect(firstView!.feed.posts.length).toBeGreaterThan(0);
     expect(response.headers['cache-control']).toBe('no-store');
+    // Its top row's photos, preloaded for a phone's screen, where a card takes its smallest variant.
+    const preloads = response.body.match(/<link rel="preload"[^>]*>/g);
+    expect(preloads).toEqual(
+      firstView!.feed.posts
+        .slice(0, 2)
+        .map(
+          ({ image: { variants } }) =>
+            `<link rel="preload" as="image" href="${variants[0]!.src}" media="(max-width: ${widestPhoneFor(variants[0]!.width)}px)" fetchpriority="high">`,
+        ),
+    );
     // The rest of the page is the page.
-    expect(response.body.replace(BLOCK, '')).toBe(TEMPLATE.replace('__APP_NAME__', 'dormboard'));
+    expect(response.body.replace(BLOCK, '').replace(/<link rel="preload"[^>]*>/g, '')).toBe(TEMPLATE.replace('__APP_NAME__', 'dormboard'));
   });
 
   it('says nobody is signed in to a visitor with no session, or one that is not a session; never stored', async () => {

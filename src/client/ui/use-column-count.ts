@@ -1,4 +1,5 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
+import { DENSITY_CAP, PHONE_CARD_WIDTH } from '../../shared/grid-images';
 
 /** Masonry columns by viewport width: 2 on a phone, up to 5 on a wide screen. */
 const BREAKPOINTS: Array<[query: string, columns: number]> = [
@@ -27,11 +28,10 @@ export function useColumnCount(): number {
 }
 
 /**
- * Grid photos are fetched for at most 2 device pixels per CSS pixel: on a 3× phone screen a
- * 2× photo is hard to tell apart in a card, and costs about half the bytes on campus Wi-Fi.
- * Browsers multiply `sizes` by the screen's density, so the cap scales `sizes` down instead.
+ * Grid photos are fetched for at most DENSITY_CAP device pixels per CSS pixel (shared/
+ * grid-images.ts). Browsers multiply `sizes` by the screen's density, so the cap scales `sizes`
+ * down instead.
  */
-const DENSITY_CAP = 2;
 const scale = Math.min(1, DENSITY_CAP / (window.devicePixelRatio || 1));
 const px = (css: string) => (scale === 1 ? css : `calc(${css} * ${scale.toFixed(3)})`);
 
@@ -40,5 +40,5 @@ export const GRID_IMAGE_SIZES = [
   `(min-width: 1200px) ${px('228px')}`,
   `(min-width: 900px) ${px('24vw')}`,
   `(min-width: 600px) ${px('32vw')}`,
-  px('calc(50vw - 18px)'),
+  px(PHONE_CARD_WIDTH),
 ].join(', ');

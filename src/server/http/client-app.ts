@@ -5,11 +5,13 @@ import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API } from '../../shared/api/paths.js';
-import type { ImageSet, PostResponse } from '../../shared/api/posts.js';
+import type { ImageSet, PostPage, PostResponse } from '../../shared/api/posts.js';
+import { EAGER_CARDS, widestPhoneFor } from '../../shared/grid-images.js';
 import { POST_IMAGE_SIZES, postImageSrcSet, postIdOfPage } from '../../shared/post-page.js';
 import { ERRORS } from '../../shared/errors.js';
 import type { RegistrationSettings } from '../../shared/registration.js';
 import { escapeHtml } from './escape-html.js';
+import { loadPageModules } from './page-modules.js';
 import { isSecretPage } from './secret-urls.js';
 import { isApiUrl, isMediaUrl, isUnder } from './url-space.js';
 
@@ -26,9 +28,10 @@ export interface ClientSettings {
  * Files of a build that no browser asks for by name, so they get no route. index.html as built
  * still holds its placeholders (and an older build compressed it too): asked for by name, it is
  * the filled-in page of the fallback, like every other page route. Source maps would publish
- * the client's source with its comments (the build makes none; vite.config.ts).
+ * the client's source with its comments (the build makes none; vite.config.ts), and the build's
+ * manifest its source paths (page-modules.ts reads it).
  */
-const UNSERVED_FILES = ['index.html', 'index.html.*', '**/*.map', '**/*.map.*'];
+const UNSERVED_FILES = ['index.html', 'index.html.*', '**/*.map', '**/*.map.*', '.vite/**'];
 
 /**
  * Serves the built React app: hashed assets cached forever, and index.html (with the product
@@ -64,6 +67,8 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
     });
   }
 
+  const pageModules = indexHtml ? loadPageModules(clientDir) : () => '';
+
   app.setNotFoundHandler(async (request, reply) => {
     const isPage = request.method === 'GET' || request.method === 'HEAD';
     const isFile = isApiUrl(request.url) || isMediaUrl(request.url) || isUnder(request.url, '/assets');
@@ -74,7 +79,7 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
     if (isSecretPage(request.url)) reply.header('referrer-policy', 'no-referrer');
     reply.type('text/html; charset=utf-8');
     if (request.method === 'GET') {
-      const data = await firstView(request, reply);
+      const data = await firstView(request, reply, pageModules);
       // The viewer's own data: never stored by a cache, like every API answer.
       // A function, not a string: a '$&' or "$'" in someone's description is text, not a pattern.
       if (data)
@@ -110,16 +115,20 @@ export const FIRST_VIEW_ID = 'first-view';
  * Issue 28: a page arrives with its first view, so a phone renders the screen without waiting
  * for requests made after its scripts: who is signed in (`me`, the answer of GET /api/me, or
  * null: nobody), on the home page the feed's first page (`feed`, of GET /api/posts), on a post's
- * page the post (`post`, of GET /api/posts/:id) and a preload of its photo, which then loads
- * beside the scripts rather than after them. Asked of this app itself with the page's own
+ * page the post (`post`, of GET /api/posts/:id); and preloads of what the screen shows first,
+ * which then load beside the boot script rather than after it: the screen's own chunk
+ * (page-modules.ts), a post's photo, the home page's first cards' photos. Asked of this app itself with the page's own
  * cookie: the same routes, access rules and read path as the API (one rule for what a viewer may
  * see). In a data block, which is never run (the page policy allows no inline script), with
  * every '<' escaped so no text in it can end the block.
  */
-async function firstView(request: FastifyRequest, reply: FastifyReply): Promise<string> {
+async function firstView(request: FastifyRequest, reply: FastifyReply, pageModules: PageModules): Promise<string> {
+  const url = request.url;
+  const pathname = url.split('?')[0]!;
+  const signedOut = () => pageModules(pathname, false) + dataBlock('{"me":null}');
   const { cookie } = request.headers;
   // No cookie, no session: the sign-in screen needs no request to know it.
-  if (!cookie) return dataBlock('{"me":null}');
+  if (!cookie) return signedOut();
   const ask = (url: string) =>
     request.server.inject({
       method: 'GET',
@@ -131,25 +140,43 @@ async function firstView(request: FastifyRequest, reply: FastifyReply): Promise<
   // A renewed session's cookie, or a tossed one cleared, reaches the browser as the API's would.
   const setCookie = me.headers['set-cookie'];
   if (setCookie) reply.header('set-cookie', setCookie);
-  if (me.statusCode !== 200) return me.statusCode === 401 ? dataBlock('{"me":null}') : '';
+  if (me.statusCode !== 200) return me.statusCode === 401 ? signedOut() : '';
   const parts = [`"me":${me.body}`];
-  let preload = '';
-  const url = request.url;
-  const postId = postIdOfPage(url.split('?')[0]!);
+  let preload = pageModules(pathname, true);
+  const postId = postIdOfPage(pathname);
   if (isHomePage(url)) {
     const feed = await ask(API.posts);
-    if (feed.statusCode === 200) parts.push(`"feed":${feed.body}`);
+    if (feed.statusCode === 200) {
+      parts.push(`"feed":${feed.body}`);
+      preload += feed
+        .json<PostPage>()
+        .posts.slice(0, EAGER_CARDS)
+        .map((card) => cardPhotoPreload(card.image))
+        .join('');
+    }
   } else if (postId !== undefined) {
     const post = await ask(API.post(postId));
     if (post.statusCode === 200) {
       parts.push(`"post":${post.body}`);
-      preload = photoPreload(post.json<PostResponse>().post.image);
+      preload += photoPreload(post.json<PostResponse>().post.image);
     }
   }
   return preload + dataBlock(`{${parts.join(',')}}`);
 }
 
+type PageModules = ReturnType<typeof loadPageModules>;
+
 const dataBlock = (json: string) => `<script type="application/json" id="${FIRST_VIEW_ID}">${json.replace(/</g, '\\u003c')}</script>`;
+
+/**
+ * A card's photo on a phone's screen, where the card chooses its smallest variant
+ * (shared/grid-images.ts); a wider screen, whose choice depends on its density, gets none.
+ */
+function cardPhotoPreload(image: ImageSet): string {
+  const smallest = image.variants[0];
+  if (!smallest) return '';
+  return `<link rel="preload" as="image" href="${escapeHtml(smallest.src)}" media="(max-width: ${widestPhoneFor(smallest.width)}px)" fetchpriority="high">`;
+}
 
 /** The post page's photo, asked for as the page's <img> will ask (shared/post-page.ts): at high priority, before the scripts run. */
 const photoPreload = (image: ImageSet) =>

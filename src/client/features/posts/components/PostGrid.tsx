@@ -1,11 +1,9 @@
 import { startTransition, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import type { PostCard as PostCardData } from '../../../../shared/api/posts';
+import { EAGER_CARDS } from '../../../../shared/grid-images';
 import { useColumnCount } from '../../../ui/use-column-count';
 import { PostCard } from './PostCard';
 import styles from './PostGrid.module.css';
-
-/** How many cards load at once, without waiting for the observer: the top of a phone screen. */
-const EAGER_CARDS = 4;
 
 /**
  * The first pass renders only the cards whose top is within this many column widths of the grid's

@@ -1,0 +1,27 @@
+/**
+ * How a grid card's photo is chosen, as both sides need it: the client's cards (client/ui/
+ * use-column-count.ts) and the server, which preloads the first cards' photos of a phone's home
+ * page (issue 28) and must ask for exactly the source the cards will choose.
+ */
+
+/**
+ * Grid photos are fetched for at most 2 device pixels per CSS pixel: on a 3× phone screen a 2×
+ * photo is hard to tell apart in a card, and costs about half the bytes on campus Wi-Fi.
+ */
+export const DENSITY_CAP = 2;
+
+/**
+ * How many cards load their photos at once, at high priority, without waiting for the observer:
+ * the top of a phone screen. The server preloads them with a phone's home page.
+ */
+export const EAGER_CARDS = 4;
+
+/** Below 600 px the grid has two columns with 12 px gutters: each card is this wide. */
+export const PHONE_CARD_WIDTH = 'calc(50vw - 18px)';
+
+/**
+ * The widest phone screen (below 600 px) on which a card chooses a variant `variantWidth` px
+ * wide over any larger one, whatever its density: the card is at most variantWidth ÷
+ * DENSITY_CAP CSS px there (436 px for the 400 px variant). A wider phone screen takes the next.
+ */
+export const widestPhoneFor = (variantWidth: number) => Math.floor(2 * (variantWidth / DENSITY_CAP + 18));
