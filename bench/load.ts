@@ -110,7 +110,9 @@ export async function loadSamples(options: LoadOptions): Promise<LoadSamples> {
   });
   return {
     connections: options.connections,
-    seconds: options.durationSeconds,
+    // What it ran, not what was asked: autocannon stops at its first once-a-second sample after
+    // the duration, so a 0.5 s load sends requests for 1 s.
+    seconds: result.duration,
     latencies,
     statuses,
     errors: result.non2xx + result.errors + result.timeouts,

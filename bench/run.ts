@@ -1173,13 +1173,14 @@ async function measureLoad(server: Server, options: LoadOptions): Promise<Measur
 /**
  * A budgeted repetition and its reference, the static ceiling (the feed's bytes from memory,
  * bench-feed.json) at the same concurrency, measured in turns: SLICES slices of each,
- * alternating, their samples pooled. The machine is shared: its load changes from one second to
+ * alternating (1 s each), their samples pooled. The machine is shared: its load changes from one second to
  * the next, and a scheduler stall of a few hundred ms decides a p99 of 1.5 s. Taken in turns,
  * the figure and the reference it is divided by live through the same seconds, so what the
  * machine does to one it does to the other (issue 28 point 4).
  */
-const REF_WARMUP_SECONDS = 0.5;
-const REF_SECONDS = 1.5;
+// Whole seconds: autocannon runs a load to the end of its second (load.ts).
+const REF_WARMUP_SECONDS = 1;
+const REF_SECONDS = 3;
 const SLICES = 3;
 async function measureBesideCeiling(server: Server, options: LoadOptions): Promise<Measured> {
   const ceiling = { ...options, requests: [{ path: '/bench-feed.json' }], headers: undefined };
