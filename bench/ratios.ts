@@ -121,7 +121,7 @@ export interface Pinning {
  * remaining CPUs (if any) are left to the rest of the machine.
  */
 export function pinningFor(cpus: number, taskset: string | undefined, disabled = false): Pinning {
-  if (disabled) return { pinned: false, reason: 'pinning turned off (--no-pin)' };
+  if (disabled) return { pinned: false, reason: 'pinning turned off (--unpinned)' };
   if (!taskset) return { pinned: false, reason: 'no taskset on this machine: unpinned' };
   if (cpus < 2) return { pinned: false, reason: `${cpus} CPU: nothing to pin apart` };
   return {

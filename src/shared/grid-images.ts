@@ -16,12 +16,13 @@ export const DENSITY_CAP = 2;
  */
 export const EAGER_CARDS = 4;
 
-/** Below 600 px the grid has two columns with 12 px gutters: each card is this wide. */
-export const PHONE_CARD_WIDTH = 'calc(50vw - 18px)';
+/** Below 600 px the grid has two columns with 12 px gutters: each card is half the screen less this. */
+const PHONE_CARD_INSET_PX = 18;
+export const PHONE_CARD_WIDTH = `calc(50vw - ${PHONE_CARD_INSET_PX}px)`;
 
 /**
  * The widest phone screen (below 600 px) on which a card chooses a variant `variantWidth` px
  * wide over any larger one, whatever its density: the card is at most variantWidth ÷
  * DENSITY_CAP CSS px there (436 px for the 400 px variant). A wider phone screen takes the next.
  */
-export const widestPhoneFor = (variantWidth: number) => Math.floor(2 * (variantWidth / DENSITY_CAP + 18));
+export const widestPhoneFor = (variantWidth: number) => Math.floor(2 * (variantWidth / DENSITY_CAP + PHONE_CARD_INSET_PX));
