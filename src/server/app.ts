@@ -104,6 +104,7 @@ export async function openServerDatabase(config: Config): Promise<Database> {
     dataDir: config.dataDir,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     poolSize: config.databasePoolSize,
+    prepare: config.databasePreparedStatements,
     ownThread: true,
   });
   await migrate(database);

@@ -268,6 +268,8 @@ export interface Config {
   timeouts: TimeoutConfig;
   /** A new PostgreSQL connection that takes longer fails (503) instead of holding the request. */
   databaseConnectTimeoutMs: number;
+  /** PostgreSQL: each statement prepared once per connection (db/postgres-prepared.ts). */
+  databasePreparedStatements: boolean;
   /**
    * Files that no row has owned for this long (an upload or deletion cut short by a crash) are
    * deleted, by a sweep at start-up and then at this interval; 0 = at start-up only, all of them
@@ -392,6 +394,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: rateLimitConfig(settings),
     timeouts: timeoutConfig(settings),
     databaseConnectTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
+    databasePreparedStatements: settings.DATABASE_PREPARED_STATEMENTS === 'on',
     orphanFileAgeMs: settings.ORPHAN_FILE_AGE_MS,
     images: imageWork(settings),
     passwordHashing: OWASP_ARGON2ID,

@@ -43,6 +43,13 @@ export const SETTINGS = {
     default: 5_000,
     about: 'PostgreSQL: a connection not made by then fails the request with 503 instead of waiting',
   }),
+  DATABASE_PREPARED_STATEMENTS: oneOf(['on', 'off'], {
+    group: 'database',
+    default: 'on',
+    about:
+      'PostgreSQL: `on` prepares each statement once per connection (planned once, not per request); `off` behind a pooler in ' +
+      'transaction mode that cannot keep prepared statements (PgBouncer before 1.21)',
+  }),
   S3_BUCKET: text({
     group: 'storage',
     default: undefined,

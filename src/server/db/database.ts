@@ -5,6 +5,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { PreparedPGlite } from './pglite-prepared.js';
+import { prepareStatements } from './postgres-prepared.js';
 import { PGliteThread } from './pglite-thread.js';
 import { prepareEmbedded } from './pglite-setup.js';
 import { schema } from './schema.js';
@@ -65,10 +67,16 @@ export interface DatabaseOptions {
   connectTimeoutMs?: number;
   /** PostgreSQL: connections in the pool (the server's DATABASE_POOL_SIZE); 10 by default. */
   poolSize?: number;
+  /** PostgreSQL: each statement prepared once per connection (postgres-prepared.ts); true by default. */
+  prepare?: boolean;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.connectTimeoutMs ?? 5_000, options.poolSize ?? 10);
+  if (options.databaseUrl)
+    return openPostgres(options.databaseUrl, options.connectTimeoutMs ?? 5_000, {
+      max: options.poolSize ?? 10,
+      prepare: options.prepare ?? true,
+    });
   let dir: string | undefined;
   if (options.dataDir && !options.pglite) {
     dir = pgliteDir(options.dataDir);
@@ -78,8 +86,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const loadDump = options.loadDump && (await options.loadDump.arrayBuffer());
     return wrapPglite(await PGliteThread.open({ dir, loadDump }));
   }
-  const client = options.pglite ?? new PGlite({ dataDir: dir, loadDataDir: options.loadDump });
-  await prepareEmbedded(client);
+  const client = new PreparedPGlite(options.pglite ?? new PGlite({ dataDir: dir, loadDataDir: options.loadDump }));
+  await prepareEmbedded(client.db);
   return wrapPglite(client);
 }
 
@@ -105,7 +113,11 @@ function wrapPglite(client: Pick<PGliteThread, 'query' | 'transaction' | 'dumpDa
   };
 }
 
-function newPool(connectionString: string, connectTimeoutMs: number, options: pg.PoolConfig): pg.Pool {
+function newPool(
+  connectionString: string,
+  connectTimeoutMs: number,
+  { prepare, ...options }: pg.PoolConfig & { prepare: boolean },
+): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     // Without it a request waits for ever for a database that does not answer.
@@ -118,11 +130,12 @@ function newPool(connectionString: string, connectTimeoutMs: number, options: pg
   // next query opens a new one; without a listener the 'error' event would crash the process.
   // Requests that fail because of the outage are logged by the error handler.
   pool.on('error', () => undefined);
+  if (prepare) prepareStatements(pool);
   return pool;
 }
 
-function openPostgres(connectionString: string, connectTimeoutMs: number, poolSize: number): Database {
-  const pool = newPool(connectionString, connectTimeoutMs, { max: poolSize });
+function openPostgres(connectionString: string, connectTimeoutMs: number, { max, prepare }: { max: number; prepare: boolean }): Database {
+  const pool = newPool(connectionString, connectTimeoutMs, { max, prepare });
   let timed: { pool: pg.Pool; orm: AppDb } | undefined;
   const timing = new StatementTiming();
   return {
@@ -149,7 +162,7 @@ function openPostgres(connectionString: string, connectTimeoutMs: number, poolSi
     withStatementTimeout: (timeoutMs, connections) => {
       if (!timed) {
         // Sent at connection start-up: every statement on these connections has the timeout.
-        const timedPool = newPool(connectionString, connectTimeoutMs, { max: connections, statement_timeout: timeoutMs });
+        const timedPool = newPool(connectionString, connectTimeoutMs, { max: connections, statement_timeout: timeoutMs, prepare });
         timed = { pool: timedPool, orm: drizzlePg({ client: timing.wrap(timedPool, { returns: 'connect' }), schema }) };
       }
       return timed.orm;

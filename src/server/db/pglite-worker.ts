@@ -5,7 +5,8 @@
  * does in one thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
+import { PreparedPGlite, type PreparedTransaction } from './pglite-prepared.js';
 import { toErrorData, type Ready, type Reply, type Request, type WorkerStart } from './pglite-protocol.js';
 import { prepareEmbedded } from './pglite-setup.js';
 
@@ -13,7 +14,7 @@ const port = parentPort!;
 const start = workerData as WorkerStart;
 
 interface OpenTransaction {
-  tx: Transaction;
+  tx: PreparedTransaction;
   /** Lets the transaction's callback return: commit, or roll back. */
   finish(commit: boolean): void;
   /** Settles when PGlite has committed or rolled back. */
@@ -27,7 +28,7 @@ function keepText(types: number[]) {
 }
 
 /** Opens a transaction and holds it until its 'end' request; answers with its number. */
-function begin(db: PGlite, id: number): Promise<number> {
+function begin(db: PreparedPGlite, id: number): Promise<number> {
   return new Promise((opened, failed) => {
     let finish!: (commit: boolean) => void;
     const decided = new Promise<boolean>((resolve) => (finish = resolve));
@@ -55,14 +56,14 @@ async function end(txId: number, commit: boolean): Promise<void> {
 }
 
 /** The transaction a request names, or the database itself. */
-function target(db: PGlite, tx: number | undefined): PGlite | Transaction {
+function target(db: PreparedPGlite, tx: number | undefined): PreparedPGlite | PreparedTransaction {
   if (tx === undefined) return db;
   const open = transactions.get(tx);
   if (!open) throw new Error(`no open transaction ${tx}`);
   return open.tx;
 }
 
-async function answer(db: PGlite, request: Request): Promise<unknown> {
+async function answer(db: PreparedPGlite, request: Request): Promise<unknown> {
   switch (request.op) {
     case 'query': {
       const result = await target(db, request.tx).query(request.sql, request.params, {
@@ -87,8 +88,8 @@ async function answer(db: PGlite, request: Request): Promise<unknown> {
 }
 
 try {
-  const db = new PGlite({ dataDir: start.dir, loadDataDir: start.loadDump && new Blob([start.loadDump]) });
-  await prepareEmbedded(db);
+  const db = new PreparedPGlite(new PGlite({ dataDir: start.dir, loadDataDir: start.loadDump && new Blob([start.loadDump]) }));
+  await prepareEmbedded(db.db);
   port.on('message', (request: Request) => {
     answer(db, request).then(
       (value) => {

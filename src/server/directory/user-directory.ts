@@ -3,7 +3,7 @@ import type { AppDb } from '../db/database.js';
 import { AppError } from '../http/app-error.js';
 import { normalizeUsername } from './username.js';
 import { findPublicUser, followedIds, type PublicUserRow } from './directory.queries.js';
-import type { Visibility } from './visibility.js';
+import type { SeenBy, Visibility } from './visibility.js';
 
 /** A user as the viewer finds them: whether they follow them, and whether they blocked them. */
 export interface UserSeen {
@@ -67,6 +67,12 @@ export class UserDirectory {
     return (await this.find(rawUsername, viewerId)).user;
   }
 
+  /** The same, with the viewer's rule it was decided by, for a caller that filters more by it (one read of the rule's sets). */
+  async publicUserAndRule(rawUsername: string, viewerId: string | undefined): Promise<{ user: PublicUserRow; seen: SeenBy }> {
+    const { user, seen } = await this.find(rawUsername, viewerId);
+    return { user, seen };
+  }
+
   /** The same, and whether the viewer follows and blocked them. */
   async publicUserSeenBy(rawUsername: string, viewerId: string | undefined): Promise<UserSeen> {
     const { user, followedByMe, blockedByMe } = await this.find(rawUsername, viewerId);
@@ -90,7 +96,7 @@ export class UserDirectory {
     });
     const seen = await this.visibility.seenBy(viewerId);
     if (seen.hiddenOtherwise(user.id)) throw new AppError(404, 'USER_NOT_FOUND');
-    return { user, followedByMe, blockedByMe: seen.blocked(user.id) };
+    return { user, followedByMe, blockedByMe: seen.blocked(user.id), seen };
   }
 
   async idOf(rawUsername: string, viewerId: string | undefined): Promise<string> {

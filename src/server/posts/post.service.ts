@@ -244,8 +244,8 @@ export class PostService {
   async byAuthor(rawUsername: string, viewer: Viewer | null, cursor: string | undefined): Promise<PostPage> {
     const username = normalizeUsername(rawUsername);
     // The user's row is usually cached: the check costs no statement then.
-    const author = await this.directory.publicUser(username, viewer?.id);
-    if (!(await this.visibility.seenBy(viewer?.id)).sees(author.id)) return { posts: [], nextCursor: null };
+    const { user: author, seen } = await this.directory.publicUserAndRule(username, viewer?.id);
+    if (!seen.sees(author.id)) return { posts: [], nextCursor: null };
     const page = async () => {
       const rows = await queries.userPostsPage(this.db, { username, after: decodeCursor(cursor), limit: PROFILE_POSTS_PAGE_SIZE });
       const { rows: shown, nextCursor } = toPage(rows, PROFILE_POSTS_PAGE_SIZE);

@@ -30,7 +30,12 @@ async function main(): Promise<AdminResult> {
       return { code: 1, stdout: '', stderr: `The running app refused the command: ${response.status} ${await response.text()}\n` };
     return (await response.json()) as AdminResult;
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+    prepare: config.databasePreparedStatements,
+  });
   try {
     await migrate(database);
     return await runCommandLine(standaloneAdminContext(database, config), argv);
