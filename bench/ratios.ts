@@ -128,7 +128,7 @@ export function pinningFor(cpus: number, taskset: string | undefined, disabled =
     pinned: true,
     loadCpu: 0,
     serverCpu: 1,
-    reason: `taskset: load generator on CPU 0, server on CPU 1 (of ${cpus}); PostgreSQL where the OS puts it`,
+    reason: `taskset: load generator on CPU 0, the server's event loop on CPU 1 (of ${cpus}); its other threads (the embedded database's, libuv's, V8's) and PostgreSQL where the OS puts them`,
   };
 }
 

@@ -21,8 +21,9 @@
  * calibration workload (bench/calibrate.mjs), each measured --repeats times through the run;
  * every budgeted point is measured --repeats times (3; the median judged, min–max reported),
  * the others once, each for --duration seconds (3; --quick 2) after a 1 s warm-up. With taskset
- * and ≥ 2 CPUs this process (the load generator) runs on CPU 0, the server, the calibration and
- * the PostgreSQL backends serving the server on CPU 1 (--unpinned: wherever the OS puts them);
+ * and ≥ 2 CPUs this process (the load generator) runs on CPU 0, the server's event loop and the
+ * calibration on CPU 1, the server's other threads (the embedded database's among them) and the
+ * PostgreSQL backends wherever the OS puts them (--pin-database: on CPU 1; --unpinned: all anywhere);
  * the server's and those backends' CPU time (/proc) per request is reported for every point.
  *
  * Measures, per database and dataset: API latency and throughput at 1 and 16 connections, the
@@ -50,6 +51,7 @@ import { processImage } from '../src/server/images/image-pipeline.js';
 import { checkBudgets, uncachedBudgeted, type BenchNumbers, type DatasetSize, type RunNumbers } from './budgets.js';
 import {
   ALL_CPUS,
+  pinEventLoop,
   calibrate,
   calibrationSpread,
   cpuSample,
@@ -195,7 +197,10 @@ const connectionsFor = (_d: Dataset) => values.connections?.split(',').map(Numbe
 const taskset = findTaskset();
 const pinning = pinningFor(os.cpus().length, taskset, values.unpinned);
 if (pinning.pinned && values['pin-database'])
-  pinning.reason = pinning.reason.replace('PostgreSQL where the OS puts it', 'PostgreSQL backends on CPU 1 too');
+  pinning.reason = pinning.reason.replace(
+    "its other threads (the embedded database's, libuv's, V8's) and PostgreSQL where the OS puts them",
+    'all its threads and the PostgreSQL backends on CPU 1 too',
+  );
 if (pinning.pinned && !pinProcess(taskset!, process.pid, pinning.loadCpu!)) {
   Object.assign(pinning, { pinned: false, loadCpu: undefined, serverCpu: undefined, reason: 'taskset failed: unpinned' });
 }
@@ -207,6 +212,10 @@ async function unpinnedWhile<T>(work: () => Promise<T>): Promise<T> {
   } finally {
     if (pinning.pinned) pinProcess(taskset!, process.pid, pinning.loadCpu!);
   }
+}
+/** A started server's threads but its event loop where the OS puts them (proc.ts pinEventLoop); with --pin-database all stay on its CPU. */
+function freeHelperThreads(child: ChildProcess) {
+  if (pinning.pinned && !values['pin-database'] && child.pid) pinEventLoop(taskset!, child.pid, pinning.serverCpu!);
 }
 /**
  * With --pin-database, pins the PostgreSQL backends of `database` to the server's CPU (those not
@@ -449,6 +458,7 @@ async function startServer(setup: Setup, clientDir: string): Promise<Server> {
   for (let i = 0; i < 240; i++) {
     try {
       await fetch(`${base}/api/me`);
+      freeHelperThreads(child);
       return { base, child, ...(setup.pgDatabase && { database: setup.pgDatabase }) };
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -856,6 +866,7 @@ async function startSlowQueryServer(setup: Setup, clientDir: string, env: Record
         timer = setTimeout(() => reject(new Error('bench/slow-query-server.ts did not start')), 120_000);
       }),
     ]);
+    freeHelperThreads(child);
     return { base: `http://127.0.0.1:${port}`, child };
   } catch (error) {
     await stopServer({ base: '', child });
