@@ -113,4 +113,35 @@ describe('statements prepared once on the embedded database', BOOT, () => {
     });
     expect((await db.query('SELECT body FROM notes WHERE id = $1', [11])).rows).toEqual([{ body: 'eleven' }]);
   });
+  it('reads answers as PGlite does: many rows over several chunks, multi-byte text, counts, notices, empty results', async () => {
+    const many = 'SELECT g AS n, repeat($1, 50) AS text, g % 2 = 0 AS even, NULL::int AS nothing FROM generate_series(1, 5000) g';
+    const word = 'zürich 🏠 寮 ';
+    for (const rowMode of ['object', 'array'] as const) {
+      const prepared = await db.query(many, [word], { rowMode });
+      const direct = await plain.query(many, [word], { rowMode });
+      expect(prepared.rows).toEqual(direct.rows);
+      expect(prepared.fields).toEqual(direct.fields);
+    }
+    const update = 'UPDATE notes SET body = body WHERE id <= $1';
+    expect(await db.query(update, [2])).toMatchObject({ affectedRows: 2, rows: [], fields: [] });
+    const none = await db.query('SELECT id FROM notes WHERE id < $1', [0]);
+    expect(none).toMatchObject({ rows: [], fields: [{ name: 'id', dataTypeID: 23 }], affectedRows: 0 });
+    const notice = 'SELECT set_config($1, $2, false) AS value';
+    expect((await db.query(notice, ['client_min_messages', 'notice'])).rows).toEqual([{ value: 'notice' }]);
+    await db.exec(
+      `CREATE OR REPLACE FUNCTION noisy(n int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN RAISE NOTICE 'saw %', n; RETURN n + 1; END $$`,
+    );
+    expect((await db.query('SELECT noisy($1) AS n', [41])).rows).toEqual([{ n: 42 }]);
+  });
+
+  it("fails with the same error fields as PGlite's own", async () => {
+    const insert = 'INSERT INTO notes (id, body) VALUES ($1, $2)';
+    const fromPrepared = await db.query(insert, [1, 'again']).catch((caught: Error) => caught);
+    const fromPlain = await plain.query(insert, [1, 'again']).catch((caught: Error) => caught);
+    const fields = ['message', 'severity', 'code', 'detail', 'schema', 'table', 'constraint', 'routine'] as const;
+    const pick = (error: unknown) => Object.fromEntries(fields.map((field) => [field, (error as Record<string, unknown>)[field]]));
+    expect(pick(fromPrepared)).toEqual(pick(fromPlain));
+    expect(fromPrepared).toBeInstanceOf(Error);
+    expect(fromPrepared).toMatchObject({ code: '23505', constraint: 'notes_pkey' });
+  });
 });

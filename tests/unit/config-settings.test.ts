@@ -29,6 +29,12 @@ describe('a setting the server would misread stops it, naming the variable', () 
     expect(refusal({ REGISTRATION: 'invites' })).toBe('REGISTRATION must be one of open, domains, invite, closed, got "invites"');
   });
 
+  it('prepared statements are on or off, nothing else', () => {
+    expect(refusal({ DATABASE_PREPARED_STATEMENTS: 'maybe' })).toBe('DATABASE_PREPARED_STATEMENTS must be one of on, off, got "maybe"');
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'off' }).databasePreparedStatements).toBe(false);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: ' ON ' }).databasePreparedStatements).toBe(true);
+  });
+
   it('a URL of the wrong kind', () => {
     expect(refusal({ PUBLIC_URL: 'dorm.example.edu' })).toBe(
       'PUBLIC_URL must be a URL like https://dorm.example.edu, got "dorm.example.edu"',
@@ -67,6 +73,7 @@ describe('defaults', () => {
       dataDir: path.resolve('data'),
       databaseUrl: undefined,
       databasePoolSize: 10,
+      databasePreparedStatements: true,
       s3: undefined,
       redisUrl: undefined,
       redisKeyPrefix: 'dormboard:',

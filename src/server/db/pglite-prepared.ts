@@ -1,12 +1,9 @@
-import { messages as backend, parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import { protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import { LRUCache } from 'lru-cache';
+import { readAnswer } from './pglite-wire.js';
 
 /** The part of a PGlite transaction the server uses. */
 export type PreparedTransaction = Pick<Transaction, 'query' | 'exec' | 'rollback'>;
-
-const { RowDescriptionMessage } = backend;
-type BackendMessage = Parameters<typeof parse.parseResults>[0][number];
-type Parser = NonNullable<QueryOptions['parsers']>[number];
 
 /** Statements kept prepared per database. Each holds its plan in postgres's memory; the least used are closed. */
 const MAX_PREPARED = 300;
@@ -23,7 +20,8 @@ const STALE_STATEMENT = new Set(['26000', '0A000']);
  * query(), 50–100 µs each prepared (2026-11-26, bench data at 100k posts). A statement here is
  * parsed once under a name (PostgreSQL re-plans it itself when a table it reads changes, and after
  * five runs keeps a generic plan only where that plan costs no more than the custom ones); each
- * run sends Bind, Describe, Execute and Sync in one buffer.
+ * run sends Bind, Describe, Execute and Sync in one buffer, and its answer is read from the bytes
+ * postgres wrote (pglite-wire.ts), not through PGlite's message objects.
  *
  * Parameters go as text, as PGlite's own serializers send strings, numbers and booleans; a
  * statement with any other parameter (a Date, bytes, an object) goes through query() as before.
@@ -102,9 +100,13 @@ export class PreparedPGlite {
       parts.push(serialize.parse({ name, text: sql }));
     }
     parts.push(serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync());
-    let messages;
+    const chunks: Uint8Array[] = [];
+    let answer: Results<Row>;
     try {
-      messages = await this.db.execProtocolStream(concat(parts), { syncToFs: false });
+      // Postgres writes into its own memory, which the next write reuses: each chunk is copied.
+      await this.db.execProtocolRawStream(concat(parts), { syncToFs: false, onRawData: (chunk) => chunks.push(chunk.slice()) });
+      const given = options?.parsers;
+      answer = readAnswer<Row>(concat(chunks), (type) => given?.[type] ?? this.db.parsers[type], options?.rowMode);
     } catch (error) {
       // Whether the parse or a later step failed, closing the name is harmless (a name never
       // parsed closes without error) and the next run parses it afresh.
@@ -113,24 +115,7 @@ export class PreparedPGlite {
     }
     if (isNew) this.names.set(sql, name);
     if (!inTransaction) await this.db.syncToFs();
-    return parse.parseResults(messages, this.parsersFor(messages, options?.parsers), { rowMode: options?.rowMode })[0] as Results<Row>;
-  }
-
-  /**
-   * The parsers of the result's columns only. parseResults() merges the caller's parsers into a
-   * copy of all the database's (one per type and array type, hundreds) for every statement: a
-   * third of the embedded database's thread on a small read, measured.
-   */
-  private parsersFor(messages: BackendMessage[], given: QueryOptions['parsers']): Record<number, Parser> {
-    const parsers: Record<number, Parser> = {};
-    for (const message of messages) {
-      if (!(message instanceof RowDescriptionMessage)) continue;
-      for (const { dataTypeID } of message.fields) {
-        const parser = given?.[dataTypeID] ?? this.db.parsers[dataTypeID];
-        if (parser) parsers[dataTypeID] = parser;
-      }
-    }
-    return parsers;
+    return answer;
   }
 }
 
@@ -157,6 +142,7 @@ function isStale(error: unknown): boolean {
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
   const out = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
   let offset = 0;
   for (const part of parts) {
