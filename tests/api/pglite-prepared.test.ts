@@ -144,4 +144,10 @@ describe('statements prepared once on the embedded database', BOOT, () => {
     expect(fromPrepared).toBeInstanceOf(Error);
     expect(fromPrepared).toMatchObject({ code: '23505', constraint: 'notes_pkey' });
   });
+  it('refuses after closing, as query() does', async () => {
+    const other = new PreparedPGlite(new PGlite());
+    expect((await other.query('SELECT $1::int AS n', [1])).rows).toEqual([{ n: 1 }]);
+    await other.close();
+    await expect(other.query('SELECT $1::int AS n', [1])).rejects.toThrow('PGlite is closed');
+  });
 });

@@ -73,6 +73,8 @@ export class PreparedPGlite {
   ): Promise<Results<Row>> {
     const values = asText(params ?? []);
     if (!values) return unprepared();
+    // As query() does: a closed (or closing) database refuses, with PGlite's own error.
+    await this.db._checkReady();
     const once = () => this.trip<Row>(inTransaction, sql, values, options);
     // Inside a transaction PGlite already holds it for this caller; outside, wait for any other.
     const exclusive = () => this.db._runExclusiveQuery(once);
