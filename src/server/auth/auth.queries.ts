@@ -1,4 +1,5 @@
 import { and, desc, eq, lte, ne, or, sql } from 'drizzle-orm';
+import { builtOnce } from '../db/built-once.js';
 import type { AppDb } from '../db/database.js';
 import { passwordResets, sessions, users } from '../db/schema.js';
 import { lookalikeKey } from '../lookalikes/skeleton.js';
@@ -90,7 +91,13 @@ export interface FoundSession {
 
 /** A session and its user, expired or not (the service decides, and deletes what has expired). */
 export async function findSession(db: AppDb, tokenHash: string): Promise<FoundSession | undefined> {
-  const [row] = await db
+  const [row] = await sessionByToken(db).execute({ tokenHash });
+  return row;
+}
+
+/** Every signed-in request reads its session: built once (db/built-once.ts). */
+const sessionByToken = builtOnce((db) =>
+  db
     .select({
       user: users,
       id: sessions.id,
@@ -101,10 +108,10 @@ export async function findSession(db: AppDb, tokenHash: string): Promise<FoundSe
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.tokenHash, tokenHash))
-    .limit(1);
-  return row;
-}
+    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+    .limit(1)
+    .prepare('session_by_token'),
+);
 
 /** Records a use of a session (and a later expiry); false when the session is gone (ended meanwhile). */
 export async function touchSession(db: AppDb, tokenHash: string, update: { expiresAt?: Date; lastSeenAt: Date }): Promise<boolean> {

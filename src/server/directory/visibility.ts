@@ -3,6 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { systemClock, type Clock } from '../clock.js';
 import type { Change } from '../cache/changes.js';
 import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
+import { builtOnce } from '../db/built-once.js';
 import type { AppDb } from '../db/database.js';
 import { blocks, users } from '../db/schema.js';
 
@@ -130,10 +131,7 @@ export class Visibility {
   private blocksOf(viewerId: string | undefined): Promise<BlockSets> {
     if (!viewerId) return Promise.resolve(NOBODY_SEES_EVERYONE);
     return this.blockSets.get(viewerId, async () => {
-      const rows = await this.db
-        .select({ blockerId: blocks.blockerId, blockedId: blocks.blockedId })
-        .from(blocks)
-        .where(or(eq(blocks.blockerId, viewerId), eq(blocks.blockedId, viewerId)));
+      const rows = await blocksOfViewer(this.db).execute({ viewerId });
       const sets: BlockSets = { blocked: new Set(), blockedBy: new Set() };
       for (const row of rows) {
         if (row.blockerId === viewerId) sets.blocked.add(row.blockedId);
@@ -146,14 +144,27 @@ export class Visibility {
   private suspendedUsers(): Promise<Map<string, number>> {
     return this.suspensions.get('', async () => {
       // The partial index on suspended_until holds exactly these rows' candidates.
-      const rows = await this.db
-        .select({ id: users.id, until: users.suspendedUntil })
-        .from(users)
-        .where(gt(users.suspendedUntil, sql`now()`));
+      const rows = await suspendedNow(this.db).execute();
       return new Map(rows.map((row) => [row.id, row.until!.getTime()]));
     });
   }
 }
+
+/** With every cache off, each request reads both sets: built once (db/built-once.ts). */
+const blocksOfViewer = builtOnce((db) =>
+  db
+    .select({ blockerId: blocks.blockerId, blockedId: blocks.blockedId })
+    .from(blocks)
+    .where(or(eq(blocks.blockerId, sql.placeholder('viewerId')), eq(blocks.blockedId, sql.placeholder('viewerId'))))
+    .prepare('blocks_of_viewer'),
+);
+const suspendedNow = builtOnce((db) =>
+  db
+    .select({ id: users.id, until: users.suspendedUntil })
+    .from(users)
+    .where(gt(users.suspendedUntil, sql`now()`))
+    .prepare('suspended_users'),
+);
 
 /**
  * How many rows an answer cached for every viewer holds to give `limit` to each: a fifth more,
