@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareStatements } from '../../src/server/db/postgres-prepared.js';
+import { prepareStatements, unprepareStatements } from '../../src/server/db/postgres-prepared.js';
 import { noPostgres, TEST_DATABASE_URL } from '../helpers/services.js';
 
 /**
@@ -96,6 +96,19 @@ describe.skipIf(noPostgres)('statements prepared once per PostgreSQL connection'
       }
     } finally {
       await plain.query(`DROP TABLE IF EXISTS ${wide}`);
+    }
+  });
+  it('prepares nothing when turned off, not even statements named in the code', async () => {
+    const off = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
+    unprepareStatements(off);
+    try {
+      const text = `SELECT body FROM ${table} WHERE id = $1`;
+      expect((await off.query({ text, values: [1] })).rows).toEqual([{ body: 'one' }]);
+      expect((await off.query({ name: 'named_in_code', text, values: [1] })).rows).toEqual([{ body: 'one' }]);
+      expect(await preparedTexts(off)).toEqual([]);
+      expect((await off.query<{ n: string }>('SELECT count(*) AS n FROM pg_prepared_statements')).rows).toEqual([{ n: '0' }]);
+    } finally {
+      await off.end();
     }
   });
 });

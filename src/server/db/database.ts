@@ -6,7 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { PreparedPGlite } from './pglite-prepared.js';
-import { prepareStatements } from './postgres-prepared.js';
+import { prepareStatements, unprepareStatements } from './postgres-prepared.js';
 import { PGliteThread } from './pglite-thread.js';
 import { prepareEmbedded } from './pglite-setup.js';
 import { schema } from './schema.js';
@@ -131,6 +131,7 @@ function newPool(
   // Requests that fail because of the outage are logged by the error handler.
   pool.on('error', () => undefined);
   if (prepare) prepareStatements(pool);
+  else unprepareStatements(pool);
   return pool;
 }
 

@@ -27,6 +27,22 @@ export function prepareStatements(pool: pg.Pool) {
   pool.on('connect', (client) => prepareOn(client));
 }
 
+/**
+ * DATABASE_PREPARED_STATEMENTS=off: no statement is prepared, not even those the code names itself
+ * (db/built-once.ts), as a pooler in transaction mode may run each on another connection.
+ */
+export function unprepareStatements(pool: pg.Pool) {
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (config: unknown, values?: unknown, callback?: unknown) => unknown;
+    client.query = ((config: unknown, values?: unknown, callback?: unknown) =>
+      query(isNamed(config) ? { ...config, name: undefined } : config, values, callback)) as typeof client.query;
+  });
+}
+
+function isNamed(config: unknown): config is QueryConfig {
+  return typeof config === 'object' && config !== null && typeof (config as Partial<QueryConfig>).name === 'string';
+}
+
 function prepareOn(client: pg.PoolClient) {
   const prepared = new Set<string>();
   /** Texts whose prepared form went stale on this connection: unprepared from then on. */
