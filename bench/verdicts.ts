@@ -3,8 +3,9 @@
  *
  * Judges the figures kept in each results file (`numbers` and `lighthouse`, written by
  * bench/run.ts) with the budgets as bench/budgets.ts and bench/lighthouse.ts have them now, and
- * prints one row per budget with each file's ratio and verdict side by side, then whether every budget got the same verdict in every file
- * (issue 28 point 4: two runs idle, one beside `npm test`). Exits 1 when the verdicts differ.
+ * prints one row per budget with each file's ratio and verdict side by side, then whether every
+ * budget got the same verdict in every file (issue 28 point 4: two runs idle, one beside
+ * `npm test`). Exits 1 when the verdicts differ.
  */
 import fs from 'node:fs';
 import { checkBudgets, type BenchNumbers, type BudgetResult } from './budgets.js';

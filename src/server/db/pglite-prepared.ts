@@ -1,15 +1,13 @@
 import { protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import { LRUCache } from 'lru-cache';
 import { readAnswer } from './pglite-wire.js';
+import { isStalePreparedStatement } from './sql-state.js';
 
 /** The part of a PGlite transaction the server uses. */
 export type PreparedTransaction = Pick<Transaction, 'query' | 'exec' | 'rollback'>;
 
 /** Statements kept prepared per database. Each holds its plan in postgres's memory; the least used are closed. */
 const MAX_PREPARED = 300;
-
-/** SQLSTATEs of a prepared statement that no longer fits: dropped (26000), or its tables changed its result (0A000). */
-const STALE_STATEMENT = new Set(['26000', '0A000']);
 
 /**
  * The embedded database with every statement prepared once and run in one trip into postgres.
@@ -81,7 +79,7 @@ export class PreparedPGlite {
     try {
       return await (inTransaction ? exclusive() : this.db._runExclusiveTransaction(exclusive));
     } catch (error) {
-      if (!isStale(error)) throw error;
+      if (!isStalePreparedStatement(error)) throw error;
       this.names.delete(sql);
       // In a transaction the error has aborted it: the caller rolls back and may try again.
       if (inTransaction) throw error;
@@ -106,9 +104,13 @@ export class PreparedPGlite {
     let answer: Results<Row>;
     try {
       // Postgres writes into its own memory, which the next write reuses: each chunk is copied.
-      await this.db.execProtocolRawStream(concat(parts), { syncToFs: false, onRawData: (chunk) => chunks.push(chunk.slice()) });
+      await this.db.execProtocolRawStream(Buffer.concat(parts), { syncToFs: false, onRawData: (chunk) => chunks.push(chunk.slice()) });
       const given = options?.parsers;
-      answer = readAnswer<Row>(concat(chunks), (type) => given?.[type] ?? this.db.parsers[type], options?.rowMode);
+      answer = readAnswer<Row>(
+        chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
+        (type) => given?.[type] ?? this.db.parsers[type],
+        options?.rowMode,
+      );
     } catch (error) {
       // Whether the parse or a later step failed, closing the name is harmless (a name never
       // parsed closes without error) and the next run parses it afresh.
@@ -135,21 +137,4 @@ function asText(params: unknown[]): Array<string | null> | undefined {
     else return undefined;
   }
   return values;
-}
-
-function isStale(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !STALE_STATEMENT.has(code)) return false;
-  return code === '26000' || /cached plan/.test((error as Error).message);
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }

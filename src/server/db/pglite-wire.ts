@@ -11,6 +11,9 @@ const DATA_ROW = 0x44; // 'D'
 const COMMAND_COMPLETE = 0x43; // 'C'
 const ERROR_RESPONSE = 0x45; // 'E'
 
+/** Commands whose tag's count is rows touched, as PGlite sums them into affectedRows. */
+const TOUCHING = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);
+
 /** ErrorResponse's one-letter field codes, by the names PGlite (and node-postgres) give them. */
 const ERROR_FIELDS: Record<string, string> = {
   S: 'severity',
@@ -85,7 +88,7 @@ export function readAnswer<Row>(raw: Uint8Array, parserOf: (typeId: number) => C
     } else if (type === COMMAND_COMPLETE && !result) {
       const tag = decoder.decode(raw.subarray(p, end - 1)).split(' ');
       const count = parseInt(tag[tag.length - 1]!, 10);
-      const touched = ['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(tag[0]!) ? count : 0;
+      const touched = TOUCHING.has(tag[0]!) ? count : 0;
       result = { rows: rows as Row[], fields, affectedRows: touched, ...(!Number.isNaN(count) && { rowCount: count }) };
     } else if (type === ERROR_RESPONSE && !error) {
       error = errorOf(raw, p, end);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { isStalePreparedStatement } from './sql-state.js';
 
 /**
  * Distinct statements one connection keeps prepared. Each holds a plan in its backend's memory,
@@ -44,7 +45,8 @@ function isNamed(config: unknown): config is QueryConfig {
 }
 
 function prepareOn(client: pg.PoolClient) {
-  const prepared = new Set<string>();
+  /** Text → name of the statements prepared on this connection (the name is hashed once). */
+  const prepared = new Map<string, string>();
   /** Texts whose prepared form went stale on this connection: unprepared from then on. */
   const stale = new Set<string>();
   const query = client.query.bind(client) as (config: unknown, values?: unknown, callback?: unknown) => unknown;
@@ -53,10 +55,14 @@ function prepareOn(client: pg.PoolClient) {
     // pg-pool's own query() passes a callback: (values, callback) or (callback) alone.
     if (typeof values === 'function') [values, callback] = [undefined, values];
     if (!isUnnamed(config) || stale.has(config.text)) return query(config, values, callback);
-    if (!prepared.has(config.text) && prepared.size >= MAX_PER_CONNECTION) return query(config, values, callback);
-    prepared.add(config.text);
-    const answer = (query({ ...config, name: nameOf(config.text) }, values) as Promise<unknown>).catch((error: unknown) => {
-      if (!isStale(error)) throw error;
+    let name = prepared.get(config.text);
+    if (name === undefined) {
+      if (prepared.size >= MAX_PER_CONNECTION) return query(config, values, callback);
+      name = nameOf(config.text);
+      prepared.set(config.text, name);
+    }
+    const answer = (query({ ...config, name }, values) as Promise<unknown>).catch((error: unknown) => {
+      if (!isStalePreparedStatement(error)) throw error;
       // A migration changed what it returns, or the statement was dropped: once more unprepared.
       // Inside a transaction the error has aborted it and the retry fails too: the first error is what happened.
       stale.add(config.text);
@@ -72,12 +78,6 @@ function prepareOn(client: pg.PoolClient) {
     );
     return undefined;
   }) as typeof client.query;
-}
-
-/** 26000: no such prepared statement; 0A000 "cached plan must not change result type". */
-function isStale(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return code === '26000' || (code === '0A000' && typeof message === 'string' && message.includes('cached plan'));
 }
 
 function isUnnamed(config: unknown): config is QueryConfig {

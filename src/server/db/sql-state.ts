@@ -8,3 +8,13 @@ export function hasSqlState(error: unknown, ...states: string[]): boolean {
   }
   return false;
 }
+
+/**
+ * A prepared statement that no longer fits, so it must be prepared (or run unprepared) again:
+ * dropped (26000, a DEALLOCATE), or a table change altered its result (0A000 "cached plan must
+ * not change result type"). Used by both databases' prepared statements.
+ */
+export function isStalePreparedStatement(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '26000' || (code === '0A000' && typeof message === 'string' && message.includes('cached plan'));
+}
