@@ -1,6 +1,5 @@
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -46,6 +45,7 @@ import { fillLookalikeKeys } from './lookalikes/fill-keys.js';
 import { registerEmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './http/rate-limiter.js';
 import { RedisCounterStore } from './http/redis-counter-store.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerSameOrigin } from './http/same-origin.js';
 import { registerStrictInput } from './http/strict-input.js';
 import { canonicalUrl, registerApiNoStore } from './http/url-space.js';
@@ -194,27 +194,7 @@ export async function buildApp({
   await app.register(fastifyCompress, { threshold: 1024, encodings: ['gzip'] });
   // Per-route limits are set where a form is read (http/multipart-form.ts).
   await app.register(fastifyMultipart, { throwFileSizeLimit: true });
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // React sets style attributes (image placeholders, sizes).
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        // No <base> anywhere: an injected one could redirect every relative URL.
-        baseUri: ["'none'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    // Users follow "Visit Site" links to other sites; send them no path of ours.
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-  });
+  registerSecurityHeaders(app);
   // After helmet, so a refused request still carries the security headers.
   registerSameOrigin(app, config.publicUrl);
   registerApiNoStore(app);

@@ -1,6 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { PreparedPGlite } from '../../src/server/db/pglite-prepared.js';
+import { arrayLiteral, textArray } from '../../src/server/db/text-array.js';
 
 /** Opening PGlite boots postgres in WebAssembly: seconds on a loaded machine. */
 const BOOT = { timeout: 120_000 };
@@ -144,6 +147,15 @@ describe('statements prepared once on the embedded database', BOOT, () => {
     expect(fromPrepared).toBeInstanceOf(Error);
     expect(fromPrepared).toMatchObject({ code: '23505', constraint: 'notes_pkey' });
   });
+  it('takes a text[] as one text parameter: any values, one statement text whatever their number (db/text-array.ts)', async () => {
+    const values = ['plain', 'with "quotes"', 'back\\slash', 'comma, and {braces}', 'NULL', '', ' spaced '];
+    const { rows } = await db.query<{ a: string[] }>('SELECT $1::text[] AS a', [arrayLiteral(values)]);
+    expect(rows[0]!.a).toEqual(values);
+    const dialect = new PgDialect();
+    const texts = [['a'], ['a', 'b', 'c']].map((list) => dialect.sqlToQuery(sql`SELECT 1 WHERE 'x' <> all(${textArray(list)})`).sql);
+    expect(texts[0]).toBe(texts[1]);
+  });
+
   it('refuses after closing, as query() does', async () => {
     const other = new PreparedPGlite(new PGlite());
     expect((await other.query('SELECT $1::int AS n', [1])).rows).toEqual([{ n: 1 }]);

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/server/db/database.js';
@@ -42,6 +43,21 @@ describe.skipIf(TEST_DATABASE_URL)('the embedded database in its own thread', LO
     );
     const { rows } = result as { rows: unknown[] };
     expect(rows).toEqual([{ at: '2026-01-02 03:04:05.123456+00', tags: ['a', 'b'], n: 7 }]);
+  });
+
+  it('reads the answers it moves across as bytes with the parsers PGlite itself has, arrays and nulls too', async () => {
+    const text = `SELECT true AS yes, 9007199254740993::int8 AS big, 1.5::float8 AS f, 12.50::numeric AS num, '{"k": [1, 2]}'::jsonb AS j,
+      ARRAY[1, 2]::int[] AS ints, ARRAY[true, NULL] AS flags, ARRAY['a,b', 'c"d', NULL]::text[] AS tricky, NULL::text AS nothing,
+      'ünï 🎉' AS unicode, ARRAY['{"a": 1}']::jsonb[] AS objects, $1::text AS given`;
+    const plain = new PGlite();
+    try {
+      const expected = (await plain.query(text, ['x'])).rows;
+      const { rows } = (await database.orm.execute(sql.raw(text.replace('$1::text', "'x'::text")))) as { rows: unknown[] };
+      expect(rows).toEqual(expected);
+      expect(rows).toEqual([expect.objectContaining({ big: 9007199254740993n, tricky: ['a,b', 'c"d', null], flags: [true, null] })]);
+    } finally {
+      await plain.close();
+    }
   });
 
   it('keeps the SQLSTATE and details of an error', async () => {

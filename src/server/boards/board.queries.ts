@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
 import { boardMembers, boardPosts, boards, posts, users } from '../db/schema.js';
+import { textArray } from '../db/text-array.js';
 import { amongVisible, type SeenBy } from '../directory/visibility.js';
 import type { PageKey } from '../http/cursor.js';
 import { lookalikeKey } from '../lookalikes/skeleton.js';
@@ -132,7 +133,7 @@ export async function memberIdsOf(db: AppDb, boardIds: string[]): Promise<Map<st
  */
 export async function saveTargets(db: AppDb, viewerId: string, seen: SeenBy, postId: string | undefined, limit: number) {
   const hidden = seen.hiddenIds();
-  const visibleOwner = hidden.length > 0 ? sql`and b.owner_id <> all(${toTextArray(hidden)})` : sql``;
+  const visibleOwner = hidden.length > 0 ? sql`and b.owner_id <> all(${textArray(hidden)})` : sql``;
   // The viewer's own boards and the ones they joined: two index walks, as allBoardsOfUser.
   const result = await db.execute<BoardRow & { hasPost: boolean }>(sql`select b.id, b.owner_id as "ownerId", b.name, b.slug,
       b.description, b.secret, b.cover_post_id as "coverPostId", b.post_count as "postCount", u.username as "ownerUsername",
@@ -166,9 +167,9 @@ export async function postsByAuthors(db: AppDb, boardIds: string[], authorIds: s
   const result = await db.execute<{ boardId: string; n: number }>(sql`select bp.board_id as "boardId", count(*)::int as n
     from posts p
     cross join lateral (
-      select board_id from board_posts where post_id = p.id and board_id = any(${toTextArray(boardIds)}) offset 0
+      select board_id from board_posts where post_id = p.id and board_id = any(${textArray(boardIds)}) offset 0
     ) as bp
-    where p.user_id = any(${toTextArray(authorIds)})
+    where p.user_id = any(${textArray(authorIds)})
     group by bp.board_id`);
   for (const row of (result as { rows: Array<{ boardId: string; n: number }> }).rows) counts.set(row.boardId, row.n);
   return counts;
@@ -195,14 +196,6 @@ export async function coversOf(db: AppDb, boardIds: string[], seen: SeenBy): Pro
     if (cover) covers.set(id, cover);
   }
   return covers;
-}
-
-/** A text[] of parameters (drizzle would turn a bare JS array into a parenthesised list). */
-function toTextArray(values: string[]): SQL {
-  return sql`array[${sql.join(
-    values.map((value) => sql`${value}`),
-    sql`, `,
-  )}]::text[]`;
 }
 
 /** A cover as cached for every viewer: with its author, to be filtered per viewer. */
@@ -233,10 +226,10 @@ export async function coverCandidates(db: AppDb, boardIds: string[], newest: num
   for (const row of chosen) candidates.get(row.boardId)!.chosen = row;
   if (newest === 0) return candidates;
   const hidden = seen?.hiddenIds() ?? [];
-  const notHidden = hidden.length > 0 ? sql`and p.user_id <> all(${toTextArray(hidden)})` : sql``;
+  const notHidden = hidden.length > 0 ? sql`and p.user_id <> all(${textArray(hidden)})` : sql``;
   const result = await db.execute<CoverCandidate>(sql`select b.id as "boardId", c.user_id as "userId", c.description,
       c.image_key as "imageKey", c.width, c.height, c.placeholder
-    from unnest(${toTextArray(boardIds)}) as b(id)
+    from unnest(${textArray(boardIds)}) as b(id)
     cross join lateral (
       select p.user_id, p.description, p.image_key, p.width, p.height, p.placeholder
       from board_posts bp join posts p on p.id = bp.post_id

@@ -1,10 +1,16 @@
 import { protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import { LRUCache } from 'lru-cache';
-import { readAnswer } from './pglite-wire.js';
+import { errorIn, readAnswer } from './pglite-wire.js';
 import { isStalePreparedStatement } from './sql-state.js';
 
-/** The part of a PGlite transaction the server uses. */
-export type PreparedTransaction = Pick<Transaction, 'query' | 'exec' | 'rollback'>;
+/** The part of a PGlite transaction the server uses, and its answers as bytes. */
+export type PreparedTransaction = Pick<Transaction, 'query' | 'exec' | 'rollback'> & Pick<PreparedPGlite, 'answer'>;
+
+/**
+ * A statement's answer: the bytes postgres wrote (its messages, read by pglite-wire.ts's
+ * readAnswer, in a buffer of their own), or, for a statement run through query(), its result.
+ */
+export type Answer<Row> = Uint8Array | Results<Row>;
 
 /** Statements kept prepared per database. Each holds its plan in postgres's memory; the least used are closed. */
 const MAX_PREPARED = 300;
@@ -35,7 +41,12 @@ export class PreparedPGlite {
   }
 
   query<Row>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<Row>> {
-    return this.run(false, sql, params, options, () => this.db.query<Row>(sql, params, options));
+    return this.answer<Row>(sql, params, options).then((answer) => this.read(answer, options));
+  }
+
+  /** The statement's answer, unread (see Answer): the thread that reads it may be another (pglite-worker.ts). */
+  answer<Row>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Answer<Row>> {
+    return this.run(false, sql, params, () => this.db.query<Row>(sql, params, options));
   }
 
   exec(sql: string) {
@@ -47,7 +58,9 @@ export class PreparedPGlite {
     return this.db.transaction((tx) =>
       work({
         query: <Row>(sql: string, params?: unknown[], options?: QueryOptions) =>
-          this.run(true, sql, params, options, () => tx.query<Row>(sql, params, options)),
+          this.run(true, sql, params, () => tx.query<Row>(sql, params, options)).then((answer) => this.read(answer, options)),
+        answer: <Row>(sql: string, params?: unknown[], options?: QueryOptions) =>
+          this.run(true, sql, params, () => tx.query<Row>(sql, params, options)),
         exec: (sql, options) => tx.exec(sql, options),
         rollback: () => tx.rollback(),
       }),
@@ -62,18 +75,23 @@ export class PreparedPGlite {
     return this.db.close();
   }
 
+  private read<Row>(answer: Answer<Row>, options: QueryOptions | undefined): Results<Row> {
+    if (!(answer instanceof Uint8Array)) return answer;
+    const given = options?.parsers;
+    return readAnswer<Row>(answer, (type) => given?.[type] ?? this.db.parsers[type], options?.rowMode);
+  }
+
   private async run<Row>(
     inTransaction: boolean,
     sql: string,
     params: unknown[] | undefined,
-    options: QueryOptions | undefined,
     unprepared: () => Promise<Results<Row>>,
-  ): Promise<Results<Row>> {
+  ): Promise<Answer<Row>> {
     const values = asText(params ?? []);
     if (!values) return unprepared();
     // As query() does: a closed (or closing) database refuses, with PGlite's own error.
     await this.db._checkReady();
-    const once = () => this.trip<Row>(inTransaction, sql, values, options);
+    const once = () => this.trip(inTransaction, sql, values);
     // Inside a transaction PGlite already holds it for this caller; outside, wait for any other.
     const exclusive = () => this.db._runExclusiveQuery(once);
     try {
@@ -87,7 +105,7 @@ export class PreparedPGlite {
     }
   }
 
-  private async trip<Row>(inTransaction: boolean, sql: string, values: Array<string | null>, options: QueryOptions | undefined) {
+  private async trip(inTransaction: boolean, sql: string, values: Array<string | null>): Promise<Uint8Array> {
     const { serialize } = protocol;
     const parts: Uint8Array[] = [];
     // Closing inside a transaction could meet it aborted; outside, nothing is in the way.
@@ -101,26 +119,34 @@ export class PreparedPGlite {
     }
     parts.push(serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync());
     const chunks: Uint8Array[] = [];
-    let answer: Results<Row>;
+    let bytes: Uint8Array;
     try {
       // Postgres writes into its own memory, which the next write reuses: each chunk is copied.
       await this.db.execProtocolRawStream(Buffer.concat(parts), { syncToFs: false, onRawData: (chunk) => chunks.push(chunk.slice()) });
-      const given = options?.parsers;
-      answer = readAnswer<Row>(
-        chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
-        (type) => given?.[type] ?? this.db.parsers[type],
-        options?.rowMode,
-      );
+      bytes = chunks.length === 1 ? chunks[0]! : concatenated(chunks);
+      const error = errorIn(bytes);
+      if (error) throw error;
     } catch (error) {
       // Whether the parse or a later step failed, closing the name is harmless (a name never
       // parsed closes without error) and the next run parses it afresh.
       if (isNew) this.closing.push(name);
-      throw Object.assign(error as Error, { query: sql, params: values, queryOptions: options });
+      throw Object.assign(error as Error, { query: sql, params: values });
     }
     if (isNew) this.names.set(sql, name);
     if (!inTransaction) await this.db.syncToFs();
-    return answer;
+    return bytes;
   }
+}
+
+/** The chunks in one buffer of its own (Buffer.concat may return a view of Node's shared pool, which cannot be moved to another thread). */
+function concatenated(chunks: Uint8Array[]): Uint8Array {
+  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
 }
 
 /**

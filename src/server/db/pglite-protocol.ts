@@ -3,6 +3,7 @@
  * (pglite-thread.ts asks, pglite-worker.ts answers). Plain data only: they cross threads by
  * structured clone, which drops functions and the fields of errors.
  */
+import type { ArrayType } from './pglite-wire.js';
 
 /** What the worker is started with. */
 export interface WorkerStart {
@@ -41,8 +42,12 @@ export interface ErrorData {
 
 export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: ErrorData };
 
-/** The worker's first message: open (and set up), or why it could not open. */
-export type Ready = { ready: true } | { ready: false; error: ErrorData };
+/** The worker's first message: open (and set up), with the array types it knows, or why it could not open. */
+export type Ready = { ready: true; arrayTypes: ArrayType[] } | { ready: false; error: ErrorData };
+
+/** A query's value: its answer's bytes, unread (pglite-wire.ts), or a result (a statement run through PGlite's query()). */
+export type QueryAnswer =
+  { bytes: ArrayBuffer } | { rows: unknown[]; fields: Array<{ name: string; dataTypeID: number }>; affectedRows: number | undefined };
 
 export function toErrorData(error: unknown): ErrorData {
   if (!(error instanceof Error)) return { message: String(error), fields: {} };

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { fromErrorData, type Call, type Ready, type Reply, type Request, type WorkerStart } from './pglite-protocol.js';
+import { fromErrorData, type Call, type QueryAnswer, type Ready, type Reply, type Request, type WorkerStart } from './pglite-protocol.js';
+import { pgliteParsers, readAnswer, type ColumnParser } from './pglite-wire.js';
 
 /** What a statement returns, as PGlite returns it. */
 export interface QueryResult<Row> {
@@ -36,7 +37,11 @@ export class PGliteThread implements ThreadTransaction {
   private gone: Error | undefined;
   private closing = false;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private readonly worker: Worker,
+    /** PGlite's parsers by type, as the database in the thread has them. */
+    private readonly parsers: Record<number, ColumnParser>,
+  ) {
     worker.on('message', (reply: Reply) => this.settle(reply));
     worker.on('error', (error) => this.stop(error));
     worker.on('exit', (code) => {
@@ -60,7 +65,7 @@ export class PGliteThread implements ThreadTransaction {
       await worker.terminate();
       throw fromErrorData(ready.error);
     }
-    return new PGliteThread(worker);
+    return new PGliteThread(worker, pgliteParsers(ready.arrayTypes));
   }
 
   async query<Row>(sql: string, params?: unknown[], options?: QueryOptions, tx?: number): Promise<QueryResult<Row>> {
@@ -68,7 +73,10 @@ export class PGliteThread implements ThreadTransaction {
       if (parser('1', Number(type)) !== '1') throw new Error(`type ${type}: only parsers that keep the text reach the database thread`);
       return Number(type);
     });
-    return (await this.call({ op: 'query', sql, params, rowMode: options?.rowMode, keepText, tx })) as QueryResult<Row>;
+    const answer = (await this.call({ op: 'query', sql, params, rowMode: options?.rowMode, keepText, tx })) as QueryAnswer;
+    if (!('bytes' in answer)) return answer as QueryResult<Row>;
+    const given = options?.parsers;
+    return readAnswer<Row>(new Uint8Array(answer.bytes), (type) => given?.[type] ?? this.parsers[type], options?.rowMode);
   }
 
   async exec(sql: string, tx?: number): Promise<void> {

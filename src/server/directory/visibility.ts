@@ -1,10 +1,11 @@
-import { eq, gt, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { eq, gt, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { systemClock, type Clock } from '../clock.js';
 import type { Change } from '../cache/changes.js';
 import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
 import { builtOnce } from '../db/built-once.js';
 import type { AppDb } from '../db/database.js';
+import { textArray } from '../db/text-array.js';
 import { blocks, users } from '../db/schema.js';
 
 /**
@@ -34,13 +35,13 @@ import { blocks, users } from '../db/schema.js';
 /**
  * The same rule as SQL over a column of user ids, for the read queries that list many users'
  * rows (feed pages, people search, follow lists): not one of the users hidden from the viewer
- * (SeenBy.hiddenIds, the very sets the in-memory form checks). A short NOT IN list costs
- * nothing per row, where a NOT EXISTS probe per row (below) cost the feed's later pages 3-4x
+ * (SeenBy.hiddenIds, the very sets the in-memory form checks), as one array parameter. A short
+ * list costs nothing per row, where a NOT EXISTS probe per row (below) cost the feed's later pages 3-4x
  * their time on PGlite (measured: 317 → 70 req/s).
  */
 export function amongVisible(seen: SeenBy, userId: AnyPgColumn): SQL | undefined {
   const hidden = seen.hiddenIds();
-  return hidden.length > 0 ? notInArray(userId, hidden) : undefined;
+  return hidden.length > 0 ? sql`${userId} <> all(${textArray(hidden)})` : undefined;
 }
 
 /**

@@ -33,6 +33,24 @@ export type CardRow = {
   sortTime: string;
 };
 
+/** cardColumns as a raw select list over `posts` names them: the keys of CardRow. */
+const CARD_SELECT = sql.raw(
+  'posts.id, posts.user_id AS "userId", posts.description, posts.image_key AS "imageKey", posts.width, posts.height, ' +
+    'posts.placeholder, posts.created_at::text AS "sortTime"',
+);
+
+/**
+ * Cards of the posts matching `where`, newest first, as the driver gives the rows: drizzle's
+ * select builder and its mapping of each value took ~12 % of the server's CPU for a 101-card
+ * feed page (2026-11-26), for columns that need no mapping.
+ */
+export async function newestCards(db: AppDb, where: SQL | undefined, limit: number): Promise<CardRow[]> {
+  const result = await db.execute<CardRow>(
+    sql`SELECT ${CARD_SELECT} FROM ${posts} WHERE ${where ?? sql`true`} ORDER BY ${posts.createdAt} DESC, ${posts.id} DESC LIMIT ${limit}`,
+  );
+  return (result as { rows: CardRow[] }).rows;
+}
+
 /** Rows strictly after the cursor in newest-first order. */
 function after(key: PageKey | undefined): SQL | undefined {
   return key ? sql`(${posts.createdAt}, ${posts.id}) < (${key.sortTime}::timestamptz, ${key.id})` : undefined;
@@ -89,17 +107,16 @@ export async function feedPage(
   options: { viewerId?: string; seen: SeenBy; after?: PageKey; limit: number },
 ): Promise<CardRow[]> {
   const { viewerId } = options;
-  return db
-    .select(cardColumns)
-    .from(posts)
-    .where(and(viewerId ? ne(posts.userId, viewerId) : undefined, amongVisible(options.seen, posts.userId), after(options.after)))
-    .orderBy(desc(posts.createdAt), desc(posts.id))
-    .limit(options.limit + 1);
+  return newestCards(
+    db,
+    and(viewerId ? ne(posts.userId, viewerId) : undefined, amongVisible(options.seen, posts.userId), after(options.after)),
+    options.limit + 1,
+  );
 }
 
 /** The newest posts of everyone, with their authors (for the feed cache). */
 export async function newestPosts(db: AppDb, limit: number) {
-  return db.select(cardColumns).from(posts).orderBy(desc(posts.createdAt), desc(posts.id)).limit(limit);
+  return newestCards(db, undefined, limit);
 }
 
 /**
@@ -107,13 +124,8 @@ export async function newestPosts(db: AppDb, limit: number) {
  * statement, so an uncached profile page costs one. No rows for a user who does not exist.
  */
 export async function userPostsPage(db: AppDb, options: { username: string; after?: PageKey; limit: number }): Promise<CardRow[]> {
-  const author = db.select({ id: users.id }).from(users).where(eq(users.username, options.username));
-  return db
-    .select(cardColumns)
-    .from(posts)
-    .where(and(eq(posts.userId, author), after(options.after)))
-    .orderBy(desc(posts.createdAt), desc(posts.id))
-    .limit(options.limit + 1);
+  const author = sql`(SELECT ${users.id} FROM ${users} WHERE ${users.username} = ${options.username})`;
+  return newestCards(db, and(sql`${posts.userId} = ${author}`, after(options.after)), options.limit + 1);
 }
 
 /** The creation time of the nth newest post, or undefined when there are fewer posts (one walk of the feed index). */
@@ -168,7 +180,7 @@ function relatedTo(to: RelatedTo, since: string | undefined): SQL | undefined {
 export async function relatedPosts(db: AppDb, to: RelatedTo, limit: number, since?: string): Promise<CardRow[]> {
   const condition = relatedTo(to, since);
   if (!condition) return [];
-  return db.select(cardColumns).from(posts).where(condition).orderBy(desc(posts.createdAt), desc(posts.id)).limit(limit);
+  return newestCards(db, condition, limit);
 }
 
 /**

@@ -4,7 +4,7 @@ import { gramsDecide, queryGrams } from '../../shared/keywords.js';
 import type { AppDb } from '../db/database.js';
 import { posts, users } from '../db/schema.js';
 import { amongVisible, type SeenBy } from '../directory/visibility.js';
-import { boundedMatchesNewestFirst, cardColumns, fewMatchesNewestFirst, type CardRow } from '../posts/post.queries.js';
+import { boundedMatchesNewestFirst, cardColumns, fewMatchesNewestFirst, newestCards, type CardRow } from '../posts/post.queries.js';
 
 /** LIKE treats '_' and '%' as wildcards, and usernames may contain '_'. */
 function escapeLike(value: string): string {
@@ -187,7 +187,7 @@ export async function postsWithAnyWord(
 
 function newestMatches(db: AppDb, where: SQL | undefined, limit: number, range: TimeRange, lookup: Lookup): Promise<CardRow[]> {
   checkWalk(range, lookup);
-  if (lookup.walk) return db.select(cardColumns).from(posts).where(where).orderBy(desc(posts.createdAt), desc(posts.id)).limit(limit);
+  if (lookup.walk) return newestCards(db, where, limit);
   return fewMatchesNewestFirst(db, where, limit);
 }
 
