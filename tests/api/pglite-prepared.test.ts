@@ -47,6 +47,17 @@ describe('statements prepared once on the embedded database', BOOT, () => {
     expect((await db.query<{ t: string }>('SELECT $1::text AS t', [true])).rows[0]!.t).toBe('true');
   });
 
+  it('prepares statements with flat arrays as parameters (as the search and related posts send them), answering as query() does', async () => {
+    const cases: Array<[string, unknown[]]> = [
+      ['SELECT id FROM notes WHERE tags @> $1 ORDER BY id', [['a']]],
+      ['SELECT id FROM notes WHERE tags && $1 ORDER BY id', [['b', 'x"y', 'back\\slash', null]]],
+      ['SELECT id FROM notes WHERE id = ANY($1) ORDER BY id', [[2, 1]]],
+      ['SELECT $1::text[] AS a, $2::int[] AS b', [['{', '}', ',', ' ', 'NULL'], []]],
+    ];
+    for (const [sql, params] of cases) expect((await db.query(sql, params)).rows).toEqual((await plain.query(sql, params)).rows);
+    expect(await preparedTexts()).toEqual(expect.arrayContaining(cases.map(([sql]) => sql)));
+  });
+
   it('keeps the parsers it is given (drizzle keeps timestamps as text)', async () => {
     const keep = { 1184: (value: string) => value };
     const { rows } = await db.query<{ at: unknown }>('SELECT at FROM notes WHERE id = $1', [1], { parsers: keep });

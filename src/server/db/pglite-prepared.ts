@@ -2,6 +2,7 @@ import { protocol, type PGlite, type QueryOptions, type Results, type Transactio
 import { LRUCache } from 'lru-cache';
 import { errorIn, readAnswer } from './pglite-wire.js';
 import { isStalePreparedStatement } from './sql-state.js';
+import { arrayLiteral } from './text-array.js';
 
 /** The part of a PGlite transaction the server uses, and its answers as bytes. */
 export type PreparedTransaction = Pick<Transaction, 'query' | 'exec' | 'rollback'> & Pick<PreparedPGlite, 'answer'>;
@@ -27,8 +28,9 @@ const MAX_PREPARED = 300;
  * run sends Bind, Describe, Execute and Sync in one buffer, and its answer is read from the bytes
  * postgres wrote (pglite-wire.ts), not through PGlite's message objects.
  *
- * Parameters go as text, as PGlite's own serializers send strings, numbers and booleans; a
- * statement with any other parameter (a Date, bytes, an object) goes through query() as before.
+ * Parameters go as text, as PGlite's own serializers send strings, numbers, booleans and flat
+ * arrays of them; a statement with any other parameter (a Date, bytes, an object, a nested
+ * array) goes through query() as before.
  */
 export class PreparedPGlite {
   private readonly names: LRUCache<string, string>;
@@ -151,8 +153,9 @@ function concatenated(chunks: Uint8Array[]): Uint8Array {
 
 /**
  * The parameters as PGlite's serializers would send them, when they are all strings, numbers,
- * booleans or null: for these every serializer gives the value's own text (PostgreSQL reads
- * 'true'/'false' for a boolean). Undefined when one is anything else.
+ * booleans, null, or flat arrays of strings, numbers and nulls: for these every serializer gives
+ * the value's own text (PostgreSQL reads 'true'/'false' for a boolean, and an array literal for
+ * an array: the search's grams, related posts' hashtags). Undefined when one is anything else.
  */
 function asText(params: unknown[]): Array<string | null> | undefined {
   const values: Array<string | null> = [];
@@ -160,7 +163,11 @@ function asText(params: unknown[]): Array<string | null> | undefined {
     if (value === null || value === undefined) values.push(null);
     else if (typeof value === 'string') values.push(value);
     else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') values.push(String(value));
+    else if (Array.isArray(value) && value.every(isArrayElement)) values.push(arrayLiteral(value));
     else return undefined;
   }
   return values;
 }
+
+const isArrayElement = (value: unknown): value is string | number | null =>
+  value === null || typeof value === 'string' || typeof value === 'number';

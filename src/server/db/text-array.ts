@@ -11,7 +11,7 @@ export function textArray(values: readonly string[]): SQL {
   return sql`${arrayLiteral(values)}::text[]`;
 }
 
-/** `{"a","b"}`: every element quoted, its quotes and backslashes escaped. */
-export function arrayLiteral(values: readonly string[]): string {
-  return `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+/** `{"a","b",NULL}`: every element quoted (numbers too: the literal is text), its quotes and backslashes escaped. */
+export function arrayLiteral(values: ReadonlyArray<string | number | null>): string {
+  return `{${values.map((value) => (value === null ? 'NULL' : `"${String(value).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
 }
