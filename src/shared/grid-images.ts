@@ -12,9 +12,11 @@ export const DENSITY_CAP = 2;
 
 /**
  * How many cards load their photos at once, at high priority, without waiting for the observer:
- * the top of a phone screen. The server preloads them with a phone's home page.
+ * a phone's first screen (two columns, about four cards deep). The server preloads them with a
+ * phone's home page. With only the top four, the largest photo of the first screen was often a
+ * later one, asked for only once the grid had rendered (Lighthouse, issue 28).
  */
-export const EAGER_CARDS = 4;
+export const EAGER_CARDS = 8;
 
 /** Below 600 px the grid has two columns with 12 px gutters: each card is half the screen less this. */
 const PHONE_CARD_INSET_PX = 18;

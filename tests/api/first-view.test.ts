@@ -80,7 +80,7 @@ describe('the first view sent with a page', () => {
         .slice(0, 2)
         .map(
           ({ image: { variants } }) =>
-            `<link rel="preload" as="image" href="${variants[0]!.src}" media="(max-width: ${widestPhoneFor(variants[0]!.width)}px)" fetchpriority="high">`,
+            `<link rel="preload" as="image" href="${variants[0]!.src}" media="(max-width: ${widestPhoneFor(variants[0]!.width)}px)">`,
         ),
     );
     // The rest of the page is the page.

@@ -171,11 +171,15 @@ const dataBlock = (json: string) => `<script type="application/json" id="${FIRST
 /**
  * A card's photo on a phone's screen, where the card chooses its smallest variant
  * (shared/grid-images.ts); a wider screen, whose choice depends on its density, gets none.
+ * At the browser's own priority for images, after the boot script and styles: nothing shows
+ * before the script renders the grid, and at high priority eight photos took the slow network
+ * from the script (home feed LCP 2.52 s with four, 2.95 s with eight; 2.45–2.49 s with eight
+ * at their own priority: Lighthouse's phone, 2026-11-26).
  */
 function cardPhotoPreload(image: ImageSet): string {
   const smallest = image.variants[0];
   if (!smallest) return '';
-  return `<link rel="preload" as="image" href="${escapeHtml(smallest.src)}" media="(max-width: ${widestPhoneFor(smallest.width)}px)" fetchpriority="high">`;
+  return `<link rel="preload" as="image" href="${escapeHtml(smallest.src)}" media="(max-width: ${widestPhoneFor(smallest.width)}px)">`;
 }
 
 /** The post page's photo, asked for as the page's <img> will ask (shared/post-page.ts): at high priority, before the scripts run. */
