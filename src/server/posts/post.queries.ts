@@ -214,13 +214,14 @@ export async function boundedMatchesNewestFirst(
 
 /** The newest of the matches the subquery reads: `fence` (OFFSET or LIMIT) keeps it planned on its own. */
 function newestOf(fence: SQL, where: SQL | undefined, limit: number, extra = sql``): SQL {
+  // Named as the table, so that CARD_SELECT reads the found rows.
   return sql`
-    SELECT id, user_id AS "userId", description, image_key AS "imageKey", width, height, placeholder, created_at::text AS "sortTime"${extra}
+    SELECT ${CARD_SELECT}${extra}
     FROM (
       SELECT ${posts.id}, ${posts.userId}, ${posts.description}, ${posts.imageKey}, ${posts.width}, ${posts.height}, ${posts.placeholder}, ${posts.createdAt}
       FROM ${posts} WHERE ${where ?? sql`true`} ${fence}
-    ) AS found
-    ORDER BY created_at DESC, id DESC
+    ) AS posts
+    ORDER BY posts.created_at DESC, posts.id DESC
     LIMIT ${limit}`;
 }
 
