@@ -132,8 +132,7 @@ export async function memberIdsOf(db: AppDb, boardIds: string[]): Promise<Map<st
  * they last saved to, joined or made most recently first; and whether `postId` is on each.
  */
 export async function saveTargets(db: AppDb, viewerId: string, seen: SeenBy, postId: string | undefined, limit: number) {
-  const hidden = seen.hiddenIds();
-  const visibleOwner = hidden.length > 0 ? sql`and b.owner_id <> all(${textArray(hidden)})` : sql``;
+  const visibleOwner = andAmongVisible(seen, sql.raw('b.owner_id'));
   // The viewer's own boards and the ones they joined: two index walks, as allBoardsOfUser.
   const result = await db.execute<BoardRow & { hasPost: boolean }>(sql`select b.id, b.owner_id as "ownerId", b.name, b.slug,
       b.description, b.secret, b.cover_post_id as "coverPostId", b.post_count as "postCount", u.username as "ownerUsername",
@@ -198,6 +197,12 @@ export async function coversOf(db: AppDb, boardIds: string[], seen: SeenBy): Pro
   return covers;
 }
 
+/** `and` the visibility rule over a column the raw statements below name, or nothing when nobody is hidden. */
+function andAmongVisible(seen: SeenBy, userId: SQL): SQL {
+  const condition = amongVisible(seen, userId);
+  return condition ? sql`and ${condition}` : sql``;
+}
+
 /** A cover as cached for every viewer: with its author, to be filtered per viewer. */
 export type CoverCandidate = CoverRow & { userId: string };
 
@@ -225,8 +230,7 @@ export async function coverCandidates(db: AppDb, boardIds: string[], newest: num
     .where(and(inArray(boards.id, boardIds), seen && amongVisible(seen, posts.userId)));
   for (const row of chosen) candidates.get(row.boardId)!.chosen = row;
   if (newest === 0) return candidates;
-  const hidden = seen?.hiddenIds() ?? [];
-  const notHidden = hidden.length > 0 ? sql`and p.user_id <> all(${textArray(hidden)})` : sql``;
+  const notHidden = seen ? andAmongVisible(seen, sql.raw('p.user_id')) : sql``;
   const result = await db.execute<CoverCandidate>(sql`select b.id as "boardId", c.user_id as "userId", c.description,
       c.image_key as "imageKey", c.width, c.height, c.placeholder
     from unnest(${textArray(boardIds)}) as b(id)

@@ -57,16 +57,17 @@ export class PreparedPGlite {
 
   /** PGlite's transaction, whose queries are prepared too. */
   transaction<T>(work: (tx: PreparedTransaction) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) =>
-      work({
+    return this.db.transaction((tx) => {
+      const answer = <Row>(sql: string, params?: unknown[], options?: QueryOptions) =>
+        this.run(true, sql, params, () => tx.query<Row>(sql, params, options));
+      return work({
         query: <Row>(sql: string, params?: unknown[], options?: QueryOptions) =>
-          this.run(true, sql, params, () => tx.query<Row>(sql, params, options)).then((answer) => this.read(answer, options)),
-        answer: <Row>(sql: string, params?: unknown[], options?: QueryOptions) =>
-          this.run(true, sql, params, () => tx.query<Row>(sql, params, options)),
+          answer<Row>(sql, params, options).then((result) => this.read(result, options)),
+        answer,
         exec: (sql, options) => tx.exec(sql, options),
         rollback: () => tx.rollback(),
-      }),
-    );
+      });
+    });
   }
 
   dumpDataDir(compression?: 'gzip' | 'auto' | 'none') {

@@ -39,7 +39,7 @@ import { blocks, users } from '../db/schema.js';
  * list costs nothing per row, where a NOT EXISTS probe per row (below) cost the feed's later pages 3-4x
  * their time on PGlite (measured: 317 → 70 req/s).
  */
-export function amongVisible(seen: SeenBy, userId: AnyPgColumn): SQL | undefined {
+export function amongVisible(seen: SeenBy, userId: AnyPgColumn | SQL): SQL | undefined {
   const hidden = seen.hiddenIds();
   return hidden.length > 0 ? sql`${userId} <> all(${textArray(hidden)})` : undefined;
 }

@@ -33,10 +33,10 @@ export type CardRow = {
   sortTime: string;
 };
 
-/** cardColumns as a raw select list over `posts` names them: the keys of CardRow. */
-const CARD_SELECT = sql.raw(
-  'posts.id, posts.user_id AS "userId", posts.description, posts.image_key AS "imageKey", posts.width, posts.height, ' +
-    'posts.placeholder, posts.created_at::text AS "sortTime"',
+/** cardColumns as a select list of raw SQL: each column named by its key in CardRow. */
+const CARD_SELECT = sql.join(
+  Object.entries(cardColumns).map(([key, column]) => sql`${column} AS ${sql.identifier(key)}`),
+  sql`, `,
 );
 
 /**
