@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Feed } from '../../src/client/features/posts';
+import { PostGrid } from '../../src/client/features/posts/components/PostGrid';
 import { ProfilePage } from '../../src/client/features/people/ProfilePage';
 import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
@@ -21,6 +22,9 @@ class ScrollableObserver {
   }
   observe(element: Element) {
     this.entry.elements.push(element);
+  }
+  unobserve(element: Element) {
+    this.entry.elements = this.entry.elements.filter((observed) => observed !== element);
   }
   disconnect() {
     observers.delete(this.entry);
@@ -116,6 +120,30 @@ describe('InfinitePostGrid (a profile)', () => {
     renderApp(<ProfilePage username={me.username} />);
     const empty = (await screen.findByText(COPY.profile.noPosts)).parentElement!;
     expect(within(empty).getByRole('link', { name: COPY.upload.title }).getAttribute('href')).toBe('/upload');
+  });
+});
+
+describe('PostGrid', () => {
+  it('renders the first screen of cards, then a few more each time the last one nears the screen', async () => {
+    // 60 square cards in happy-dom's 1024 px window: 4 columns, so the first five rows are the first pass.
+    const posts = Array.from({ length: 60 }, (_, i) => card(`p${i}`));
+    renderApp(<PostGrid posts={posts} label="Discover" />);
+    const list = await screen.findByRole('list', { name: 'Discover' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(20);
+    scrollToEnd();
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(28));
+    scrollToEnd();
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(36));
+    // The cards keep their order: the 36th rendered is the 36th post.
+    expect(within(list).getAllByRole('listitem')[35]!.querySelector('img')!.getAttribute('alt')).toBe('Post p35');
+  });
+
+  it('renders every card of a short list at once, with no marker left behind', async () => {
+    const posts = Array.from({ length: 6 }, (_, i) => card(`s${i}`));
+    const view = renderApp(<PostGrid posts={posts} label="Discover" />);
+    const list = await screen.findByRole('list', { name: 'Discover' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(6);
+    expect(view.container.querySelector('[aria-hidden="true"]')).toBeNull();
   });
 });
 

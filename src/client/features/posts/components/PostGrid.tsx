@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { startTransition, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import type { PostCard as PostCardData } from '../../../../shared/api/posts';
 import { EAGER_CARDS } from '../../../../shared/grid-images';
 import { useColumnCount } from '../../../ui/use-column-count';
@@ -8,13 +8,16 @@ import styles from './PostGrid.module.css';
 /**
  * The first pass renders only the cards whose top is within this many column widths of the grid's
  * top: a screen's worth on a phone (2 columns, ~4.4 widths tall) and on a laptop (5 columns, ~3.5).
- * The rest follow a few at a time in transitions, so a page of 100 cards never holds the main
- * thread in one long task before the first photos show (issue 28). The grid's height counts every
+ * The rest follow a few at a time as the last one rendered nears the screen, so a page of 100
+ * cards never holds the main thread while the page loads (issue 28: a post page's Discover grid,
+ * rendered in full, was most of its blocking time on a phone). The grid's height counts every
  * card from the start, so nothing moves when they arrive.
  */
 const FIRST_PASS_WIDTHS = 5;
 /** Cards added per later pass. */
 const BATCH = 8;
+/** How far ahead of the screen the next cards are rendered: a few passes before they are seen. */
+const AHEAD = '800px 0px';
 
 /** Where a card sits: its column, and how much is above it (in column widths, and gaps). */
 interface Placement<T extends PostCardData> {
@@ -68,11 +71,25 @@ export function PostGrid<T extends PostCardData>({ posts, label, action, actionS
   const columnCount = useColumnCount();
   const { placements, heights, counts } = useMemo(() => place(posts, columnCount), [posts, columnCount]);
   const firstPass = useMemo(() => placements.filter(({ above }) => above < FIRST_PASS_WIDTHS).length, [placements]);
-  // How many cards are rendered: the first screen, then more after each commit until all are.
+  // How many cards are rendered: the first screen, then more each time the last one nears the screen.
   const [shown, setShown] = useState(firstPass);
+  const rendered = Math.min(placements.length, Math.max(shown, firstPass));
+  const next = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (shown < placements.length) startTransition(() => setShown((count) => count + BATCH));
-  }, [shown, placements.length]);
+    const marker = next.current;
+    if (!marker || rendered >= placements.length) return;
+    // A new observer for each count: it reports at once whether the marker is near, so passes
+    // follow each other while the end is still within reach.
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) startTransition(() => setShown(rendered + BATCH));
+      },
+      { rootMargin: AHEAD },
+    );
+    observer.observe(marker);
+    return () => observer.disconnect();
+  }, [rendered, placements.length]);
+  const last = placements[rendered - 1];
   const eager = new Set(posts.slice(0, EAGER_CARDS).map((post) => post.id));
   // The tallest column, less the gap under its last card: set inside the grid, whose width the
   // column lengths are made of (on the grid itself, 100cqw would be an outer container's).
@@ -81,7 +98,7 @@ export function PostGrid<T extends PostCardData>({ posts, label, action, actionS
   return (
     <div className={styles.grid} style={{ '--columns': columnCount } as CSSProperties}>
       <div role="list" aria-label={label} className={styles.list} style={{ height }}>
-        {placements.slice(0, Math.max(shown, firstPass)).map(({ post, column, above, gaps }) => (
+        {placements.slice(0, rendered).map(({ post, column, above, gaps }) => (
           <div
             key={post.id}
             role="listitem"
@@ -97,6 +114,10 @@ export function PostGrid<T extends PostCardData>({ posts, label, action, actionS
           </div>
         ))}
       </div>
+      {/* Where the last card rendered starts: outside the list, which holds only its items. */}
+      {rendered < placements.length && last && (
+        <div ref={next} aria-hidden="true" className={styles.next} style={{ top: length(last.above, last.gaps) }} />
+      )}
     </div>
   );
 }
