@@ -18,6 +18,7 @@ import * as constants from 'lighthouse/core/config/constants.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.js';
 import { freePort } from '../tests/helpers/services.js';
 import type { BudgetResult } from './budgets.js';
+import type { Gate } from './load.js';
 
 export type Preset = 'mobile' | 'desktop';
 export const PRESETS: Preset[] = ['mobile', 'desktop'];
@@ -347,9 +348,12 @@ export async function measureLighthouse(options: {
   reportsDir: string;
   runs?: number;
   log?: (message: string) => void;
+  /** Each run once the rest of the machine is quiet, again if it got busy meanwhile (foreign-load.ts). */
+  whenQuiet?: Gate;
 }): Promise<LighthouseNumbers> {
   const runs = options.runs ?? 3;
   const log = options.log ?? (() => {});
+  const whenQuiet: Gate = options.whenQuiet ?? ((_what, work) => work());
   fs.mkdirSync(options.reportsDir, { recursive: true });
   const entries: LighthouseEntry[] = [];
   let lighthouseVersion = '';
@@ -359,7 +363,9 @@ export async function measureLighthouse(options: {
       const measured: Array<{ run: LighthouseRun; lhr: Result; json: string }> = [];
       const slug = `${target.name.replace(/\W+/g, '-')}-${preset}`;
       for (let i = 1; i <= runs; i++) {
-        const one = await runWithRetries(options.baseUrl, target, preset, options.cookie, log);
+        const one = await whenQuiet(`Lighthouse ${target.name} ${preset} run ${i}`, () =>
+          runWithRetries(options.baseUrl, target, preset, options.cookie, log),
+        );
         lighthouseVersion = one.lhr.lighthouseVersion;
         chromiumVersion = `Chromium ${one.chromium}`;
         one.run.report = path.join(options.reportsDir, `${slug}-run${i}.json`);

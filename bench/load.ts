@@ -71,6 +71,20 @@ export interface LoadOptions {
   durationSeconds: number;
   requests: LoadRequest[];
   headers?: Record<string, string>;
+  /**
+   * False: measured at once, whatever the rest of the machine does. For a load that runs beside
+   * others of the bench: the scenario around them waits and retakes as one (bench/run.ts).
+   */
+  gated?: boolean;
+}
+
+/** Runs a measurement when the machine is quiet, again if it got busy meanwhile (foreign-load.ts). */
+export type Gate = <T>(what: string, work: () => Promise<T>) => Promise<T>;
+let gate: Gate = (_what, work) => work();
+
+/** Every gated load from now on is measured through `measure` (bench/run.ts sets its ForeignLoadGate). */
+export function measureLoadsWith(measure: Gate) {
+  gate = measure;
 }
 
 /** Drives one scenario and summarizes it. */
@@ -82,7 +96,12 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
  * Drives one scenario with autocannon and measures every response's latency itself
  * (autocannon's summary has no p95). The requests cycle per connection.
  */
-export async function loadSamples(options: LoadOptions): Promise<LoadSamples> {
+export function loadSamples(options: LoadOptions): Promise<LoadSamples> {
+  if (options.gated === false) return loadNow(options);
+  return gate(`${options.requests[0]?.path ?? 'a load'} @${options.connections}`, () => loadNow(options));
+}
+
+async function loadNow(options: LoadOptions): Promise<LoadSamples> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   const result = await new Promise<autocannon.Result>((resolve, reject) => {

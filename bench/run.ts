@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --check] [--quick] [--db pglite,postgres] [--duration 3] [--repeats 3] [--unpinned] [--pin-database]
+ * npm run bench [-- --check] [--quick] [--db pglite,postgres] [--duration 3] [--repeats 3] [--unpinned] [--pin-database] [--busy-ok]
  *                  [--out bench/results.json]
  *                  [--only "search posts,profile,mixed,slow query,under upload attack,lighthouse" [--merge]] [--skip lighthouse]
  *                  [--lighthouse-pages "sign-in,home feed,post page,profile"]
@@ -25,6 +25,10 @@
  * calibration on CPU 1, the server's other threads (the embedded database's among them) and the
  * PostgreSQL backends wherever the OS puts them (--pin-database: on CPU 1; --unpinned: all anywhere);
  * the server's and those backends' CPU time (/proc) per request is reported for every point.
+ * Every measurement waits until the rest of the machine (what is not the bench, its servers,
+ * PostgreSQL or the kernel's threads) has taken under 0.15 CPUs for 2 s, and is taken again when
+ * it took more meanwhile: at most 45 minutes of waiting per run, reported in results.json
+ * (`foreignLoad`; bench/foreign-load.ts). --busy-ok measures as the machine is.
  *
  * Measures, per database and dataset: API latency and throughput at 1 and 16 connections, the
  * reads again with every cache off, the home feed beside uncached searches and under upload
@@ -63,7 +67,18 @@ import {
   type Calibration,
 } from './proc.js';
 import { cpuMsBetween, median, pairedSpreadOf, pinningFor, spreadOf, worseEach, type Spread } from './ratios.js';
-import { load, loadSamples, summarizeSamples, type LoadOptions, type LoadRequest, type LoadResult, type LoadSamples } from './load.js';
+import { ForeignLoadGate } from './foreign-load.js';
+import {
+  load,
+  loadSamples,
+  measureLoadsWith,
+  summarizeSamples,
+  type Gate,
+  type LoadOptions,
+  type LoadRequest,
+  type LoadResult,
+  type LoadSamples,
+} from './load.js';
 import { measureFirstView, SLOW_4G, type FirstView } from './page-weight.js';
 import { lighthouseBudgets, lighthouseTable, lighthouseTargets, measureLighthouse, type LighthouseNumbers } from './lighthouse.js';
 import { API } from '../src/shared/api/paths.js';
@@ -101,6 +116,8 @@ const { values } = parseArgs({
     unpinned: { type: 'boolean', default: false },
     // Also pins the PostgreSQL backends serving the bench to the server's CPU (pinBackends).
     'pin-database': { type: 'boolean', default: false },
+    // Measures as the machine is, never waiting for the rest of it to quiet down (foreign-load.ts).
+    'busy-ok': { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -233,6 +250,21 @@ function pinBackends(database: string | undefined): number {
 }
 
 const log = (message: string) => console.error(`[bench] ${message}`);
+
+/**
+ * Issue 28 point 4: every measurement waits until the rest of the machine has taken under 0.15
+ * CPUs for 2 s, and is taken again when it took more meanwhile (foreign-load.ts); the run waits
+ * 45 minutes in all at most, then measures as the machine is and says so. --busy-ok: never waits.
+ */
+const foreignLoad = new ForeignLoadGate({
+  maxCores: 0.15,
+  quietSeconds: 2,
+  maxWaitSeconds: values['busy-ok'] ? 0 : 45 * 60,
+  ticksPerSecond: TICKS_PER_SECOND,
+  log,
+});
+const whenQuiet: Gate = (what, work) => foreignLoad.measure(what, work);
+measureLoadsWith(whenQuiet);
 /** One measurement as the log prints it. */
 const figures = (r: LoadResult) =>
   `p50 ${r.p50} p95 ${r.p95} p99 ${r.p99} ms, ${r.rps} req/s, load ${r.loadAverage}${r.errors ? `, ${r.errors} errors ${JSON.stringify(r.statuses)}` : ''}`;
@@ -759,15 +791,26 @@ async function feedUnderSearch(
   cookie: string,
   nextSearch: () => string,
 ): Promise<{ feed: LoadResult; searches: LoadResult }> {
-  const searching = load({
-    baseUrl: base,
-    connections: 16,
-    durationSeconds: durationSeconds + 2,
-    requests: [{ path: nextSearch(), nextPath: nextSearch }],
+  // Waited for and retaken as one: the feed is measured only beside the searches.
+  return whenQuiet('the home feed beside searches', async () => {
+    const searching = load({
+      baseUrl: base,
+      connections: 16,
+      durationSeconds: durationSeconds + 2,
+      requests: [{ path: nextSearch(), nextPath: nextSearch }],
+      gated: false,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const feed = await load({
+      baseUrl: base,
+      connections: 16,
+      durationSeconds,
+      requests: [{ path: '/api/posts' }],
+      headers: { cookie },
+      gated: false,
+    });
+    return { feed, searches: await searching };
   });
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
-  const feed = await load({ baseUrl: base, connections: 16, durationSeconds, requests: [{ path: '/api/posts' }], headers: { cookie } });
-  return { feed, searches: await searching };
 }
 
 /** Uploads last: each one keeps the server busy for a while after the client gives up waiting. */
@@ -813,9 +856,21 @@ async function mixedLoad(
   const measured = [];
   for (let i = 0; i < times; i++) {
     const ref = await referenceNow();
-    await askProbe(server, 'reset');
-    const result = await load({ baseUrl: server.base, connections: 16, durationSeconds, requests, headers: { cookie: f.cookie } });
-    measured.push({ load: result, delay: await askProbe(server, 'read'), ref });
+    // Retaken as one: the probe's delays are those of the load kept.
+    measured.push(
+      await whenQuiet('the mixed load', async () => {
+        await askProbe(server, 'reset');
+        const result = await load({
+          baseUrl: server.base,
+          connections: 16,
+          durationSeconds,
+          requests,
+          headers: { cookie: f.cookie },
+          gated: false,
+        });
+        return { load: result, delay: await askProbe(server, 'read'), ref };
+      }),
+    );
   }
   return measured;
 }
@@ -1157,14 +1212,17 @@ type Row = Measured & { runs?: Measured[] };
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /** A load's samples and the server's and its database backends' CPU ms, sampled before and after. */
-async function sampleLoad(server: Server, options: LoadOptions): Promise<{ samples: LoadSamples; serverMs: number; databaseMs: number }> {
-  pinBackends(server.database);
-  const pid = server.child.pid;
-  const before = { server: cpuSample(pid, undefined), database: cpuSample(undefined, server.database) };
-  const samples = await loadSamples(options);
-  const serverMs = cpuMsBetween(before.server, cpuSample(pid, undefined), TICKS_PER_SECOND);
-  const databaseMs = server.database ? cpuMsBetween(before.database, cpuSample(undefined, server.database), TICKS_PER_SECOND) : 0;
-  return { samples, serverMs, databaseMs };
+function sampleLoad(server: Server, options: LoadOptions): Promise<{ samples: LoadSamples; serverMs: number; databaseMs: number }> {
+  // Waited for and retaken as one, the CPU samples with the load: a retake's CPU is its own.
+  return whenQuiet(`${options.requests[0]?.path} @${options.connections}`, async () => {
+    pinBackends(server.database);
+    const pid = server.child.pid;
+    const before = { server: cpuSample(pid, undefined), database: cpuSample(undefined, server.database) };
+    const samples = await loadSamples({ ...options, gated: false });
+    const serverMs = cpuMsBetween(before.server, cpuSample(pid, undefined), TICKS_PER_SECOND);
+    const databaseMs = server.database ? cpuMsBetween(before.database, cpuSample(undefined, server.database), TICKS_PER_SECOND) : 0;
+    return { samples, serverMs, databaseMs };
+  });
 }
 
 /** Slices of one or more loads as one measurement: samples pooled, CPU summed. */
@@ -1324,7 +1382,7 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
   // of references and for QUIET (bench/budgets.ts); `--only none` measures `repeats` of them.
   const ceiling: { at16: Measured[]; at1: Measured[]; paired: Measured[] } = { at16: [], at1: [], paired: [] };
   const referenceRound = async () => {
-    run.calibrations.push(await calibrate(pinning, taskset));
+    run.calibrations.push(await whenQuiet('the calibration', () => calibrate(pinning, taskset)));
     const requests = [{ path: '/bench-feed.json' }];
     await load({ baseUrl: server.base, connections: 16, durationSeconds: 1, requests });
     ceiling.at16.push(await measureLoad(server, { baseUrl: server.base, connections: 16, durationSeconds, requests }));
@@ -1357,7 +1415,7 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
           measured.push(await measureLoad(server, options));
           continue;
         }
-        const cal = withCal ? await calibrate(pinning, taskset) : undefined;
+        const cal = withCal ? await whenQuiet('the calibration', () => calibrate(pinning, taskset)) : undefined;
         if (cal) run.calibrations.push(cal);
         const result = await measureBesideCeiling(server, options);
         ceiling.paired.push(result.ref!);
@@ -1463,8 +1521,8 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
       // Chromium on every CPU, as before pinning: the first view is a client's figure.
       page = await unpinnedWhile(async () => {
         const identity = { baseUrl: server.base, identifier: f.viewer, password: PASSWORD };
-        const unthrottled = await measureFirstView(identity);
-        const slow4g = await measureFirstView({ ...identity, throttle: SLOW_4G });
+        const unthrottled = await whenQuiet('the first view', () => measureFirstView(identity));
+        const slow4g = await whenQuiet('the first view on Slow 4G', () => measureFirstView({ ...identity, throttle: SLOW_4G }));
         const full = await fullSizeBytes(server.base, f.feedUrls);
         return { unthrottled, slow4g, fullSizeBytes: full, ratio: full / Math.max(1, slow4g.imageBytes), dataset: d };
       });
@@ -1497,7 +1555,7 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
     const pages = values['lighthouse-pages']?.split(',').map((name) => name.trim());
     const targets = lighthouseTargets(f.postId, f.popular).filter((target) => !pages || pages.includes(target.name));
     const reportsDir = path.join(ROOT, 'lighthouse');
-    lighthouse = await measureLighthouse({ baseUrl: server.base, cookie, targets, dataset: d.name, reportsDir, log });
+    lighthouse = await measureLighthouse({ baseUrl: server.base, cookie, targets, dataset: d.name, reportsDir, log, whenQuiet });
     console.log(`${lighthouseTable(lighthouse).join('\n')}\n(full reports in ${reportsDir})`);
   }
   await stopServer(server);
@@ -1544,6 +1602,7 @@ for (const pass of passes) {
     log(`QUIET (bench/budgets.ts) as this run measured it: ${JSON.stringify(quiet)}; per server ${JSON.stringify(perServer)}`);
   }
 }
+log(`the rest of the machine meanwhile (foreign-load.ts): ${JSON.stringify(foreignLoad.report())}`);
 if (only && !values.merge) process.exit(0);
 /** With --merge: the results file the measured rows go into. */
 const previous = values.merge ? readPrevious() : undefined;
@@ -1551,7 +1610,7 @@ const previous = values.merge ? readPrevious() : undefined;
 // CPU (sharp's threads), as in production: unpinned.
 const pipeline = previous
   ? (previous.pipeline as Awaited<ReturnType<typeof measurePipeline>>)
-  : await unpinnedWhile(() => measurePipeline());
+  : await unpinnedWhile(() => whenQuiet('the 12-MP pipeline', () => measurePipeline()));
 const bundle = measureBundle();
 /** The run's calibrations, all databases' (the pipeline's reference is their wall time). */
 const allCalibrations = calibrationSpread(runs.flatMap((run) => run.calibrations));
@@ -1736,6 +1795,8 @@ const results = {
   date: new Date().toISOString(),
   machine,
   pinning,
+  // How long the run waited for the rest of the machine, and what it retook (foreign-load.ts).
+  foreignLoad: foreignLoad.report(),
   repeats,
   calibration: allCalibrations,
   datasets: passes.map((pass) => ({ ...datasetOf(pass.dataset), dbs: pass.dbs })),
