@@ -169,6 +169,9 @@ export class ForeignLoadGate {
   private retaken = 0;
   private takenBusy = 0;
   private worstKeptCores = 0;
+  /** The last reading taken, and since when the rest of the machine has stayed quiet up to it. */
+  private last?: LoadReading;
+  private quietSince = Number.NaN;
 
   constructor(private readonly options: ForeignLoadOptions) {}
 
@@ -184,34 +187,47 @@ export class ForeignLoadGate {
     return this.waitedMs < this.options.maxWaitSeconds * 1000;
   }
 
+  /**
+   * Whether the rest of the machine stayed quiet from `before` to `after`: under maxCores, and for
+   * a gap shorter than a second (between two measurements) under maxCores' worth of a second, so
+   * that a tick or two (10 ms each) in a short gap is not read as a busy machine.
+   */
+  private quietBetween(before: LoadReading, after: LoadReading): boolean {
+    const { maxCores, ticksPerSecond } = this.options;
+    const seconds = Math.max(1, (after.atMs - before.atMs) / 1000);
+    return foreignCores(before, after, ticksPerSecond) * ((after.atMs - before.atMs) / 1000) <= maxCores * seconds;
+  }
+
   /** Returns once the rest of the machine has been under maxCores for quietSeconds (or the run has waited its most). */
   async waitForQuiet(what: string): Promise<void> {
-    const { maxCores, quietSeconds, ticksPerSecond, log, pollMs = 500 } = this.options;
+    const { quietSeconds, ticksPerSecond, log, pollMs = 500 } = this.options;
     let last = this.reading();
+    // Quiet since before the last measurement, and still: measure at once.
+    if (this.last && this.quietBetween(this.last, last) && last.atMs - this.quietSince >= quietSeconds * 1000) {
+      this.last = last;
+      return;
+    }
+    if (!this.last || !this.quietBetween(this.last, last)) this.quietSince = last.atMs;
     const started = last.atMs;
-    let quietSince = last.atMs;
     let waiting = false;
     let lastBusy = '';
     for (;;) {
+      if (last.atMs - this.quietSince >= quietSeconds * 1000 || !this.patient) break;
       await sleep(pollMs);
       const now = this.reading();
-      const previous = last;
-      const cores = foreignCores(last, now, ticksPerSecond);
-      const interval = now.atMs - last.atMs;
-      last = now;
-      if (cores > maxCores) {
-        quietSince = now.atMs;
-        lastBusy = `${cores.toFixed(2)} CPUs: ${busiestOthers(previous, now, ticksPerSecond)}`;
+      if (!this.quietBetween(last, now)) {
+        this.quietSince = now.atMs;
+        lastBusy = `${foreignCores(last, now, ticksPerSecond).toFixed(2)} CPUs: ${busiestOthers(last, now, ticksPerSecond)}`;
       }
-      if (now.atMs - quietSince >= quietSeconds * 1000) break;
-      if (!this.patient) break;
       // Past the quietSeconds any look takes, the run is waiting.
       if (now.atMs - started > quietSeconds * 1000) {
-        this.waitedMs += interval;
+        this.waitedMs += now.atMs - last.atMs;
         if (!waiting) log(`the rest of the machine is busy (${lastBusy}): waiting to measure ${what}`);
         waiting = true;
       }
+      last = now;
     }
+    this.last = last;
     if (waiting) log(`measuring ${what} after ${((last.atMs - started) / 1000).toFixed(0)} s`);
   }
 
@@ -225,7 +241,10 @@ export class ForeignLoadGate {
       const before = this.reading();
       const result = await work();
       const after = this.reading();
+      this.last = after;
       const cores = foreignCores(before, after, this.options.ticksPerSecond);
+      // Busy meanwhile: the next measurement waits for quietSeconds from now.
+      if (cores > this.options.maxCores) this.quietSince = after.atMs;
       if (cores <= this.options.maxCores) {
         this.worstKeptCores = Math.max(this.worstKeptCores, cores);
         return result;

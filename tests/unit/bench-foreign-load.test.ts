@@ -135,6 +135,37 @@ describe('the gate', () => {
     expect(logged).toEqual([]);
   });
 
+  it('measures the next thing at once when the machine stayed quiet through the last measurement', async () => {
+    const machine = scriptedMachine([]);
+    const { gate } = gateOn(machine);
+    const ends: number[] = [];
+    const starts: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await gate.measure('a slice', async () => {
+        starts.push(machine.now);
+        machine.advance(1_000);
+        ends.push(machine.now);
+      });
+    }
+    // Between one measurement and the next only the looks at the machine that bracket them (500 ms
+    // each here: the end of one, the check, the start of the next), no wait of quietSeconds.
+    expect(starts[1]! - ends[0]!).toBe(1_500);
+    expect(starts[2]! - ends[1]!).toBe(1_500);
+  });
+
+  it('after a measurement the neighbour disturbed, waits quietSeconds again', async () => {
+    const machine = scriptedMachine([[3_000, 3_600]]);
+    const { gate } = gateOn(machine);
+    const starts: number[] = [];
+    await gate.measure('a slice', async () => {
+      starts.push(machine.now);
+      machine.advance(2_000);
+    });
+    // The first attempt (about 1.5–3.5 s) met the busy moment; the retake waits a quiet second after it.
+    expect(starts).toHaveLength(2);
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(3_000);
+  });
+
   it('waits until the neighbour has been quiet for quietSeconds, and reports how long it waited', async () => {
     const machine = scriptedMachine([[0, 10_000]]);
     const { gate, logged } = gateOn(machine);
