@@ -40,6 +40,8 @@ export interface ProcessTicks {
   ppid: number;
   comm: string;
   ticks: number;
+  /** Started by the bench however far removed: its environment holds the run's marker (BENCH_RUN). */
+  marked?: boolean;
 }
 
 /**
@@ -63,15 +65,16 @@ export function parseProcessTicks(text: string): ProcessTicks {
 const KERNEL = 2;
 
 /**
- * The ticks of `root` and all its descendants, of every process named `postgres`, and of the
- * kernel's threads (they do the network and disk work of every process, the bench's included),
- * by pid; and every other process's by "name (pid)".
+ * The ticks of `root` and all its descendants, of the processes marked as the bench's (Chromium's
+ * launcher leaves the browser to init: it is no descendant) and theirs, of every process named
+ * `postgres`, and of the kernel's threads (they do the network and disk work of every process,
+ * the bench's included), by pid; and every other process's by "name (pid)".
  */
 export function splitTicks(processes: ProcessTicks[], root: number): { own: Map<number, number>; others: Map<string, number> } {
   const children = new Map<number, number[]>();
   for (const p of processes) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
   const own = new Set<number>();
-  const queue = [root, KERNEL];
+  const queue = [root, KERNEL, ...processes.filter((p) => p.marked).map((p) => p.pid)];
   while (queue.length > 0) {
     const pid = queue.pop()!;
     if (own.has(pid)) continue;
@@ -87,12 +90,44 @@ export function splitTicks(processes: ProcessTicks[], root: number): { own: Map<
   return { own: ownTicks, others };
 }
 
+/**
+ * The variable every process the bench starts inherits (servers, calibrations, Chromium): what
+ * marks them as the bench's. Set once per run.
+ */
+const MARKER_NAME = 'BENCH_RUN';
+process.env[MARKER_NAME] ??= `${process.pid}-${Date.now()}`;
+const MARKER = Buffer.from(`${MARKER_NAME}=${process.env[MARKER_NAME]}\0`);
+
+/** Whether each process (by pid and start time) carries the marker: its environment is read once. */
+const markedByStart = new Map<string, boolean>();
+
+function isMarked(pid: string, statText: string): boolean {
+  // Field 22, the start time: a pid reused by a later process is another key.
+  const key = `${pid}:${
+    statText
+      .slice(statText.lastIndexOf(')') + 1)
+      .trim()
+      .split(/\s+/)[22 - 3]
+  }`;
+  let marked = markedByStart.get(key);
+  if (marked === undefined) {
+    try {
+      marked = fs.readFileSync(`/proc/${pid}/environ`).includes(MARKER);
+    } catch {
+      marked = false;
+    }
+    markedByStart.set(key, marked);
+  }
+  return marked;
+}
+
 function readProcesses(): ProcessTicks[] {
   const processes: ProcessTicks[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      processes.push(parseProcessTicks(fs.readFileSync(`/proc/${entry}/stat`, 'utf8')));
+      const text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      processes.push({ ...parseProcessTicks(text), marked: isMarked(entry, text) });
     } catch {
       // It exited meanwhile.
     }

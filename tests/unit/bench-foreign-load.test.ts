@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   ForeignLoadGate,
@@ -40,18 +42,20 @@ describe("the bench's own ticks", () => {
     proc(201, 200, 800, 'chromium'), // and its browser
     proc(300, 1, 40, 'postgres'), // PostgreSQL's postmaster and a backend: serving the bench
     proc(301, 300, 60, 'postgres'),
+    { ...proc(400, 1, 70, 'chromium'), marked: true }, // a browser the bench started, left to init by its launcher
+    proc(401, 400, 30, 'chromium'), // and its renderer
   ];
 
   const sum = (ticks: Map<number, number>) => [...ticks.values()].reduce((a, b) => a + b, 0);
 
   it("are the ticks of the bench, everything it started, PostgreSQL and the kernel's threads", () => {
     const { own, others } = splitTicks(machine, 100);
-    expect(sum(own)).toBe(50 + 300 + 7 + 40 + 60 + 3 + 9);
+    expect(sum(own)).toBe(50 + 300 + 7 + 40 + 60 + 3 + 9 + 70 + 30);
     expect([...others.keys()]).toEqual(['systemd (1)', 'vitest (200)', 'chromium (201)']);
   });
 
   it("never count a neighbour's processes, however they are named", () => {
-    expect(sum(splitTicks(machine, 200).own)).toBe(900 + 800 + 40 + 60 + 3 + 9);
+    expect(sum(splitTicks(machine, 200).own)).toBe(900 + 800 + 40 + 60 + 3 + 9 + 70 + 30);
   });
 });
 
@@ -207,5 +211,21 @@ describe('the gate', () => {
     expect(report.waitedSeconds).toBeGreaterThanOrEqual(5);
     expect(report.takenBusy).toBe(1);
     expect(report.worstKeptCores).toBeCloseTo(1.5, 1);
+  });
+});
+
+describe.skipIf(!fs.existsSync('/proc/stat'))('on this machine', () => {
+  it("counts a process the bench started and its launcher left to init as the bench's", () => {
+    // sh starts sleep in the background and exits: sleep's parent is then init, not this process.
+    const pid = Number(execFileSync('sh', ['-c', 'sleep 30 >/dev/null 2>&1 & echo $!'], { encoding: 'utf8' }).trim());
+    try {
+      const gate = new ForeignLoadGate({ maxCores: 0.15, quietSeconds: 1, maxWaitSeconds: 0, ticksPerSecond: 100, log: () => {} });
+      const reading = gate.reading();
+      expect(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')).not.toMatch(new RegExp(`^${pid} \\(sleep\\) \\S+ ${process.pid} `));
+      expect(reading.own.has(pid)).toBe(true);
+      expect([...(reading.others?.keys() ?? [])]).not.toContain(`sleep (${pid})`);
+    } finally {
+      process.kill(pid);
+    }
   });
 });
