@@ -40,7 +40,9 @@ export interface ProcessTicks {
   ppid: number;
   comm: string;
   ticks: number;
-  /** Started by the bench however far removed: its environment holds the run's marker (BENCH_RUN). */
+  /** Its start time (field 22): with the pid, which process it is (pids are reused). */
+  start?: number;
+  /** Known to be the bench's however far removed (isOwnAlready): counted with its descendants. */
   marked?: boolean;
 }
 
@@ -58,7 +60,7 @@ export function parseProcessTicks(text: string): ProcessTicks {
     .split(/\s+/)
     .map(Number);
   const children = (rest[16 - 3] ?? 0) + (rest[17 - 3] ?? 0);
-  return { pid: stat.pid, ppid: rest[4 - 3]!, comm: stat.comm, ticks: stat.utime + stat.stime + children };
+  return { pid: stat.pid, ppid: rest[4 - 3]!, comm: stat.comm, ticks: stat.utime + stat.stime + children, start: rest[22 - 3] };
 }
 
 /** The kernel's threads: kthreadd (pid 2) and its children. */
@@ -91,34 +93,28 @@ export function splitTicks(processes: ProcessTicks[], root: number): { own: Map<
 }
 
 /**
- * The variable every process the bench starts inherits (servers, calibrations, Chromium): what
- * marks them as the bench's. Set once per run.
+ * The variable every process the bench starts inherits (servers, calibrations, Chromium's
+ * browser): what marks them as the bench's. Set once per run.
  */
 const MARKER_NAME = 'BENCH_RUN';
 process.env[MARKER_NAME] ??= `${process.pid}-${Date.now()}`;
 const MARKER = Buffer.from(`${MARKER_NAME}=${process.env[MARKER_NAME]}\0`);
 
-/** Whether each process (by pid and start time) carries the marker: its environment is read once. */
-const markedByStart = new Map<string, boolean>();
+/**
+ * Processes (pid and start time) once seen as the bench's: they stay its own until they exit.
+ * Chromium's browser, closing, exits before its zygotes, which start with an environment of their
+ * own: left to init, they would count as the rest of the machine while they wind down.
+ */
+const ownAlready = new Set<string>();
+const keyOf = (p: ProcessTicks) => `${p.pid}:${p.start}`;
 
-function isMarked(pid: string, statText: string): boolean {
-  // Field 22, the start time: a pid reused by a later process is another key.
-  const key = `${pid}:${
-    statText
-      .slice(statText.lastIndexOf(')') + 1)
-      .trim()
-      .split(/\s+/)[22 - 3]
-  }`;
-  let marked = markedByStart.get(key);
-  if (marked === undefined) {
-    try {
-      marked = fs.readFileSync(`/proc/${pid}/environ`).includes(MARKER);
-    } catch {
-      marked = false;
-    }
-    markedByStart.set(key, marked);
+function isOwnAlready(pid: string, process: ProcessTicks): boolean {
+  if (ownAlready.has(keyOf(process))) return true;
+  try {
+    return fs.readFileSync(`/proc/${pid}/environ`).includes(MARKER);
+  } catch {
+    return false;
   }
-  return marked;
 }
 
 function readProcesses(): ProcessTicks[] {
@@ -126,13 +122,21 @@ function readProcesses(): ProcessTicks[] {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      processes.push({ ...parseProcessTicks(text), marked: isMarked(entry, text) });
+      const process = parseProcessTicks(fs.readFileSync(`/proc/${entry}/stat`, 'utf8'));
+      processes.push({ ...process, marked: isOwnAlready(entry, process) });
     } catch {
       // It exited meanwhile.
     }
   }
   return processes;
+}
+
+/** The bench's processes now and every other's (splitTicks), remembering which were the bench's. */
+function readSplit(root: number): ReturnType<typeof splitTicks> {
+  const processes = readProcesses();
+  const split = splitTicks(processes, root);
+  for (const p of processes) if (split.own.has(p.pid)) ownAlready.add(keyOf(p));
+  return split;
 }
 
 /** A reading of the machine: its busy ticks, the bench's own, and when. */
@@ -213,7 +217,7 @@ export class ForeignLoadGate {
   reading(): LoadReading {
     if (this.options.read) return this.options.read();
     if (!HAS_PROC) return { atMs: Date.now(), busy: 0, own: new Map() };
-    const { own, others } = splitTicks(readProcesses(), process.pid);
+    const { own, others } = readSplit(process.pid);
     return { atMs: Date.now(), busy: parseMachineBusy(fs.readFileSync('/proc/stat', 'utf8')), own, others };
   }
 

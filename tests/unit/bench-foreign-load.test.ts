@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -224,6 +224,23 @@ describe.skipIf(!fs.existsSync('/proc/stat'))('on this machine', () => {
       expect(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')).not.toMatch(new RegExp(`^${pid} \\(sleep\\) \\S+ ${process.pid} `));
       expect(reading.own.has(pid)).toBe(true);
       expect([...(reading.others?.keys() ?? [])]).not.toContain(`sleep (${pid})`);
+    } finally {
+      process.kill(pid);
+    }
+  });
+
+  it("keeps counting a process as the bench's after its parent exits, though its environment is not the bench's", async () => {
+    // As Chromium's zygotes, which outlive the closing browser: sleep starts with an empty
+    // environment under a shell of this process; the shell then exits and leaves it to init.
+    const shell = spawn('sh', ['-c', 'env -i sleep 30 >/dev/null 2>&1 & echo $!; read line'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const pid = Number((await new Promise<Buffer>((resolve) => shell.stdout.once('data', resolve))).toString().trim());
+    try {
+      const gate = new ForeignLoadGate({ maxCores: 0.15, quietSeconds: 1, maxWaitSeconds: 0, ticksPerSecond: 100, log: () => {} });
+      expect(gate.reading().own.has(pid)).toBe(true);
+      shell.stdin.end('\n');
+      await new Promise((resolve) => shell.once('exit', resolve));
+      expect(fs.readFileSync(`/proc/${pid}/environ`).length).toBe(0);
+      expect(gate.reading().own.has(pid)).toBe(true);
     } finally {
       process.kill(pid);
     }
