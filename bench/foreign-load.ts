@@ -108,10 +108,18 @@ const MARKER = Buffer.from(`${MARKER_NAME}=${process.env[MARKER_NAME]}\0`);
 const ownAlready = new Set<string>();
 const keyOf = (p: ProcessTicks) => `${p.pid}:${p.start}`;
 
+/** Processes whose environment was read and does not hold the marker (an empty one is read again: a process mid-exec has none yet). */
+const notMarked = new Set<string>();
+
 function isOwnAlready(pid: string, process: ProcessTicks): boolean {
-  if (ownAlready.has(keyOf(process))) return true;
+  const key = keyOf(process);
+  if (ownAlready.has(key)) return true;
+  if (notMarked.has(key)) return false;
   try {
-    return fs.readFileSync(`/proc/${pid}/environ`).includes(MARKER);
+    const environment = fs.readFileSync(`/proc/${pid}/environ`);
+    const marked = environment.includes(MARKER);
+    if (!marked && environment.length > 0) notMarked.add(key);
+    return marked;
   } catch {
     return false;
   }
@@ -200,6 +208,9 @@ export interface ForeignLoadReport {
   worstKeptCores: number;
 }
 
+/** How often a measurement's own processes are looked for while it runs (a reading costs ~1 ms). */
+const WATCH_MS = 500;
+
 /** /proc is Linux's: elsewhere the gate measures nothing and never waits. */
 const HAS_PROC = fs.existsSync('/proc/stat');
 
@@ -278,7 +289,10 @@ export class ForeignLoadGate {
     for (;;) {
       await this.waitForQuiet(what);
       const before = this.reading();
-      const result = await work();
+      // Looks at the machine meanwhile too, so that a process the bench starts and leaves within
+      // the measurement is seen while it is still its own (Chromium's zygotes, under the browser).
+      const watching = setInterval(() => this.reading(), WATCH_MS);
+      const result = await work().finally(() => clearInterval(watching));
       const after = this.reading();
       this.last = after;
       const cores = foreignCores(before, after, this.options.ticksPerSecond);

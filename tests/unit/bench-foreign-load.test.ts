@@ -245,4 +245,20 @@ describe.skipIf(!fs.existsSync('/proc/stat'))('on this machine', () => {
       process.kill(pid);
     }
   });
+
+  it('sees a process started and left to init within one measurement as its own', async () => {
+    const gate = new ForeignLoadGate({ maxCores: 10, quietSeconds: 0, maxWaitSeconds: 0, ticksPerSecond: 100, log: () => {} });
+    let pid = 0;
+    await gate.measure('a launch', async () => {
+      // Lives 0.8 s under its shell (the gate looks every 500 ms), then is left to init.
+      const shell = spawn('sh', ['-c', 'env -i sleep 30 >/dev/null 2>&1 & echo $!; sleep 0.8'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      pid = Number((await new Promise<Buffer>((resolve) => shell.stdout.once('data', resolve))).toString().trim());
+      await new Promise((resolve) => shell.once('exit', resolve));
+    });
+    try {
+      expect(gate.reading().own.has(pid)).toBe(true);
+    } finally {
+      process.kill(pid);
+    }
+  });
 });
