@@ -11,14 +11,15 @@
  * the machine is nearly idle, waits for that when it is not, retakes a measurement the rest of
  * the machine got busy during, and reports how long it waited.
  *
- * "The rest of the machine": every CPU tick /proc/stat counts as busy, less those of the bench
- * (this process, whose threads run the load generator, and every process it started: servers,
- * calibrations, Chromium) and of PostgreSQL's processes (its backends serve the bench; its
- * background writers work for the bench's writes).
+ * "The rest of the machine": the CPU ticks /proc/stat counts as busy in processes, less those of
+ * the bench (this process, whose threads run the load generator, every process it started:
+ * servers, calibrations, Chromium, found by parentage and by an inherited marker), of PostgreSQL's
+ * processes (its backends serve the bench; its background writers work for the bench's writes)
+ * and of the kernel's threads (splitTicks).
  */
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cpuMsBetween, parseProcStat } from './ratios.js';
+import { cpuMsBetween, splitProcStat } from './ratios.js';
 
 /**
  * Busy ticks of the machine's processes: /proc/stat's first line, user + nice + system (proc(5)).
@@ -52,15 +53,11 @@ export interface ProcessTicks {
  * calibration or a Chromium renderer that ends keeps counting as the bench's.
  */
 export function parseProcessTicks(text: string): ProcessTicks {
-  const stat = parseProcStat(text);
-  // The fields after the name, from field 3 (state): field n is rest[n - 3].
-  const rest = text
-    .slice(text.lastIndexOf(')') + 1)
-    .trim()
-    .split(/\s+/)
-    .map(Number);
-  const children = (rest[16 - 3] ?? 0) + (rest[17 - 3] ?? 0);
-  return { pid: stat.pid, ppid: rest[4 - 3]!, comm: stat.comm, ticks: stat.utime + stat.stime + children, start: rest[22 - 3] };
+  const { pid, comm, field } = splitProcStat(text);
+  const ticks = field(14) + field(15) + (field(16) || 0) + (field(17) || 0);
+  if (!Number.isFinite(pid) || !Number.isFinite(ticks)) throw new Error(`unparsable /proc/<pid>/stat: ${text.slice(0, 80)}`);
+  const start = field(22);
+  return { pid, ppid: field(4), comm, ticks, ...(Number.isFinite(start) && { start }) };
 }
 
 /** The kernel's threads: kthreadd (pid 2) and its children. */
@@ -244,8 +241,9 @@ export class ForeignLoadGate {
    */
   private quietBetween(before: LoadReading, after: LoadReading): boolean {
     const { maxCores, ticksPerSecond } = this.options;
-    const seconds = Math.max(1, (after.atMs - before.atMs) / 1000);
-    return foreignCores(before, after, ticksPerSecond) * ((after.atMs - before.atMs) / 1000) <= maxCores * seconds;
+    const elapsed = (after.atMs - before.atMs) / 1000;
+    // CPU-seconds of other work, against maxCores' worth of the gap or of one second, the longer.
+    return foreignCores(before, after, ticksPerSecond) * elapsed <= maxCores * Math.max(1, elapsed);
   }
 
   /** Returns once the rest of the machine has been under maxCores for quietSeconds (or the run has waited its most). */

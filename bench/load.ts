@@ -96,9 +96,12 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
  * Drives one scenario with autocannon and measures every response's latency itself
  * (autocannon's summary has no p95). The requests cycle per connection.
  */
+/** A load as the log names it: its first path and its connections. */
+export const loadName = (options: LoadOptions) => `${options.requests[0]?.path ?? 'a load'} @${options.connections}`;
+
 export function loadSamples(options: LoadOptions): Promise<LoadSamples> {
   if (options.gated === false) return loadNow(options);
-  return gate(`${options.requests[0]?.path ?? 'a load'} @${options.connections}`, () => loadNow(options));
+  return gate(loadName(options), () => loadNow(options));
 }
 
 async function loadNow(options: LoadOptions): Promise<LoadSamples> {

@@ -73,25 +73,30 @@ export interface ProcStat {
 }
 
 /**
- * Parses /proc/<pid>/stat. The name (field 2) is in parentheses and may hold spaces and
- * parentheses itself, so the fields after it are counted from the last ')': utime and stime
- * are fields 14 and 15 (proc(5)).
+ * Splits a /proc/<pid>/stat line. The name (field 2) is in parentheses and may hold spaces and
+ * parentheses itself, so the fields after it are counted from the last ')': `field(n)` is field n
+ * of proc(5), from 1.
  */
-export function parseProcStat(text: string): ProcStat {
+export function splitProcStat(text: string): { pid: number; comm: string; field: (n: number) => number } {
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) throw new Error(`not a /proc/<pid>/stat line: ${text.slice(0, 80)}`);
-  const pid = Number(text.slice(0, open).trim());
   const rest = text
     .slice(close + 1)
     .trim()
     .split(/\s+/);
   // rest[0] is field 3 (state), so field n is rest[n - 3].
-  const utime = Number(rest[14 - 3]);
-  const stime = Number(rest[15 - 3]);
+  return { pid: Number(text.slice(0, open).trim()), comm: text.slice(open + 1, close), field: (n) => Number(rest[n - 3]) };
+}
+
+/** Parses /proc/<pid>/stat: utime and stime are fields 14 and 15 (proc(5)). */
+export function parseProcStat(text: string): ProcStat {
+  const { pid, comm, field } = splitProcStat(text);
+  const utime = field(14);
+  const stime = field(15);
   if (!Number.isFinite(pid) || !Number.isFinite(utime) || !Number.isFinite(stime))
     throw new Error(`unparsable /proc/<pid>/stat: ${text.slice(0, 80)}`);
-  return { pid, comm: text.slice(open + 1, close), utime, stime };
+  return { pid, comm, utime, stime };
 }
 
 /**

@@ -70,6 +70,7 @@ import { cpuMsBetween, median, pairedSpreadOf, pinningFor, spreadOf, worseEach, 
 import { ForeignLoadGate } from './foreign-load.js';
 import {
   load,
+  loadName,
   loadSamples,
   measureLoadsWith,
   summarizeSamples,
@@ -1214,7 +1215,7 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 /** A load's samples and the server's and its database backends' CPU ms, sampled before and after. */
 function sampleLoad(server: Server, options: LoadOptions): Promise<{ samples: LoadSamples; serverMs: number; databaseMs: number }> {
   // Waited for and retaken as one, the CPU samples with the load: a retake's CPU is its own.
-  return whenQuiet(`${options.requests[0]?.path} @${options.connections}`, async () => {
+  return whenQuiet(loadName(options), async () => {
     pinBackends(server.database);
     const pid = server.child.pid;
     const before = { server: cpuSample(pid, undefined), database: cpuSample(undefined, server.database) };
