@@ -4,7 +4,7 @@ import type { PostDetail, PostPage } from '../../src/shared/api/posts.js';
 import type { Profile } from '../../src/shared/api/users.js';
 import { signUp } from '../helpers/accounts.js';
 import { jpeg } from '../helpers/images.js';
-import { expectError, follow, get, unfollow } from '../helpers/people.js';
+import { expectError, follow, get, query, unfollow } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -59,5 +59,37 @@ describe('uncached reads', () => {
     expect(page.nextCursor).toBeNull();
     expect((await get(t.app, API.userPosts(bob.username))).json<PostPage>()).toEqual({ posts: [], nextCursor: null });
     expectError(await get(t.app, API.userPosts('nobody_here')), 404, 'USER_NOT_FOUND');
+  });
+
+  it('blocks either way and suspensions hide on every request, read together in one statement', async () => {
+    const [carol, dave] = await Promise.all([signUp(t.app), signUp(t.app)]);
+    const seesPost = async (cookie?: string) => (await get(t.app, API.post(postId), cookie)).statusCode === 200;
+    const setBlock = (method: 'PUT' | 'DELETE', blocker: typeof alice, blocked: typeof alice) =>
+      t.app.inject({ method, url: `/api/users/${blocked.username}/block`, headers: { cookie: blocker.cookie } });
+    const suspendAlice = (until: Date | null) =>
+      query(t.database, 'UPDATE users SET suspended_until = $1 WHERE id = $2', [until?.toISOString() ?? null, alice.uid]);
+
+    expect(await Promise.all([seesPost(bob.cookie), seesPost(carol.cookie), seesPost()])).toEqual([true, true, true]);
+    // Alice blocks Bob: he no longer sees her post; Carol and nobody still do.
+    expect((await setBlock('PUT', alice, bob)).statusCode).toBe(200);
+    expect(await Promise.all([seesPost(bob.cookie), seesPost(carol.cookie), seesPost()])).toEqual([false, true, true]);
+    // Carol blocks Alice: she sees Alice's profile, saying so, but not her post.
+    expect((await setBlock('PUT', carol, alice)).statusCode).toBe(200);
+    expect(await seesPost(carol.cookie)).toBe(false);
+    expect(await profile(alice.username, carol.cookie)).toMatchObject({ blockedByMe: true });
+    // Alice suspended: hidden from everyone.
+    expect(await seesPost(dave.cookie)).toBe(true);
+    await suspendAlice(new Date(Date.now() + 60_000));
+    expect(await Promise.all([seesPost(dave.cookie), seesPost()])).toEqual([false, false]);
+    // All undone: everyone sees it again, with no change told to any cache.
+    await suspendAlice(null);
+    expect((await setBlock('DELETE', alice, bob)).statusCode).toBe(200);
+    expect((await setBlock('DELETE', carol, alice)).statusCode).toBe(200);
+    expect(await Promise.all([seesPost(bob.cookie), seesPost(carol.cookie), seesPost(dave.cookie), seesPost()])).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 });
