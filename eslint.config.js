@@ -11,7 +11,7 @@ import tseslint from 'typescript-eslint';
 const schemasAsTypes = {
   group: ['zod', 'zod/*', '**/shared/api/*', '!**/shared/api/route'],
   allowTypeImports: true,
-  message: 'Import types only: the schemas load with src/client/api/answers.ts, not in the boot bundle.',
+  message: 'Import types only: the schemas load with src/client/api/answer-schemas.ts, not in the boot bundle.',
 };
 
 /** Navigation goes through lib/router (wouter, writing history entries as use-go-back reads them). */
@@ -54,11 +54,11 @@ export default tseslint.config(
   },
   {
     // zod and the API's schemas stay out of the boot bundle (~28 KB gzip): the client names routes
-    // and their types; answers.ts, loaded beside the first request, parses with the schemas
-    // (zod-jitless.ts, which it imports first, configures zod). And the client navigates through
-    // lib/router only.
+    // and their types; answers.ts and the route's group of schemas (answer-schemas.ts), loaded
+    // beside the first request, parse its answer (zod-jitless.ts is the client's zod). And the
+    // client navigates through lib/router only.
     files: ['src/client/**/*.{ts,tsx}'],
-    ignores: ['src/client/api/answers.ts', 'src/client/api/zod-jitless.ts'],
+    ignores: ['src/client/api/answers.ts', 'src/client/api/answer-schemas.ts', 'src/client/api/zod-jitless.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [schemasAsTypes, ...routerOnly] }],
     },

@@ -16,7 +16,7 @@ export interface FirstView {
  * home page GET /api/posts's first page, on a post's page the post, so the screen renders
  * without waiting for them. Read once, then removed: later screens ask the API as always.
  * Undefined when the page came without it or it does not read as one. It is not read with the
- * routes' schemas: those arrive beside the first request (api/answers.ts), and the server that
+ * routes' schemas: those arrive beside the first request (api/http.ts), and the server that
  * built them is the one that serves this page.
  */
 export function takeFirstView(): FirstView | undefined {

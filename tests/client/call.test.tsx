@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
+import { ANSWER_SCHEMAS } from '../../src/client/api/answer-schemas';
 import { ApiError, call, urlOf } from '../../src/client/api/http';
 import { ROUTES, type RouteName } from '../../src/shared/api/routes';
 import { ERRORS } from '../../src/shared/errors';
@@ -23,10 +24,15 @@ const failed = (promise: Promise<unknown>) =>
   );
 
 describe('call()', () => {
-  it("takes each route's method and path from its one definition (the build's route lines)", () => {
+  it("takes each route's method, path and group from its one definition (the build's route lines)", async () => {
     const names = Object.keys(ROUTES) as RouteName[];
     expect(Object.keys(__ROUTE_LINES__).sort()).toEqual([...names].sort());
-    for (const name of names) expect(__ROUTE_LINES__[name]).toEqual({ method: ROUTES[name].method, path: ROUTES[name].path });
+    for (const name of names) {
+      const { group } = __ROUTE_LINES__[name];
+      expect(__ROUTE_LINES__[name]).toEqual({ method: ROUTES[name].method, path: ROUTES[name].path, group });
+      // The group's schemas, as the client loads them, are the route's own.
+      expect((await ANSWER_SCHEMAS[group]())[name], name).toBe(ROUTES[name]);
+    }
     expect(urlOf('userBoard', { username: '@ann', slug: 'x?y' })).toBe('/api/users/%40ann/boards/x%3Fy');
     expect(urlOf('exportData')).toBe('/api/me/export');
   });

@@ -13,6 +13,7 @@ import { MemoryRouter } from '../../src/client/lib/router';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Me } from '../../src/shared/api/auth';
 import type { PostCard } from '../../src/shared/api/posts';
+import { ANSWER_SCHEMAS } from '../../src/client/api/answer-schemas';
 import { setCurrentUser } from '../../src/client/api/current-user';
 
 export const server = setupServer();
@@ -24,9 +25,9 @@ server.events.on('request:start', ({ request }) => {
 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-// The answers' schemas load beside the first request (client/api/answers.ts); loaded here once, a
-// test's first reads do not wait for the module's transform (seconds on a loaded machine).
-beforeAll(() => import('../../src/client/api/answers'));
+// The answers' schemas load beside the first request (client/api/http.ts); loaded here once, a
+// test's first reads do not wait for the modules' transforms (seconds on a loaded machine).
+beforeAll(() => Promise.all([import('../../src/client/api/answers'), ...Object.values(ANSWER_SCHEMAS).map((load) => load())]));
 afterEach(() => {
   cleanup();
   server.resetHandlers();

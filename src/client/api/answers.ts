@@ -1,13 +1,12 @@
-// First: configures zod before any schema below is made.
-import './zod-jitless';
 import { z } from 'zod';
 import { successStatus, type AnswerOf, type RouteDefinition, type SuccessStatus } from '../../shared/api/route';
-import { ROUTES, type RouteName } from '../../shared/api/routes';
+import type { ROUTES } from '../../shared/api/routes';
 
 /**
- * The schemas the client reads answers with: the routes' own (shared/api), so an answer is
- * parsed by the schema the server answers with. Loaded beside the first request (http.ts), not in
- * the boot bundle: zod and every schema are ~28 KB gzip, a quarter of the initial-JS budget.
+ * How the client reads answers: with the routes' own schemas (shared/api), so an answer is parsed
+ * by the schema the server answers with. Loaded beside the first request (http.ts), with the
+ * schemas of that route's group (answer-schemas.ts), not in the boot bundle: zod and every schema
+ * are ~28 KB gzip, a quarter of the initial-JS budget.
  */
 
 export type Routes = typeof ROUTES;
@@ -32,16 +31,13 @@ function isSuccess<D extends RouteDefinition>(definition: D, status: PropertyKey
 /** `value` read with `schema`: the schema's output type, or a ZodError. */
 const parseWith = <S extends z.ZodType>(schema: S, value: unknown): z.output<S> => schema.parse(value);
 
-function answerOf<D extends RouteDefinition>(definition: D, status: number, body: unknown): AnswerOf<D> {
+/**
+ * The success answer of a route, parsed with its schema; throws (a ZodError, or an Error for a
+ * status the route does not answer with) when the answer is not what the route promises.
+ */
+export function readAnswer<D extends RouteDefinition>(definition: D, status: number, body: unknown): AnswerOf<D> {
   const key: PropertyKey = status;
   if (!isSuccess(definition, key)) throw new Error(`answered ${status}, not ${successStatus(definition)}`);
   const schema: D['responses'][SuccessStatus<D>] = definition.responses[key];
   return parseWith(schema, body);
 }
-
-/**
- * The success answer of route `name`, parsed with its schema; throws (a ZodError, or an Error for
- * a status the route does not answer with) when the answer is not what the route promises.
- */
-export const readAnswer = <N extends RouteName>(name: N, status: number, body: unknown): AnswerOf<Routes[N]> =>
-  answerOf(ROUTES[name], status, body);

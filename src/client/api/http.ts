@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ERRORS, isErrorCode, type ErrorCode } from '../../shared/errors';
 import { fillPath, type AnswerOf, type BodyIn, type ParamsIn, type QueryIn, type RouteDefinition } from '../../shared/api/route';
 import type { RouteName } from '../../shared/api/routes';
-import type * as Answers from './answers';
+import { ANSWER_SCHEMAS } from './answer-schemas';
 import type { Routes } from './answers';
 
 /** A failed API call, carrying the server's code and the spec's message(s). */
@@ -19,18 +19,28 @@ export class ApiError extends Error {
   }
 }
 
-/** The answers' schemas (answers.ts), fetched once, beside the first request. */
-let answers: Promise<typeof Answers> | undefined;
-function loadAnswers() {
-  // A chunk that failed to load (offline) is tried again by the next call.
-  answers ??= import('./answers').catch((error: unknown) => {
-    answers = undefined;
-    throw error;
-  });
-  // Observed here, so a request that fails before it reads its answer leaves no unhandled rejection.
-  answers.catch(() => undefined);
-  return answers;
+/**
+ * A chunk's module, fetched once, beside the first request that needs it; one that failed to load
+ * (offline) is tried again by the next call.
+ */
+function loadedOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    // Observed here, so a request that fails before it reads its answer leaves no unhandled rejection.
+    loading.catch(() => undefined);
+    return loading;
+  };
 }
+
+/** How answers are read (answers.ts, with zod), and each group's schemas (answer-schemas.ts). */
+const loadAnswers = loadedOnce(() => import('./answers'));
+const loadSchemas = Object.fromEntries(
+  Object.entries(ANSWER_SCHEMAS).map(([group, load]) => [group, loadedOnce(load)]),
+) as typeof ANSWER_SCHEMAS;
 
 async function toApiError(response: Response, reader: ReturnType<typeof loadAnswers>): Promise<ApiError> {
   const raw: unknown = await response.json().catch(() => null);
@@ -62,9 +72,10 @@ export async function call<N extends RouteName>(
   name: N,
   ...[args]: object extends CallArgs<Routes[N]> ? [args?: CallArgs<Routes[N]>] : [args: CallArgs<Routes[N]>]
 ): Promise<AnswerOf<Routes[N]>> {
-  const { method, path } = __ROUTE_LINES__[name];
+  const { method, path, group } = __ROUTE_LINES__[name];
   const { params, query, body }: { params?: unknown; query?: unknown; body?: unknown } = args ?? {};
   const reader = loadAnswers();
+  const schemas = loadSchemas[group]();
   let response: Response;
   try {
     response = await fetch(fillPath(path, params, query), {
@@ -79,8 +90,9 @@ export async function call<N extends RouteName>(
   if (!response.ok) throw await toApiError(response, reader);
   const { status } = response;
   try {
-    const { readAnswer } = await reader;
-    return readAnswer(name, status, status === 204 ? null : await response.json());
+    const [{ readAnswer }, definitions] = await Promise.all([reader, schemas]);
+    // The group __ROUTE_LINES__ names is the one that defines the route (vite.config.ts).
+    return readAnswer(definitions[name] as Routes[N], status, status === 204 ? null : await response.json());
   } catch (cause) {
     console.error(`${method} ${path}: a malformed answer`, cause);
     throw new ApiError(status, 'GENERIC', ERRORS.GENERIC, undefined, { cause });

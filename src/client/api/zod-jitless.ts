@@ -1,9 +1,12 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /**
- * zod compiles object parsers with new Function when it may. The page policy allows no eval, so
- * its probe is a reported CSP violation (Lighthouse's best practices, issue 28) before it falls
- * back to parsing without it, as it now does from the start. Imported by answers.ts before the
- * schemas, which probe as they are made.
+ * The client's zod (vite.config.ts resolves 'zod' to this module): zod itself, set up before any
+ * schema is made, whichever chunk makes it first. zod compiles object parsers with new Function
+ * when it may. The page policy allows no eval, so its probe is a reported CSP violation
+ * (Lighthouse's best practices, issue 28) before it falls back to parsing without it, as it now
+ * does from the start.
  */
 z.config({ jitless: true });
+
+export * from 'zod/v4';

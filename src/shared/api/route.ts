@@ -111,12 +111,20 @@ function textOf(value: unknown, name: string): string {
 const entriesOf = (value: unknown): [string, unknown][] => (typeof value === 'object' && value !== null ? Object.entries(value) : []);
 
 /** What the client needs of a route before its answer arrives: no schemas, so no zod at boot. */
-export interface RouteLine {
+export interface RouteLine<Group extends string = string> {
   readonly method: Method;
   readonly path: string;
+  /** The group whose schemas read its answer. */
+  readonly group: Group;
 }
 
-/** The method and path of every route, by name: built from the definitions at build time (vite.config.ts). */
-export function routeLines(routes: Readonly<Record<string, RouteDefinition>>): Record<string, RouteLine> {
-  return Object.fromEntries(Object.entries(routes).map(([name, { method, path }]) => [name, { method, path }]));
+/** The method, path and group of every route, by name: built from the definitions at build time (vite.config.ts). */
+export function routeLines<Group extends string>(
+  groups: Readonly<Record<Group, Readonly<Record<string, RouteDefinition>>>>,
+): Record<string, RouteLine<Group>> {
+  return Object.fromEntries(
+    Object.entries<Readonly<Record<string, RouteDefinition>>>(groups).flatMap(([group, routes]) =>
+      Object.entries(routes).map(([name, { method, path }]) => [name, { method, path, group: group as Group }]),
+    ),
+  );
 }

@@ -11,6 +11,26 @@ import { sessionsApi } from './sessions.js';
 import { usersApi } from './users.js';
 
 /**
+ * The routes by the module that defines them, each a group of the contract: the client loads one
+ * group's schemas at a time (client/api/answer-schemas.ts), so a page parses its answers without
+ * making every schema of the API first.
+ */
+export const ROUTE_GROUPS = {
+  auth: authApi,
+  sessions: sessionsApi,
+  passwordReset: passwordResetApi,
+  account: accountApi,
+  invites: invitesApi,
+  moderation: moderationApi,
+  posts: postsApi,
+  users: usersApi,
+  search: searchApi,
+  boards: boardsApi,
+} as const;
+
+export type RouteGroup = keyof typeof ROUTE_GROUPS;
+
+/**
  * Every route of the API contract by name, one definition each (defined next to its feature's
  * schemas). The server registers exactly these (a test checks both ways); the client calls them.
  */
