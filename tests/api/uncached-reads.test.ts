@@ -61,7 +61,7 @@ describe('uncached reads', () => {
     expectError(await get(t.app, API.userPosts('nobody_here')), 404, 'USER_NOT_FOUND');
   });
 
-  it('blocks either way and suspensions hide on every request, read together in one statement', async () => {
+  it('blocks either way and suspensions hide on every request, with no cache to tell', async () => {
     const [carol, dave] = await Promise.all([signUp(t.app), signUp(t.app)]);
     const seesPost = async (cookie?: string) => (await get(t.app, API.post(postId), cookie)).statusCode === 200;
     const setBlock = (method: 'PUT' | 'DELETE', blocker: typeof alice, blocked: typeof alice) =>

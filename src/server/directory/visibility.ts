@@ -101,7 +101,7 @@ export class Visibility {
 
   constructor(
     private readonly db: AppDb,
-    private readonly cache: ReadCache,
+    cache: ReadCache,
     private readonly now: Clock = systemClock,
   ) {
     this.blockSets = cache.region('blocks of viewer', {
@@ -116,7 +116,7 @@ export class Visibility {
 
   /** The rule for one viewer (nobody when signed out), for filtering cached answers. */
   async seenBy(viewerId: string | undefined): Promise<SeenBy> {
-    const [sets, suspended] = await this.setsOf(viewerId);
+    const [sets, suspended] = await Promise.all([this.blocksOf(viewerId), this.suspendedUsers()]);
     const now = this.now();
     const suspendedNow = (userId: string) => userId !== viewerId && (suspended.get(userId) ?? 0) > now;
     const hiddenOtherwise = (userId: string) => suspendedNow(userId) || sets.blockedBy.has(userId);
@@ -129,76 +129,43 @@ export class Visibility {
     };
   }
 
-  /**
-   * Both sets, from the cache; or, when it is not answering (off, or this request must read
-   * fresh), read together in one statement: one round trip instead of two on every request.
-   */
-  private setsOf(viewerId: string | undefined): Promise<[BlockSets, Map<string, number>]> {
-    if (viewerId && !this.cache.caching) return this.readBoth(viewerId);
-    return Promise.all([this.blocksOf(viewerId), this.suspendedUsers()]);
-  }
-
-  private async readBoth(viewerId: string): Promise<[BlockSets, Map<string, number>]> {
-    const rows = await blocksAndSuspensions(this.db).execute({ viewerId });
-    return [
-      blockSetsOf(
-        viewerId,
-        rows.filter((row) => row.untilMs === null),
-      ),
-      suspensionsOf(rows.filter((row) => row.untilMs !== null)),
-    ];
-  }
-
   private blocksOf(viewerId: string | undefined): Promise<BlockSets> {
     if (!viewerId) return Promise.resolve(NOBODY_SEES_EVERYONE);
-    return this.blockSets.get(viewerId, async () => blockSetsOf(viewerId, await blocksOfViewer(this.db).execute({ viewerId })));
+    return this.blockSets.get(viewerId, async () => {
+      const rows = await blocksOfViewer(this.db).execute({ viewerId });
+      const sets: BlockSets = { blocked: new Set(), blockedBy: new Set() };
+      for (const row of rows) {
+        if (row.blockerId === viewerId) sets.blocked.add(row.blockedId);
+        else sets.blockedBy.add(row.blockerId);
+      }
+      return sets;
+    });
   }
 
   private suspendedUsers(): Promise<Map<string, number>> {
-    return this.suspensions.get('', async () => suspensionsOf(await suspendedNow(this.db).execute()));
+    return this.suspensions.get('', async () => {
+      // The partial index on suspended_until holds exactly these rows' candidates.
+      const rows = await suspendedNow(this.db).execute();
+      return new Map(rows.map((row) => [row.id, row.until!.getTime()]));
+    });
   }
 }
 
-function blockSetsOf(viewerId: string, rows: Array<{ blockerId: string; blockedId: string }>): BlockSets {
-  const sets: BlockSets = { blocked: new Set(), blockedBy: new Set() };
-  for (const row of rows) {
-    if (row.blockerId === viewerId) sets.blocked.add(row.blockedId);
-    else sets.blockedBy.add(row.blockerId);
-  }
-  return sets;
-}
-
-/** Suspended users by id, with when each suspension ends (ms). */
-const suspensionsOf = (rows: Array<{ blockerId: string; untilMs: number | null }>) =>
-  new Map(rows.map((row) => [row.blockerId, row.untilMs!]));
-
-/**
- * The two sets' rows, read on every request with every cache off: built once (db/built-once.ts).
- * A block row has no end; a suspension row is the suspended user (in blockerId) and when it ends.
- * The partial index on suspended_until holds exactly the suspensions' candidates.
- */
-const blocksOfViewer = builtOnce((db) => blocksQuery(db).prepare('blocks_of_viewer'));
-const suspendedNow = builtOnce((db) => suspensionsQuery(db).prepare('suspended_users'));
-const blocksAndSuspensions = builtOnce((db) => blocksQuery(db).unionAll(suspensionsQuery(db)).prepare('blocks_and_suspensions'));
-
-function blocksQuery(db: AppDb) {
-  const viewerId = sql.placeholder('viewerId');
-  return db
-    .select({ blockerId: blocks.blockerId, blockedId: blocks.blockedId, untilMs: sql<number | null>`null::float8`.as('until_ms') })
+/** With every cache off, each request reads both sets: built once (db/built-once.ts). */
+const blocksOfViewer = builtOnce((db) =>
+  db
+    .select({ blockerId: blocks.blockerId, blockedId: blocks.blockedId })
     .from(blocks)
-    .where(or(eq(blocks.blockerId, viewerId), eq(blocks.blockedId, viewerId)));
-}
-
-function suspensionsQuery(db: AppDb) {
-  return db
-    .select({
-      blockerId: users.id,
-      blockedId: users.id,
-      untilMs: sql<number | null>`(extract(epoch from ${users.suspendedUntil}) * 1000)::float8`.as('until_ms'),
-    })
+    .where(or(eq(blocks.blockerId, sql.placeholder('viewerId')), eq(blocks.blockedId, sql.placeholder('viewerId'))))
+    .prepare('blocks_of_viewer'),
+);
+const suspendedNow = builtOnce((db) =>
+  db
+    .select({ id: users.id, until: users.suspendedUntil })
     .from(users)
-    .where(gt(users.suspendedUntil, sql`now()`));
-}
+    .where(gt(users.suspendedUntil, sql`now()`))
+    .prepare('suspended_users'),
+);
 
 /**
  * How many rows an answer cached for every viewer holds to give `limit` to each: a fifth more,
