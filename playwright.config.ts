@@ -40,7 +40,9 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? 'line' : 'list',
-  timeout: 30_000,
+  // A guard against hangs, not a judge of speed: a single-screen test takes 5–25 s here and up to
+  // 2.5× that on a slower machine of this kind. Walks through several screens get WALK_TIMEOUT.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

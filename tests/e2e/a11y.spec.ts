@@ -5,7 +5,7 @@ import { BOARD_COPY } from '../../src/shared/boards-copy';
 import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
 import { adminResetLink, adminRole } from './admin';
-import { boardViaApi, newAccount, saveViaApi, signUpViaApi } from './helpers';
+import { boardViaApi, newAccount, saveViaApi, signUpViaApi, WALK_TIMEOUT } from './helpers';
 import { photo } from './images';
 import { invitePortFor, runAdmin } from './registration';
 
@@ -49,7 +49,7 @@ async function audit(page: Page, found: string[], screen: string, ready: (page: 
 }
 
 test('signed out: login (both modes), a profile, a post, search and not-found', async ({ page, request }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(WALK_TIMEOUT);
   const author = await signUpViaApi(request, newAccount(WORD));
   const postId = await post(request, `${WORD} morning light on the quad #campus`);
   const found: string[] = [];
@@ -66,7 +66,7 @@ test('signed out: login (both modes), a profile, a post, search and not-found', 
 });
 
 test('signed in: home, Your University, upload, settings, profiles, lists, search', async ({ page, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(WALK_TIMEOUT);
   const other = await signUpViaApi(request, newAccount(WORD));
   await post(request, `${WORD} late night ramen run #food`);
   await post(request, `${WORD} library corner with a view #study`);
@@ -242,7 +242,7 @@ test('signed in: Settings → Security → Download My Data (page, a refused dow
 });
 
 test('signed out: password recovery (a reset link, a dead one, Forgot password?, the sent dialog)', async ({ page, request }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(WALK_TIMEOUT);
   const account = await signUpViaApi(request, newAccount(WORD));
   const link = await adminResetLink(page, account.username);
   const found: string[] = [];
@@ -268,7 +268,7 @@ test('who may sign up: the invite-mode create-account form, and an admin’s Inv
   page,
   baseURL,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(WALK_TIMEOUT);
   const port = Number(new URL(baseURL!).port);
   const found: string[] = [];
 
@@ -313,7 +313,7 @@ test('moderation: the Report dialog (and its error), the queue, the Suspend dial
   request,
   browser,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(WALK_TIMEOUT);
   const author = await signUpViaApi(request, newAccount(WORD));
   const postId = await post(request, `${WORD} reported post #campus`);
   const found: string[] = [];
@@ -365,7 +365,7 @@ test('boards: the Boards tab (yours, someone else’s empty one), a board page a
   page,
   request,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(WALK_TIMEOUT);
   const other = await signUpViaApi(request, newAccount(WORD));
   const description = `${WORD} board-worthy desk #dorm`;
   const postId = await post(request, description);

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { API } from '../../src/shared/api/paths';
-import { newAccount, postViaApi, signUpViaApi } from './helpers';
+import { newAccount, postViaApi, signUpViaApi, WALK_TIMEOUT } from './helpers';
 
 /**
  * Blocks (issue 17 point 4), at both viewports: block from a profile through the dialog; the
@@ -8,7 +8,7 @@ import { newAccount, postViaApi, signUpViaApi } from './helpers';
  * browser) the blocker's profile is not found; unblock from Settings → Blocked Accounts.
  */
 test('block from a profile, hidden both ways, unblock from Blocked Accounts', async ({ page, browser }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(WALK_TIMEOUT);
   const word = `blk${Date.now().toString(36)}`;
   const description = `${word} noisy neighbour #loud`;
 

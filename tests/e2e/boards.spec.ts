@@ -4,7 +4,7 @@ import { API } from '../../src/shared/api/paths';
 import { BOARD_COPY } from '../../src/shared/boards-copy';
 import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
-import { boardViaApi, newAccount, postViaApi, saveViaApi, signUpViaApi } from './helpers';
+import { boardViaApi, newAccount, postViaApi, saveViaApi, signUpViaApi, WALK_TIMEOUT } from './helpers';
 
 /**
  * Boards (issue 18), at both viewports: save a post into a new board from its page; the board in
@@ -136,7 +136,7 @@ test('shared board: the owner invites, the invitee joins and saves from a post p
   page,
   browser,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(WALK_TIMEOUT);
   const word = tag();
   const name = `Trip ${word}`;
   const owner = await signUpViaApi(page.request, newAccount('bown'));
@@ -233,7 +233,7 @@ test('the owner renames (the page moves to the new address), chooses the cover a
   page,
   browser,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(WALK_TIMEOUT);
   const word = tag();
   const owner = await signUpViaApi(page.request, newAccount('bedit'));
   const first = `${word} cable tray under the desk #desk`;

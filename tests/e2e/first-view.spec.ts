@@ -86,11 +86,10 @@ test.describe('the photos preloaded with a phone’s home page', () => {
   });
 });
 
+// Chromium's console warning "preloaded using link preload but not used within a few seconds"
+// is not checked: it fires or not with the speed of the machine. Each preload fetched once (the
+// module loader took it) and each style applied are checked instead.
 test("a landing page's screen loads beside the boot script, from the page's own preloads", async ({ page }) => {
-  const unused: string[] = [];
-  page.on('console', (message) => {
-    if (/preloaded using link preload but not used/.test(message.text())) unused.push(message.text());
-  });
   const screens = async (path: string, ready: ReturnType<typeof page.getByRole>) => {
     await page.goto(path);
     await expect(ready).toBeVisible();
@@ -118,5 +117,4 @@ test("a landing page's screen loads beside the boot script, from the page's own 
   const id = await postViaApi(page.request, `Lamp light ${Date.now()} #firstview`);
   await screens(`/post/${id}`, page.getByRole('heading', { level: 1, name: /Lamp light/ }));
   await screens(`/@${author.username}`, page.getByRole('heading', { name: `@${author.username}` }));
-  expect(unused).toEqual([]);
 });

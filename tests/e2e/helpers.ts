@@ -9,6 +9,13 @@ let counter = 0;
  * A unique, valid account: both viewports' projects and both workers share one server, so the
  * tag is random rather than made of the time and the process (which two workers may share).
  */
+/**
+ * The time limit of a test that walks through several screens. Limits only guard against hangs,
+ * never judge speed: a walk that takes 50 s on one machine of this kind takes 75–125 s on a
+ * slower one, or beside another suite, so the limit leaves room for that.
+ */
+export const WALK_TIMEOUT = 180_000;
+
 export function newAccount(prefix = 'e2e') {
   counter += 1;
   const tag = `${randomBytes(4).toString('hex')}${counter}`;

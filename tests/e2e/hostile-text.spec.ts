@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { newAccount, signUpViaApi } from './helpers';
+import { newAccount, signUpViaApi, WALK_TIMEOUT } from './helpers';
 import { photo } from './images';
 
 /**
@@ -31,7 +31,7 @@ async function upload(page: Page, description: string, link: string) {
 }
 
 test('markup in a description, a bio and a search query is shown as text and never runs', async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(WALK_TIMEOUT);
   const dialogs: string[] = [];
   page.on('dialog', async (dialog) => {
     dialogs.push(dialog.message());

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { API } from '../../src/shared/api/paths';
 import * as COPY from '../../src/shared/copy';
 import { adminRole } from './admin';
-import { newAccount, signIn, signUpViaApi } from './helpers';
+import { newAccount, signIn, signUpViaApi, WALK_TIMEOUT } from './helpers';
 import { photo } from './images';
 
 /**
@@ -19,7 +19,7 @@ async function postAs(request: APIRequestContext, description: string): Promise<
 }
 
 test('report → queue → Remove Post and Suspend → the log; the author is locked out', async ({ page, request, browser }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(WALK_TIMEOUT);
   const author = await signUpViaApi(request, newAccount('author'));
   const postId = await postAs(request, 'Something to report #dorm');
 

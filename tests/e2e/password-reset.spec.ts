@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { API } from '../../src/shared/api/paths';
 import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
-import { newAccount, signIn, signUpViaApi } from './helpers';
+import { newAccount, signIn, signUpViaApi, WALK_TIMEOUT } from './helpers';
 import { adminResetLink, serverPort } from './admin';
 import { mailTo } from './mail';
 
@@ -25,7 +25,7 @@ test('a reset link from npm run admin: the rules, then the new password signs th
   page,
   request,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(WALK_TIMEOUT);
   // Signed in elsewhere (the request context) with the password that is about to be replaced.
   const account = await signUpViaApi(request, newAccount('reset'));
   const link = await adminResetLink(page, account.username);
@@ -66,7 +66,7 @@ test('a link that never existed: the message and a way to sign in, nothing to ty
 });
 
 test('Forgot password?: the mailed link sets the new password; an unknown name gets the same answer', async ({ page, request }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(WALK_TIMEOUT);
   const account = await signUpViaApi(request, newAccount('forgot'));
   await page.goto('/login');
   await page.getByRole('link', { name: COPY.forgot.link }).click();

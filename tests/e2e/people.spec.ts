@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { newAccount, postViaApi, signInViaApi, signUpViaApi } from './helpers';
+import { newAccount, postViaApi, signInViaApi, signUpViaApi, WALK_TIMEOUT } from './helpers';
 import { photo } from './images';
 
 test('follow from a post and from a profile; the lists show it', async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(WALK_TIMEOUT);
   const author = await signUpViaApi(page.request, newAccount('star'));
   const description = `people ${Date.now()} #campus`;
   await postViaApi(page.request, description);

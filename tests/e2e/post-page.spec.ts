@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { API } from '../../src/shared/api/paths';
-import { newAccount, signUpViaApi } from './helpers';
+import { newAccount, signUpViaApi, WALK_TIMEOUT } from './helpers';
 import { photo } from './images';
 
 /** Posts a photo as the signed-in account and returns the new post's id. */
@@ -30,7 +30,7 @@ async function recordLayoutShifts(page: Page) {
 }
 
 test('a slow photo does not move the page: its box is reserved before it loads (CLS <= 0.02)', async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(WALK_TIMEOUT);
   await signUpViaApi(page.request, newAccount('cls'));
   const description = `Tall window light ${Date.now()} #dormlife`;
   const id = await postPhoto(page.request, description, 900, 1600);

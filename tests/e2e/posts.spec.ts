@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { newAccount, postViaApi, signInViaApi, signUpViaApi } from './helpers';
+import { newAccount, postViaApi, signInViaApi, signUpViaApi, WALK_TIMEOUT } from './helpers';
 import { photo } from './images';
 
 async function upload(page: Page, description: string, link = '') {
@@ -13,7 +13,7 @@ async function upload(page: Page, description: string, link = '') {
 }
 
 test('upload, see it in another feed, open it, delete it', async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(WALK_TIMEOUT);
   const author = await signUpViaApi(page.request, newAccount('author'));
   const description = `Dorm room glow-up ${Date.now()} #studentliving #DormLife`;
   await upload(page, description, 'https://example.com/room');

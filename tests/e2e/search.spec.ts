@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { newAccount, postViaApi, signUpViaApi } from './helpers';
+import { newAccount, postViaApi, signUpViaApi, WALK_TIMEOUT } from './helpers';
 
 test('search from the top bar finds people and posts; results open', async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(WALK_TIMEOUT);
   const word = `zq${Date.now().toString(36)}`;
   const author = await signUpViaApi(page.request, newAccount('srch'));
   await postViaApi(page.request, `Late night ${word}session in the library`);

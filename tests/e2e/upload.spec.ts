@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { newAccount, signUpViaApi } from './helpers';
+import { newAccount, signUpViaApi, WALK_TIMEOUT } from './helpers';
 import { photo } from './images';
 
 /** In the viewport and on top (not under the bottom bar or anything else) at its centre. */
@@ -25,7 +25,7 @@ test('upload: Post stays in view with a tall photo; the link placeholder is the 
 });
 
 test('upload: an error popup closes back to the draft (Close, Escape, a tap outside); success offers View post', async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(WALK_TIMEOUT);
   await signUpViaApi(page.request, newAccount('updraft'));
   await page.goto('/upload');
   await page.getByLabel('Choose a photo').setInputFiles(await photo('draft'));
