@@ -12,11 +12,14 @@ export const DENSITY_CAP = 2;
 
 /**
  * How many cards load their photos at once, at high priority, without waiting for the observer:
- * a phone's first screen (two columns, about four cards deep). The server preloads them with a
+ * a phone's first screen (two columns, three cards deep with the usual mix of square and tall
+ * photos: at 412×823 the seventh card starts below the fold). The server preloads them with a
  * phone's home page. With only the top four, the largest photo of the first screen was often a
- * later one, asked for only once the grid had rendered (Lighthouse, issue 28).
+ * later one, asked for only once the grid had rendered; with eight, the two below the fold took
+ * the slow network from the script and the first screen's photos (Lighthouse's phone, home feed
+ * LCP 2,451–2,526 ms with eight, 2,369–2,389 ms with six: 2026-11-27).
  */
-export const EAGER_CARDS = 8;
+export const EAGER_CARDS = 6;
 
 /** Below 600 px the grid has two columns with 12 px gutters: each card is half the screen less this. */
 const PHONE_CARD_INSET_PX = 18;

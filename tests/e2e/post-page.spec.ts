@@ -66,6 +66,34 @@ test('a slow photo does not move the page: its box is reserved before it loads (
   expect(await layoutShift()).toBeLessThanOrEqual(0.02);
 });
 
+test('the photo first: Discover and the Save button’s boards are asked for once it shows', async ({ page }) => {
+  await signUpViaApi(page.request, newAccount('first'));
+  const description = `Morning desk ${Date.now()} #dormlife`;
+  const id = await postPhoto(page.request, description);
+  await signUpViaApi(page.request, newAccount('firstview'));
+
+  let releasePhotos = () => {};
+  const photosHeld = new Promise<void>((resolve) => (releasePhotos = resolve));
+  await page.route('**/media/**', async (route) => {
+    await photosHeld;
+    await route.continue();
+  });
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const { pathname, search } = new URL(request.url());
+    if (pathname + search === API.related(id) || pathname + search === API.saveTargets(id)) asked.push(pathname + search);
+  });
+  await page.goto(`/post/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name: description.split(' #')[0] })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save' })).toBeVisible();
+  await expect(page.getByText('Loading related posts')).toBeAttached();
+  expect(asked).toEqual([]);
+
+  releasePhotos();
+  await expect(page.getByText('Loading related posts')).toHaveCount(0);
+  await expect.poll(() => asked.sort()).toEqual([API.related(id), API.saveTargets(id)].sort());
+});
+
 test('the post page: one h1, hashtags once as links, a relative date', async ({ page }) => {
   const stamp = Date.now();
   const author = await signUpViaApi(page.request, newAccount('tags'));

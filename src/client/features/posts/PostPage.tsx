@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Fragment, type CSSProperties } from 'react';
+import { Fragment, useState, type CSSProperties } from 'react';
 import { Link, useParams } from '../../lib/router';
 import type { PostDetail } from '../../../shared/api/posts';
 import * as COPY from '../../../shared/copy';
@@ -24,10 +24,14 @@ import { descriptionWithoutTrailingTags } from './post-text';
 import styles from './PostPage.module.css';
 import { timeAgo } from '../../lib/relative-time';
 
-function PostImage({ post }: { post: PostDetail }) {
+/** `onShown`: the photo has loaded (or failed to) and been painted. */
+function PostImage({ post, onShown }: { post: PostDetail; onShown: () => void }) {
   const { image } = post;
+  const shown = () => requestAnimationFrame(onShown);
   return (
     <img
+      onLoad={shown}
+      onError={shown}
       className={styles.image}
       src={image.full}
       srcSet={postImageSrcSet(image)}
@@ -43,8 +47,8 @@ function PostImage({ post }: { post: PostDetail }) {
   );
 }
 
-function Related({ id }: { id: string }) {
-  const related = useQuery(postQueries.related(id));
+function Related({ id, load }: { id: string; load: boolean }) {
+  const related = useQuery({ ...postQueries.related(id), enabled: load });
   return (
     <section className={styles.discover} aria-labelledby="discover">
       <h2 id="discover" className={styles.discoverTitle}>
@@ -66,6 +70,9 @@ export function PostPage() {
   useDocumentTitle('Post');
   const me = useCurrentUser();
   const { data: post, isPending, isError, error } = useQuery(postQueries.detail(id));
+  // The photo first: Discover and the Save button's boards are asked for once it shows, so
+  // their requests (and their photos) do not share a slow network with it.
+  const [shownId, setShownId] = useState<string>();
 
   if (isPending) {
     return (
@@ -87,12 +94,13 @@ export function PostPage() {
   }
 
   const isAuthor = me?.uid === post.author.uid;
+  const photoShown = shownId === post.id;
   const text = descriptionWithoutTrailingTags(post.description);
   return (
     <Page back>
       <article className={styles.post}>
         <div className={styles.media}>
-          <PostImage post={post} />
+          <PostImage post={post} onShown={() => setShownId(post.id)} />
         </div>
         <div className={styles.info}>
           <div className={styles.author}>
@@ -109,7 +117,7 @@ export function PostPage() {
               <FollowButton username={post.author.username} following={post.author.followedByMe} />
             )}
           </div>
-          <SaveButton postId={post.id} />
+          <SaveButton postId={post.id} load={photoShown} />
           {/* The one h1: what the post says, as a screen reader's heading list should name it. */}
           {text ? <h1 className={styles.description}>{text}</h1> : <h1 className="visually-hidden">Post by @{post.author.username}</h1>}
           {post.hashtags.length > 0 && (
@@ -135,7 +143,7 @@ export function PostPage() {
           <ReportButton target={{ postId: post.id }} owner={post.author.username} />
         </div>
       </article>
-      <Related id={post.id} />
+      <Related id={post.id} load={photoShown} />
     </Page>
   );
 }

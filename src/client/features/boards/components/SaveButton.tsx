@@ -11,9 +11,10 @@ import { SaveDialog } from './SaveDialog';
  * The post page's Save: 'Save', or 'Saved · {board}' once the post is on one of your boards (the
  * one you saved it to last). Every signed-in viewer has it, the author too.
  */
-export function SaveButton({ postId }: { postId: string }) {
+/** `load`: whether to ask for the boards now (a page may ask for its first view's parts first). */
+export function SaveButton({ postId, load = true }: { postId: string; load?: boolean }) {
   const me = useCurrentUser();
-  const targets = useQuery({ ...boardQueries.saveTargets(postId), enabled: Boolean(me) });
+  const targets = useQuery({ ...boardQueries.saveTargets(postId), enabled: Boolean(me) && load });
   const [open, setOpen] = useState(false);
   const savedOn = me ? targets.data?.find((board) => board.hasPost) : undefined;
   return (
