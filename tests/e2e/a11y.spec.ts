@@ -5,7 +5,7 @@ import { BOARD_COPY } from '../../src/shared/boards-copy';
 import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
 import { adminResetLink, adminRole } from './admin';
-import { boardViaApi, newAccount, saveViaApi, signUpViaApi, WALK_TIMEOUT } from './helpers';
+import { boardViaApi, holdRequests, newAccount, saveViaApi, signUpViaApi, WALK_TIMEOUT } from './helpers';
 import { photo } from './images';
 import { invitePortFor, runAdmin } from './registration';
 
@@ -188,12 +188,7 @@ test('the sign-in prompt focuses Close, passes axe, and Escape hands focus back'
 test('loading: one polite status over a profile-shaped skeleton, still under reduced motion', async ({ page, request }) => {
   const author = await signUpViaApi(request, newAccount(WORD));
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(`**${API.user(author.username)}`, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(page, `**${API.user(author.username)}`);
   await page.goto(`/@${author.username}`);
   const status = page.getByRole('status');
   await expect(status).toHaveCount(1);

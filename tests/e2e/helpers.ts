@@ -16,6 +16,20 @@ let counter = 0;
  */
 export const WALK_TIMEOUT = 180_000;
 
+/**
+ * Holds back every request to `url` (a Playwright route pattern) until the returned function is
+ * called; the real server then answers each: what a slow connection looks like, on demand.
+ */
+export async function holdRequests(page: Page, url: string): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return () => release();
+}
+
 export function newAccount(prefix = 'e2e') {
   counter += 1;
   const tag = `${randomBytes(4).toString('hex')}${counter}`;

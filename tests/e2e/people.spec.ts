@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { newAccount, postViaApi, signInViaApi, signUpViaApi, WALK_TIMEOUT } from './helpers';
+import { holdRequests, newAccount, postViaApi, signInViaApi, signUpViaApi, WALK_TIMEOUT } from './helpers';
 import { photo } from './images';
 
 test('follow from a post and from a profile; the lists show it', async ({ page }) => {
@@ -110,12 +110,7 @@ test('profile loading, missing users, and signed-out follow', async ({ page, req
 
   // One's own profile, held back until its loading message has been seen.
   await signInViaApi(page.request, someone);
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/users/*', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(page, '**/api/users/*');
   await page.goto(`/@${someone.username}`);
   await expect(page.getByText('Loading your story!')).toBeVisible();
   release();

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { API } from '../../src/shared/api/paths';
-import { newAccount, signUpViaApi, WALK_TIMEOUT } from './helpers';
+import { holdRequests, newAccount, signUpViaApi, WALK_TIMEOUT } from './helpers';
 import { photo } from './images';
 
 /** Posts a photo as the signed-in account and returns the new post's id. */
@@ -37,12 +37,7 @@ test('a slow photo does not move the page: its box is reserved before it loads (
   await signUpViaApi(page.request, newAccount('clsview'));
 
   // Photos (and icons) arrive only once the test has measured the box, as on a slow connection.
-  let releasePhotos = () => {};
-  const photosHeld = new Promise<void>((resolve) => (releasePhotos = resolve));
-  await page.route('**/media/**', async (route) => {
-    await photosHeld;
-    await route.continue();
-  });
+  const releasePhotos = await holdRequests(page, '**/media/**');
   const layoutShift = await recordLayoutShifts(page);
   await page.goto(`/post/${id}`);
 
@@ -72,12 +67,7 @@ test('the photo first: Discover and the Save button’s boards are asked for onc
   const id = await postPhoto(page.request, description);
   await signUpViaApi(page.request, newAccount('firstview'));
 
-  let releasePhotos = () => {};
-  const photosHeld = new Promise<void>((resolve) => (releasePhotos = resolve));
-  await page.route('**/media/**', async (route) => {
-    await photosHeld;
-    await route.continue();
-  });
+  const releasePhotos = await holdRequests(page, '**/media/**');
   const asked: string[] = [];
   page.on('request', (request) => {
     const { pathname, search } = new URL(request.url());

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { newAccount, postViaApi, signInViaApi, signUpViaApi, WALK_TIMEOUT } from './helpers';
+import { holdRequests, newAccount, postViaApi, signInViaApi, signUpViaApi, WALK_TIMEOUT } from './helpers';
 import { photo } from './images';
 
 async function upload(page: Page, description: string, link = '') {
@@ -103,12 +103,7 @@ test('upload errors appear in a popup with the error code', async ({ page }) => 
 test('the feed shows six skeleton cards while loading', async ({ page }) => {
   await signUpViaApi(page.request, newAccount('skel'));
   // Hold the feed response back until the skeleton has been seen (the real server still answers it).
-  let releaseFeed = () => {};
-  const feedHeld = new Promise<void>((resolve) => (releaseFeed = resolve));
-  await page.route('**/api/posts', async (route) => {
-    await feedHeld;
-    await route.continue();
-  });
+  const releaseFeed = await holdRequests(page, '**/api/posts');
   // A signed-in page load of / carries the feed's first page (nothing to wait for): the feed
   // loads when the student comes to Home from another screen.
   await page.goto('/upload');
