@@ -61,6 +61,24 @@ describe('uncached reads', () => {
     expectError(await get(t.app, API.userPosts('nobody_here')), 404, 'USER_NOT_FOUND');
   });
 
+  it('a feed page reads who is hidden from its viewer once, signed in or out', async () => {
+    const statements: string[] = [];
+    const counted = await createTestApp({ cacheTtlMs: 0 }, { onStatement: (sql) => statements.push(sql) });
+    try {
+      const viewer = await signUp(counted.app);
+      for (const cookie of [viewer.cookie, undefined]) {
+        statements.length = 0;
+        const response = await get(counted.app, API.posts, cookie);
+        expect(response.statusCode, response.body).toBe(200);
+        // Each read is a statement of its own when nothing is cached: twice was twice the statements.
+        expect(statements.filter((sql) => /from "blocks"/.test(sql))).toHaveLength(cookie ? 1 : 0);
+        expect(statements.filter((sql) => /"suspended_until" > now\(\)/.test(sql))).toHaveLength(1);
+      }
+    } finally {
+      await counted.close();
+    }
+  });
+
   it('blocks either way and suspensions hide on every request, with no cache to tell', async () => {
     const [carol, dave] = await Promise.all([signUp(t.app), signUp(t.app)]);
     const seesPost = async (cookie?: string) => (await get(t.app, API.post(postId), cookie)).statusCode === 200;
