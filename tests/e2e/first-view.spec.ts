@@ -97,6 +97,9 @@ test("a landing page's screen loads beside the boot script, from the page's own 
       .locator('link[rel="modulepreload"]')
       .evaluateAll((links) => links.map((link) => (link as HTMLLinkElement).href));
     expect(preloads.length, path).toBeGreaterThan(0);
+    // A chunk asked for after the first paint (the post page's Discover) is preloaded as it is
+    // asked for, and appears among the resources only once fetched: wait until nothing is.
+    await page.waitForLoadState('networkidle');
     const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name));
     // Each preloaded chunk fetched once and run (the screen that needed it shows): a preload the
     // module loader could not use (another URL, another mode) would be fetched again.
