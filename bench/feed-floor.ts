@@ -34,6 +34,8 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { AppDb } from '../src/server/db/database.js';
 import type { CardRow } from '../src/server/posts/post.queries.js';
+import { imageSet } from '../src/server/posts/post-images.js';
+import { signIn, untilAnswering } from './bench-server.js';
 import { loadSamples, summarizeSamples, type LoadRequest, type LoadSamples } from './load.js';
 import { cpuSample, findTaskset, pinEventLoop, pinProcess, TICKS_PER_SECOND } from './proc.js';
 import { cpuMsBetween, median, times } from './ratios.js';
@@ -47,17 +49,23 @@ const { values } = parseArgs({
     serve: { type: 'boolean', default: false },
   },
 });
-const PASSWORD = 'benchmark-password';
 const PORT = 3197;
 const CLIENT_DIR = path.join(os.tmpdir(), 'feed-floor-client');
 
-/** A card's JSON as the API writes it (post-images.ts: fullImageKey, variantKey; widths 400 and 800). */
-const CARD_JSON = sql.raw(`json_build_object('id', id, 'description', description,
+/**
+ * A card's JSON as the API writes it, in SQL: its image paths come from imageSet itself (one
+ * home for them), asked for a key that marks where the column goes.
+ */
+const CARD_JSON = (() => {
+  const MARK = '\u0000';
+  const set = imageSet({ imageKey: MARK, width: Number.MAX_SAFE_INTEGER, height: 1, placeholder: '' });
+  const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
+  const path = (url: string) => url.split(MARK).map(quoted).join(' || image_key || ');
+  const variants = set.variants.map((v) => `json_build_object('src', ${path(v.src)}, 'width', least(${v.width}, width))`);
+  return sql.raw(`json_build_object('id', id, 'description', description,
   'image', json_build_object('width', width, 'height', height, 'placeholder', placeholder,
-    'full', '/media/' || image_key || '-full.jpg',
-    'variants', json_build_array(
-      json_build_object('src', '/media/' || image_key || '-400.webp', 'width', least(400, width)),
-      json_build_object('src', '/media/' || image_key || '-800.webp', 'width', least(800, width)))))`);
+    'full', ${path(set.full)}, 'variants', json_build_array(${variants.join(', ')})))`);
+})();
 
 async function rowsOf<T extends Record<string, unknown>>(db: AppDb, query: ReturnType<typeof sql>): Promise<T[]> {
   const result = await db.execute<T>(query);
@@ -164,23 +172,17 @@ async function measure() {
     ? spawn(taskset, ['-c', '1', process.execPath, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] })
     : spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${PORT}`;
-  const get = async <T>(url: string, cookie?: string) =>
-    (await fetch(`${base}${url}`, { headers: cookie ? { cookie } : {} })).json() as Promise<T>;
+  const get = async <T>(url: string) => (await fetch(`${base}${url}`)).json() as Promise<T>;
   try {
-    await until(() => fetch(`${base}/api/me`));
+    // The table of built cards comes first: minutes on a million posts.
+    await untilAnswering(base, { tries: 2400 });
     // As the bench's servers: the event loop on CPU 1, the other threads where the OS puts them.
     if (pinned) pinEventLoop(taskset, child.pid!, 1);
     // A viewer who is not among the newest posters, as the bench picks one.
     const newest = await get<{ posts: Array<{ id: string }> }>('/api/posts');
     const detail = await get<{ post: { author: { username: string; uid: string } } }>(`/api/posts/${newest.posts[19]!.id}`);
     const viewer = detail.post.author;
-    const login = await fetch(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ identifier: viewer.username, password: PASSWORD }),
-    });
-    if (!login.ok) throw new Error(`sign-in as ${viewer.username} failed: ${login.status}`);
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = await signIn(base, viewer.username);
     const feed = Buffer.from(await (await fetch(`${base}/api/posts`, { headers: { cookie } })).arrayBuffer());
     fs.writeFileSync(ceilingFile, feed);
     const ceilingBytes = (await (await fetch(`${base}/bench-feed.json`)).arrayBuffer()).byteLength;
@@ -242,15 +244,4 @@ async function measure() {
       await admin.end();
     }
   }
-}
-
-async function until(probe: () => Promise<unknown>) {
-  for (let i = 0; i < 2400; i++) {
-    try {
-      return await probe();
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-  throw new Error('the server did not start');
 }

@@ -84,6 +84,7 @@ import { measureFirstView, SLOW_4G, type FirstView } from './page-weight.js';
 import { lighthouseBudgets, lighthouseTable, lighthouseTargets, measureLighthouse, type LighthouseNumbers } from './lighthouse.js';
 import { API } from '../src/shared/api/paths.js';
 import { BOARD_POSTS_PAGE_SIZE, BOARDS_PAGE_SIZE } from '../src/shared/limits.js';
+import { BENCH_PASSWORD, signIn, untilAnswering } from './bench-server.js';
 import type { SlowQueryRequest, SlowQueryServerMessage } from './slow-query-server.js';
 import { imageCorpus, type CorpusEntry } from '../tests/helpers/image-bombs.js';
 import { freePort } from '../tests/helpers/services.js';
@@ -181,7 +182,6 @@ const photos = values.photos ?? (quick ? '20' : undefined);
 const durationSeconds = Number(values.duration ?? (quick ? 2 : 3));
 /** Measurements of every budgeted point (issue 28 point 4: 3, the median judged); the others once. */
 const repeats = Math.max(1, Number(values.repeats ?? 3));
-const PASSWORD = 'benchmark-password';
 const ROOT = path.resolve('bench/.data');
 const OUT = values.out ?? (quick ? path.join(ROOT, 'results-quick.json') : 'bench/results.json');
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -423,7 +423,7 @@ async function prepare(db: Db, d: Dataset): Promise<Setup> {
     await run(
       process.execPath,
       [
-        ...['--import', 'tsx', 'bench/seed.ts', '--password', PASSWORD],
+        ...['--import', 'tsx', 'bench/seed.ts', '--password', BENCH_PASSWORD],
         ...['--users', String(scale.users), '--posts', String(scale.posts), '--follows', String(scale.follows)],
         ...['--boards', String(scale.boards), '--saves', String(scale.saves)],
         ...(photos ? ['--photos', photos] : []),
@@ -488,16 +488,9 @@ async function startServer(setup: Setup, clientDir: string): Promise<Server> {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 240; i++) {
-    try {
-      await fetch(`${base}/api/me`);
-      freeHelperThreads(child);
-      return { base, child, ...(setup.pgDatabase && { database: setup.pgDatabase }) };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-  throw new Error('server did not start');
+  await untilAnswering(base);
+  freeHelperThreads(child);
+  return { base, child, ...(setup.pgDatabase && { database: setup.pgDatabase }) };
 }
 
 /** What bench/event-loop-probe.mjs answers to 'read': delays in ms since the last 'reset', memory in bytes. */
@@ -552,16 +545,6 @@ interface Fixture {
   vocabulary: string[];
   prefixes: string[];
   feedUrls: string[];
-}
-
-async function signIn(base: string, identifier: string): Promise<string> {
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ identifier, password: PASSWORD }),
-  });
-  if (!login.ok) throw new Error(`bench sign-in failed: ${login.status}`);
-  return login.headers.get('set-cookie')!.split(';')[0]!;
 }
 
 const UPLOAD_DESCRIPTION = 'Benchmark upload from the study room #bench #studentliving';
@@ -1521,7 +1504,7 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
     if (!page) {
       // Chromium on every CPU, as before pinning: the first view is a client's figure.
       page = await unpinnedWhile(async () => {
-        const identity = { baseUrl: server.base, identifier: f.viewer, password: PASSWORD };
+        const identity = { baseUrl: server.base, identifier: f.viewer, password: BENCH_PASSWORD };
         const unthrottled = await whenQuiet('the first view', () => measureFirstView(identity));
         const slow4g = await whenQuiet('the first view on Slow 4G', () => measureFirstView({ ...identity, throttle: SLOW_4G }));
         const full = await fullSizeBytes(server.base, f.feedUrls);

@@ -14,9 +14,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { API } from '../src/shared/api/paths.js';
+import { untilAnswering } from './bench-server.js';
 
 const { values } = parseArgs({
   options: { 'database-url': { type: 'string' }, samples: { type: 'string', default: '60' }, rounds: { type: 'string', default: '5' } },
@@ -40,18 +40,6 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts']
   },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-
-async function started() {
-  for (let i = 0; i < 600; i++) {
-    try {
-      await fetch(`${base}/api/me`);
-      return;
-    } catch {
-      await sleep(100);
-    }
-  }
-  throw new Error('the server did not start');
-}
 
 async function signUp(prefix: string): Promise<{ username: string; cookie: string }> {
   const username = `${prefix}${Date.now() % 1_000_000}`;
@@ -94,7 +82,7 @@ function report(label: string, secret: number[], missing: number[]) {
 }
 
 try {
-  await started();
+  await untilAnswering(base, { tries: 600, everyMs: 100 });
   const owner = await signUp('own');
   const stranger = await signUp('str');
   const made = await fetch(`${base}${API.boards}`, {
