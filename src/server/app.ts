@@ -41,6 +41,11 @@ import { Outbox } from './mail/outbox.js';
 import { handleFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { registerPeriodicTask } from './periodic-task.js';
 import { loadServerSecret } from './server-secret.js';
+import type { VerificationPolicy } from './auth/email-verification-rule.js';
+import { emailVerificationRoutes } from './auth/email-verification.routes.js';
+import { EmailVerificationService } from './auth/email-verification.service.js';
+import { heldEmailHmac } from './auth/username-hold.js';
+import { EmailVerifiedByAdmin } from './moderation/email-verified-by-admin.js';
 import { fillLookalikeKeys } from './lookalikes/fill-keys.js';
 import { registerEmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './http/rate-limiter.js';
@@ -214,9 +219,15 @@ export async function buildApp({
   const cache = new ReadCache({ maxBytes: config.cacheMaxBytes, ttlMs: config.cacheTtlMs, now: clock, observer: metrics?.cache });
   // Sound only where one process owns the database (embedded); see auth/session-cache.ts.
   const sessions = new SessionCache(cache, database.kind === 'pglite' ? config.sessionCacheMs : 0);
-  const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions, config.passwordHashing, config.registration);
+  const serverSecret = await loadServerSecret(config);
+  // Verified addresses (issue 29): with mail on, new accounts prove theirs before they post.
+  const verification: VerificationPolicy = { mail: config.mail !== undefined, requireAll: config.requireVerifiedEmail };
+  const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions, config.passwordHashing, config.registration, {
+    verify: verification.mail,
+    heldNameKey: (email) => heldEmailHmac(serverSecret, email),
+  });
   // Default deny: who the viewer is, and whether they may call the route at all (auth/access.ts).
-  registerAccess(app, auth);
+  registerAccess(app, auth, verification);
 
   // Deletions can be held while a backup copies files (see storage/pausable-deletes.ts).
   const files = new PausableDeletes(storage);
@@ -317,8 +328,17 @@ export async function buildApp({
     passwordCost: config.passwordHashing,
     mail: outbox && config.publicUrl ? { outbox, publicUrl: config.publicUrl, appName: config.appName } : undefined,
   });
+  const verifications = new EmailVerificationService({
+    db: database.orm,
+    limiter,
+    limits: config.rateLimits,
+    sessions,
+    secret: serverSecret,
+    mail: outbox && config.publicUrl ? { outbox, publicUrl: config.publicUrl, appName: config.appName } : undefined,
+  });
+  const emailVerifiedByAdmin = new EmailVerifiedByAdmin(database.orm, sessions);
   const invites = new Invites(database.orm);
-  const deletion = new AccountDeletion(tracked, limiter, config.rateLimits, await loadServerSecret(config));
+  const deletion = new AccountDeletion(tracked, limiter, config.rateLimits, serverSecret);
   const moderation = new ModerationService({
     db: database.orm,
     files: tracked,
@@ -339,15 +359,16 @@ export async function buildApp({
     log: app.log,
   });
 
-  await app.register(authRoutes(auth));
+  await app.register(authRoutes(auth, verifications, verification));
   await app.register(accountSecurityRoutes(auth));
-  await app.register(passwordResetRoutes(resets, auth));
+  await app.register(passwordResetRoutes(resets, auth, verification));
+  await app.register(emailVerificationRoutes(verifications, emailVerifiedByAdmin, verification));
   await app.register(inviteRoutes(invites));
   await app.register(deleteAccountRoutes(deletion));
   await app.register(exportRoutes(dataExport, config.exportStallMs, clock));
   await app.register(moderationRoutes(moderation, roles));
   await app.register(postRoutes(posts));
-  await app.register(userRoutes(users));
+  await app.register(userRoutes(users, verification));
   await app.register(followRoutes(follows));
   await app.register(blockRoutes(blocks));
   await app.register(searchRoutes(search));
@@ -358,7 +379,12 @@ export async function buildApp({
   }
   // npm run admin: the embedded database is this process's, so its commands run here.
   if (adminToken)
-    await app.register(adminRoutes({ context: { resets, invites, roles, storedEmails, publicUrl: config.publicUrl }, token: adminToken }));
+    await app.register(
+      adminRoutes({
+        context: { resets, invites, roles, storedEmails, emailVerifiedByAdmin, publicUrl: config.publicUrl },
+        token: adminToken,
+      }),
+    );
   registerHealthRoutes(
     app,
     new ReadinessChecks({

@@ -29,6 +29,12 @@ export interface RateLimitConfig {
   forgotPerAccount: number;
   /** Reset link checks and uses from one address per window (a use costs an argon2 hash). */
   resetPerIp: number;
+  /** E-mail verification link and code checks from one address per window. */
+  verifyPerIp: number;
+  /** Verification mails one account is sent per window. */
+  verifyMailsPerAccount: number;
+  /** Verification mails one e-mail address is sent per window, whichever account asks. */
+  verifyMailsPerAddress: number;
   windowMs: number;
   /** Posts one user may create per upload window. */
   postsPerUser: number;
@@ -182,6 +188,23 @@ function registration(settings: Pick<SettingValues, 'REGISTRATION' | 'REGISTRATI
   return { mode, emailDomains: mode === 'domains' ? emailDomains : [] };
 }
 
+/**
+ * Verified addresses need mail (issue 29): `REGISTRATION=domains` promises students of those
+ * domains, which only a verified address shows, and REQUIRE_VERIFIED_EMAIL asks for something
+ * only mail can do. Either without SMTP_URL refuses to start, saying why.
+ */
+function verificationNeedsMail(settings: Pick<SettingValues, 'SMTP_URL' | 'REGISTRATION' | 'REQUIRE_VERIFIED_EMAIL'>): boolean {
+  if (settings.SMTP_URL) return settings.REQUIRE_VERIFIED_EMAIL;
+  if (settings.REGISTRATION === 'domains') {
+    throw new Error(
+      'REGISTRATION=domains needs SMTP_URL: only a verified address shows that someone is at one of those domains, and ' +
+        'verifying it takes mail. Set SMTP_URL (and PUBLIC_URL), or choose another REGISTRATION',
+    );
+  }
+  if (settings.REQUIRE_VERIFIED_EMAIL) throw new Error('REQUIRE_VERIFIED_EMAIL needs SMTP_URL: addresses are verified by mail');
+  return false;
+}
+
 export interface S3Config {
   bucket: string;
   region: string;
@@ -225,6 +248,8 @@ export interface Config {
   mail: MailConfig | undefined;
   /** REGISTRATION, REGISTRATION_EMAIL_DOMAINS: who may sign up. */
   registration: RegistrationConfig;
+  /** REQUIRE_VERIFIED_EMAIL: accounts from before verification must verify too (needs mail). */
+  requireVerifiedEmail: boolean;
   /** Built client (index.html + assets); served when it exists. */
   clientDir: string;
   /**
@@ -296,6 +321,9 @@ function rateLimitConfig(settings: SettingValues): RateLimitConfig {
     forgotPerIp: settings.RATE_LIMIT_FORGOT_PER_IP,
     forgotPerAccount: settings.RATE_LIMIT_FORGOT_PER_ACCOUNT,
     resetPerIp: settings.RATE_LIMIT_RESET_PER_IP,
+    verifyPerIp: settings.RATE_LIMIT_VERIFY_PER_IP,
+    verifyMailsPerAccount: settings.RATE_LIMIT_VERIFY_MAILS_PER_ACCOUNT,
+    verifyMailsPerAddress: settings.RATE_LIMIT_VERIFY_MAILS_PER_ADDRESS,
     windowMs: 15 * minutes,
     postsPerUser: settings.RATE_LIMIT_POSTS_PER_USER,
     iconChangesPerUser: settings.RATE_LIMIT_ICONS_PER_USER,
@@ -378,6 +406,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serverSecret: settings.SERVER_SECRET,
     mail: mailConfig(settings),
     registration: registration(settings),
+    requireVerifiedEmail: verificationNeedsMail(settings),
     clientDir: path.resolve(settings.CLIENT_DIR),
     trustProxy: settings.TRUST_PROXY,
     logLevel: settings.LOG_LEVEL,

@@ -47,3 +47,54 @@ export const resetMail = {
   expires: 'The link works once, within one hour.',
   ignore: 'If you did not ask for it, ignore this e-mail: your password stays as it is.',
 } as const;
+
+/** Not in the spec (issue 29): the mail that verifies an address. */
+export const verifyMail = {
+  subject: (appName: string) => `Verify your e-mail address for ${appName}`,
+  greeting: (username: string) => `Hi @${username},`,
+  asked: (appName: string, email: string) => `Open this link to verify ${email} for your ${appName} account:`,
+  button: 'Verify my address',
+  codeLead: 'Or enter this code in the app:',
+  code: (code: string) => `Or enter this code in the app: ${code}`,
+  expires: 'The link and the code work once, within 24 hours.',
+  ignore: (appName: string) => `If you did not ask for a ${appName} account, ignore this e-mail: nothing happens.`,
+} as const;
+
+/**
+ * Not in the spec (issue 29): what an account sees until its address is verified, on each screen
+ * it cannot use yet (posting, following, saving, reporting, inviting), and the link's page.
+ */
+export const verify = {
+  /** ERRORS.EMAIL_NOT_VERIFIED's words, filled in. */
+  checkInbox: (email: string) => `Check your inbox to verify ${email}.`,
+  resend: 'Resend',
+  changeAddress: 'Change address',
+  codeLabel: '6-digit code from the e-mail',
+  submitCode: 'Verify',
+  resent: (email: string) => `A new link and code are on their way to ${email}.`,
+  verifiedTitle: 'Address verified',
+  verified: (email: string) => `${email} is verified. You can post, follow and save now.`,
+  checkingTitle: 'Verifying your address',
+  invalidTitle: 'Link not valid',
+  toHome: 'Go to Home',
+  toSignIn: 'Sign In',
+  dialogTitle: 'Verify your address first',
+} as const;
+
+/** Not in the spec (issue 29): Settings → E-mail address. */
+export const emailSettings = {
+  title: 'E-mail address',
+  current: 'Your address',
+  verified: 'Verified',
+  notVerified: 'Not verified yet',
+  pending: (email: string) => `Waiting for you to verify ${email}. Until then you sign in and get mail at your current address.`,
+  cancelPending: 'Keep my current address',
+  newEmail: 'New e-mail address',
+  currentPassword: 'Current password',
+  submit: 'Change Address',
+  savingTitle: 'Changing your address',
+  savingMessage: 'Hold on while we save your new address',
+  changedTitle: 'Check your inbox',
+  changed: (email: string) => `We sent a link and a code to ${email}. Your address changes once you verify it.`,
+  changedNow: 'Your address has been changed.',
+} as const;

@@ -70,6 +70,16 @@ export const ERRORS = {
   PASSWORDS_DO_NOT_MATCH: 'Passwords do not match.',
   RESET_LINK_INVALID: 'This link has expired or has already been used. Ask for a new one.',
   SESSION_NOT_FOUND: 'That session has already ended.',
+  // Verified e-mail (not in the spec; issue 29). {email}: the address being verified.
+  /** Posting, following, saving, reporting or inviting before the address is verified. */
+  EMAIL_NOT_VERIFIED: 'Check your inbox to verify {email}.',
+  VERIFY_LINK_INVALID: 'This verification link has expired or has already been used. Send a new one.',
+  /** A wrong code, or one that ran out; after VERIFY_CODE_ATTEMPTS wrong ones the code is void until a new mail. */
+  VERIFY_CODE_INVALID: 'That code is not right, or it has expired.',
+  /** Verification mails per account, or to one address, per hour (RATE_LIMIT_VERIFY_MAILS_*). */
+  VERIFY_MAILS_TOO_MANY: 'We have sent several e-mails already. Try again in an hour.',
+  ALREADY_VERIFIED: 'Your address is already verified.',
+  SAME_EMAIL: 'That is already your address.',
   // Blocks (not in the spec; issue 17)
   CANNOT_BLOCK_YOURSELF: 'You cannot block yourself.',
   /** Following someone you blocked: unblock them first (from their profile or Blocked Accounts). */

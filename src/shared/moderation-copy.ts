@@ -94,6 +94,7 @@ export const moderation = {
     'role-member': 'Made a member',
     'role-moderator': 'Made a moderator',
     'role-admin': 'Made an admin',
+    'verify-email': 'Verified their e-mail address',
   },
   by: (actor: string) => `by ${actor}`,
 } as const;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { pathOf, PUBLIC, signedIn, type RouteDefinition } from '../../src/shared/api/route.js';
 import { ALL_ROUTES } from '../../src/shared/api/routes.js';
+import { NO_VERIFICATION } from '../../src/server/auth/email-verification-rule.js';
 import { registerAccess } from '../../src/server/auth/access.js';
 import { AuthService } from '../../src/server/auth/auth.service.js';
 import { SessionCache } from '../../src/server/auth/session-cache.js';
@@ -118,7 +119,7 @@ describe('a route without an access declaration', () => {
     app.setSerializerCompiler(serializerCompiler);
     registerErrorHandler(app);
     const auth = new AuthService(t.database.orm, new RateLimiter(new MemoryCounterStore()), DEFAULT_RATE_LIMITS, SessionCache.off());
-    registerAccess(app, auth);
+    registerAccess(app, auth, NO_VERIFICATION);
     return app;
   }
 

@@ -13,6 +13,7 @@ export const ANSWER_SCHEMAS: Record<RouteGroup, () => Promise<Definitions>> = {
   auth: () => import('../../shared/api/auth').then((m) => m.authApi),
   sessions: () => import('../../shared/api/sessions').then((m) => m.sessionsApi),
   passwordReset: () => import('../../shared/api/password-reset').then((m) => m.passwordResetApi),
+  emailVerification: () => import('../../shared/api/email-verification').then((m) => m.emailVerificationApi),
   account: () => import('../../shared/api/delete-account').then((m) => m.accountApi),
   invites: () => import('../../shared/api/invites').then((m) => m.invitesApi),
   moderation: () => import('../../shared/api/moderation').then((m) => m.moderationApi),

@@ -1,6 +1,7 @@
 import type { Invites } from '../auth/invites.js';
 import type { PasswordResetService } from '../auth/password-reset.service.js';
 import type { StoredEmails } from '../auth/stored-emails.js';
+import type { EmailVerifiedByAdmin } from '../moderation/email-verified-by-admin.js';
 import type { Roles } from '../moderation/roles.js';
 
 /**
@@ -14,6 +15,8 @@ export interface AdminContext {
   roles: Roles;
   /** `invalid-emails` (issue 26). */
   storedEmails: StoredEmails;
+  /** `verify <username>` (issue 29). */
+  emailVerifiedByAdmin: EmailVerifiedByAdmin;
   /** Where users reach the site (PUBLIC_URL): links are made only with it. */
   publicUrl: string | undefined;
 }

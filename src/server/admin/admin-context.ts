@@ -6,6 +6,7 @@ import { StoredEmails } from '../auth/stored-emails.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { MemoryCounterStore, RateLimiter } from '../http/rate-limiter.js';
+import { EmailVerifiedByAdmin } from '../moderation/email-verified-by-admin.js';
 import { Roles } from '../moderation/roles.js';
 import type { AdminContext } from './admin-command.js';
 
@@ -23,6 +24,7 @@ export function standaloneAdminContext(database: Database, config: Config): Admi
     invites: new Invites(database.orm),
     roles: new Roles(database.orm, sessions),
     storedEmails: new StoredEmails(database.orm),
+    emailVerifiedByAdmin: new EmailVerifiedByAdmin(database.orm, sessions),
     publicUrl: config.publicUrl,
   };
 }

@@ -3,9 +3,10 @@ import { invalidEmailsCommand } from './invalid-emails.command.js';
 import { inviteCommand } from './invite.command.js';
 import { resetLinkCommand } from './reset-link.command.js';
 import { roleCommand } from './role.command.js';
+import { verifyCommand } from './verify.command.js';
 
 /** Every command, in the order `help` lists them. */
-export const ADMIN_COMMANDS: ReadonlyArray<AdminCommand> = [resetLinkCommand, inviteCommand, roleCommand, invalidEmailsCommand];
+export const ADMIN_COMMANDS: ReadonlyArray<AdminCommand> = [resetLinkCommand, inviteCommand, roleCommand, verifyCommand, invalidEmailsCommand];
 
 const HELP_WORDS = new Set(['help', '--help', '-h']);
 

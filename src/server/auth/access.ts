@@ -4,7 +4,9 @@ import { requireLocalAdmin } from '../http/admin-caller.js';
 import type { RouteAccess } from '../http/register-route.js';
 import { isApiUrl } from '../http/url-space.js';
 import { viewerOf } from '../http/viewer.js';
+import type { UserRow } from './auth.queries.js';
 import type { AuthService } from './auth.service.js';
+import { mustVerify, notVerifiedError, type VerificationPolicy } from './email-verification-rule.js';
 import { rememberAccount } from './session-account.js';
 import { clearTossedSessionCookies, sessionTokenOf, setSessionCookie } from './session-cookie.js';
 
@@ -28,7 +30,7 @@ declare module 'fastify' {
  * (shared/api/route.ts). A route without one does not start. Services check again what the
  * viewer may touch (whose board, whom a moderator may act on).
  */
-export function registerAccess(app: FastifyInstance, auth: AuthService) {
+export function registerAccess(app: FastifyInstance, auth: AuthService, verification: VerificationPolicy) {
   app.decorateRequest('viewer', null);
   app.decorateRequest('sessionId', null);
   app.decorateRequest('viewerLastChange', null);
@@ -66,7 +68,7 @@ export function registerAccess(app: FastifyInstance, auth: AuthService) {
       // The use extended the session: the browser's cookie is extended with it.
       if (token && session.renewedUntil) setSessionCookie(request, reply, token, session.renewedUntil);
     }
-    if (access) decide(access, request);
+    if (access) decide(access, request, session && mustVerify(session.user, verification) ? session.user : undefined);
   });
 }
 
@@ -75,11 +77,13 @@ function accessOf(request: FastifyRequest): RouteAccess | undefined {
 }
 
 /**
- * A signed-in route refuses nobody-signed-in with its 401 code; a role's route is a 404 to
+ * A signed-in route refuses nobody-signed-in with its 401 code, and a `verified` one an account
+ * that must verify its address first (`unverified`) with 403; a role's route is a 404 to
  * everyone else, signed in or not, as a page they may not know about (issue 17).
  */
-function decide(access: Exclude<RouteAccess, { kind: 'local-admin' }>, request: FastifyRequest) {
+function decide(access: Exclude<RouteAccess, { kind: 'local-admin' }>, request: FastifyRequest, unverified: UserRow | undefined) {
   const { viewer } = request;
   if (access.kind === 'signed-in' && !viewer) throw new AppError(401, access.code);
+  if (access.kind === 'signed-in' && access.verified && unverified) throw notVerifiedError(unverified);
   if (access.kind === 'roles' && (!viewer || !access.roles.includes(viewer.role))) throw new AppError(404, 'NOT_FOUND');
 }

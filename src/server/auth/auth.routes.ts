@@ -4,26 +4,29 @@ import { rateLimitAddress } from '../http/client-address.js';
 import { registerRoute } from '../http/register-route.js';
 import { logSecurityEvent } from '../http/security-log.js';
 import type { AuthService } from './auth.service.js';
+import type { VerificationPolicy } from './email-verification-rule.js';
+import type { EmailVerificationService } from './email-verification.service.js';
 import { toMe } from './me.js';
 import { accountOf } from './session-account.js';
 import { clearSessionCookie, clearTossedSessionCookies, sessionTokenOf } from './session-cookie.js';
 import { replaceSession } from './sign-in-cookie.js';
 
 export const authRoutes =
-  (auth: AuthService): FastifyPluginAsync =>
+  (auth: AuthService, verifications: EmailVerificationService, policy: VerificationPolicy): FastifyPluginAsync =>
   async (app) => {
     registerRoute(app, authApi.register, async ({ request, reply, body }) => {
       const session = await auth.register(body, rateLimitAddress(request.ip), request.headers['user-agent']);
       logSecurityEvent(request, 'signed up', { userId: session.user.id });
       await replaceSession(auth, request, reply, session);
-      return { user: toMe(session.user) };
+      if (session.user.verifyEmail) verifications.afterSignUp(session.user, request.log);
+      return { user: toMe(session.user, policy) };
     });
 
     registerRoute(app, authApi.login, async ({ request, reply, body }) => {
       const session = await auth.login(body, rateLimitAddress(request.ip), request.headers['user-agent']);
       logSecurityEvent(request, 'signed in', { userId: session.user.id });
       await replaceSession(auth, request, reply, session);
-      return { user: toMe(session.user) };
+      return { user: toMe(session.user, policy) };
     });
 
     registerRoute(app, authApi.logout, async ({ request, reply, viewer }) => {
@@ -42,5 +45,5 @@ export const authRoutes =
       return null;
     });
 
-    registerRoute(app, authApi.me, async ({ request }) => ({ user: toMe(accountOf(request)) }));
+    registerRoute(app, authApi.me, async ({ request }) => ({ user: toMe(accountOf(request), policy) }));
   };

@@ -38,6 +38,15 @@ export interface CurrentSession extends SessionOwner {
 /** SQLSTATE of an insert that hit a unique constraint. */
 const UNIQUE_VIOLATION = '23505';
 
+/**
+ * Whether new accounts verify their address (issue 29: mail is on), and the key of an address's
+ * hold on a deleted account's name (username-hold.ts), which such an account may then take.
+ */
+export interface NewAccountVerification {
+  verify: boolean;
+  heldNameKey?: (email: string) => string;
+}
+
 export class AuthService {
   constructor(
     private readonly db: AppDb,
@@ -46,6 +55,7 @@ export class AuthService {
     private readonly sessions: SessionCache,
     private readonly passwordCost: Argon2Cost = OWASP_ARGON2ID,
     private readonly registration: RegistrationConfig = { mode: 'open', emailDomains: [] },
+    private readonly newAccounts: NewAccountVerification = { verify: false },
   ) {}
 
   /**
@@ -66,7 +76,9 @@ export class AuthService {
     // An address the parser refuses is told only that, even when its look-alike key is taken.
     const lookUpEmail = parseEmail(input.email) ? input.email : '';
     const canLookUp = input.username !== '' || lookUpEmail !== '';
-    const taken = canLookUp ? await queries.findTaken(this.db, input.username, lookUpEmail) : {};
+    const { verify, heldNameKey } = this.newAccounts;
+    const ownerKey = verify && heldNameKey && lookUpEmail !== '' ? heldNameKey(lookUpEmail) : undefined;
+    const taken = canLookUp ? await queries.findTaken(this.db, input.username, lookUpEmail, ownerKey) : {};
     const commonPassword = isCommonPassword(input.password);
     const messages = validateSignUp(input, { ...taken, commonPassword }, policy);
     if (mode === 'invite' && !(invite && (await isInviteLive(this.db, invite)))) messages.push(ERRORS.INVITE_CODE_INVALID);
@@ -78,12 +90,12 @@ export class AuthService {
       user = await this.db.transaction(async (tx) => {
         // Another sign-up may have taken the last use since the check above: exactly one wins.
         if (invite && !(await redeemInvite(tx, invite))) throw signUpError([ERRORS.INVITE_CODE_INVALID]);
-        return queries.insertUser(tx, { id: newId(), username: input.username, email: input.email, passwordHash });
+        return queries.insertUser(tx, { id: newId(), username: input.username, email: input.email, passwordHash, verifyEmail: verify });
       });
     } catch (error) {
       if (!hasSqlState(error, UNIQUE_VIOLATION)) throw error;
       // Someone else registered the same name or address a moment ago: report what is taken now.
-      const nowTaken = await queries.findTaken(this.db, input.username, input.email);
+      const nowTaken = await queries.findTaken(this.db, input.username, input.email, ownerKey);
       const lost = validateSignUp(input, { ...nowTaken, commonPassword }, policy);
       throw lost.length > 0 ? signUpError(lost) : new AppError(409, 'SIGN_UP_FAILED');
     }

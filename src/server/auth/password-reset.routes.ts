@@ -4,6 +4,7 @@ import { rateLimitAddress } from '../http/client-address.js';
 import { registerRoute } from '../http/register-route.js';
 import { logSecurityEvent } from '../http/security-log.js';
 import type { AuthService } from './auth.service.js';
+import type { VerificationPolicy } from './email-verification-rule.js';
 import { toMe } from './me.js';
 import type { PasswordResetService } from './password-reset.service.js';
 import { replaceSession } from './sign-in-cookie.js';
@@ -13,7 +14,7 @@ import { replaceSession } from './sign-in-cookie.js';
  * mails one. The token travels in JSON bodies only, never in an API URL, so no log line holds it.
  */
 export const passwordResetRoutes =
-  (resets: PasswordResetService, auth: AuthService): FastifyPluginAsync =>
+  (resets: PasswordResetService, auth: AuthService, policy: VerificationPolicy): FastifyPluginAsync =>
   async (app) => {
     registerRoute(app, passwordResetApi.resetCheck, async ({ request, body }) => resets.check(body.token, rateLimitAddress(request.ip)));
 
@@ -21,7 +22,7 @@ export const passwordResetRoutes =
       const session = await resets.reset(body, rateLimitAddress(request.ip), request.headers['user-agent']);
       logSecurityEvent(request, 'reset password', { userId: session.user.id });
       await replaceSession(auth, request, reply, session);
-      return { user: toMe(session.user) };
+      return { user: toMe(session.user, policy) };
     });
 
     registerRoute(app, passwordResetApi.forgotPassword, async ({ request, body }) => {

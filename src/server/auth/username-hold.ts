@@ -29,12 +29,18 @@ export async function holdUsername(db: AppDb, secret: Buffer, username: string, 
   await db.insert(releasedUsernames).values(hold).onConflictDoUpdate({ target: releasedUsernames.username, set: hold });
 }
 
-/** Whether the name is held, for whoever asks. */
-export async function isUsernameHeld(db: AppDb, username: string): Promise<boolean> {
+/**
+ * Whether the name is held against whoever asks. `ownerKey` is heldEmailHmac of the address the
+ * asker gave, when it will be verified before the account may do anything (issue 29): the hold
+ * of that very address lets them through, and is released once they prove it
+ * (email-verification.service.ts). Anyone who merely knows the address gets an account that is
+ * mailed to its owner, who takes it over with "Forgot password?".
+ */
+export async function isUsernameHeld(db: AppDb, username: string, ownerKey?: string): Promise<boolean> {
   const [row] = await db
-    .select({ username: releasedUsernames.username })
+    .select({ emailHmac: releasedUsernames.emailHmac })
     .from(releasedUsernames)
     .where(and(eq(releasedUsernames.username, username), gt(releasedUsernames.releasedAt, sql`now() - ${holdInterval}`)))
     .limit(1);
-  return row !== undefined;
+  return row !== undefined && (ownerKey === undefined || row.emailHmac !== ownerKey);
 }

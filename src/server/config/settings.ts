@@ -113,10 +113,17 @@ export const SETTINGS = {
     shown: '—',
     about:
       'send mail through this SMTP server (`smtp://user:pass@host:587`, STARTTLS when offered; `smtps://…:465`): the sign-in ' +
-      'screen then offers **Forgot password?**, which mails a reset link. Needs `PUBLIC_URL`. Unset: no mail, no such link ' +
-      '(`npm run admin -- reset-link` still works)',
+      'screen then offers **Forgot password?**, which mails a reset link, and a new account verifies its address by a mailed ' +
+      'link or code before it posts, follows, saves, reports or invites. Needs `PUBLIC_URL`; `REGISTRATION=domains` needs it. ' +
+      'Unset: no mail, no such link (`npm run admin -- reset-link` still works), addresses are not verified',
     read: (value) =>
       value === undefined || /^smtps?:\/\//.test(value) ? value : new Refusal('SMTP_URL must start with smtp:// or smtps://'),
+  }),
+  REQUIRE_VERIFIED_EMAIL: flag({
+    group: 'mail',
+    about:
+      'with `SMTP_URL`: accounts made before addresses were verified must verify theirs too before they post, follow, save, ' +
+      'report or invite (new accounts always must while mail is on). Needs `SMTP_URL`',
   }),
   MAIL_FROM: text({ group: 'mail', default: undefined, shown: "`APP_NAME <no-reply@PUBLIC_URL's host>`", about: 'the From of every mail' }),
   REGISTRATION: oneOf(REGISTRATION_MODES, {
@@ -294,6 +301,21 @@ export const SETTINGS = {
     about: 'reset mails one account is sent per 15 minutes, from any address; more requests get the very same answer and send nothing',
   }),
   RATE_LIMIT_RESET_PER_IP: integer({ group: 'limits', default: 30, about: 'reset link checks and uses per address per 15 minutes' }),
+  RATE_LIMIT_VERIFY_PER_IP: integer({
+    group: 'limits',
+    default: 30,
+    about: 'e-mail verification link and code checks per address per 15 minutes (then 429)',
+  }),
+  RATE_LIMIT_VERIFY_MAILS_PER_ACCOUNT: integer({
+    group: 'limits',
+    default: 5,
+    about: 'verification mails one account is sent per 15 minutes (sign-up, **Resend**, a new address), then 429',
+  }),
+  RATE_LIMIT_VERIFY_MAILS_PER_ADDRESS: integer({
+    group: 'limits',
+    default: 3,
+    about: 'verification mails one e-mail address is sent per 15 minutes, by any account, so nobody can flood an inbox by naming it',
+  }),
   RATE_LIMIT_POSTS_PER_USER: integer({ group: 'limits', default: 30, about: 'posts one account may create per hour' }),
   RATE_LIMIT_ICONS_PER_USER: integer({ group: 'limits', default: 10, about: 'profile picture changes one account may make per hour' }),
   RATE_LIMIT_SEARCH_PER_IP: integer({

@@ -24,6 +24,12 @@ export const users = pgTable('users', {
   suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
   /** Moved on by every credential or status change; a session of an earlier epoch is over (migration 13). */
   sessionEpoch: integer('session_epoch').notNull().default(0),
+  /** When the address was proved (a mailed link or code, or an admin); null while it has not been (migration 16). */
+  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+  /** Made while mail was on: must verify before posting, following, ... (auth/email-verification-rule.ts). */
+  verifyEmail: boolean('verify_email').notNull().default(false),
+  /** A new address asked for in Settings and not yet proved; the account keeps `email` until it is. */
+  pendingEmail: text('pending_email'),
 });
 
 export const sessions = pgTable(
@@ -53,6 +59,20 @@ export const passwordResets = pgTable('password_resets', {
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   tokenHash: text('token_hash').notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** The account's one live e-mail verification: a mailed link and code, stored as hashes (migration 16). */
+export const emailVerifications = pgTable('email_verifications', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The address the mail went to: the account's own, or its pending new one. */
+  email: text('email').notNull(),
+  tokenHash: text('token_hash').notNull().unique(),
+  codeHash: text('code_hash').notNull(),
+  codeAttempts: integer('code_attempts').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
@@ -245,6 +265,7 @@ export const schema = {
   follows,
   pendingFiles,
   passwordResets,
+  emailVerifications,
   releasedUsernames,
   blocks,
   reports,

@@ -71,7 +71,7 @@ export interface LimitObserver {
 }
 
 /** Words of a key that say whom a limit counts: the key's name ends there, before the who. */
-const WHO = new Set(['ip', 'user', 'typed']);
+const WHO = new Set(['ip', 'user', 'typed', 'address']);
 
 /**
  * The limit a key counts for, without whom it counts: `login:fail:ip:10.0.0.1` is

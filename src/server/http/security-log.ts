@@ -14,6 +14,8 @@ export type SecurityEvent =
   | 'signed out'
   | 'signed out everywhere'
   | 'changed password'
+  | 'changed e-mail'
+  | 'verified e-mail'
   | 'ended a session'
   | 'deleted account'
   | 'downloaded data'

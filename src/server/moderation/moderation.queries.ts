@@ -16,6 +16,7 @@ export interface ModeratedUserRow {
   bio: string;
   role: Role;
   suspendedUntil: Date | null;
+  emailVerifiedAt: Date | null;
 }
 
 const moderatedUser = {
@@ -25,6 +26,7 @@ const moderatedUser = {
   bio: users.bio,
   role: users.role,
   suspendedUntil: users.suspendedUntil,
+  emailVerifiedAt: users.emailVerifiedAt,
 };
 
 /**
@@ -225,6 +227,11 @@ export async function setSuspension(tx: AppDb, userId: string, until: Date | nul
 
 export async function setRole(tx: AppDb, userId: string, role: Role) {
   await tx.update(users).set({ role }).where(eq(users.id, userId));
+}
+
+/** The user's current address is verified from now (an admin's word: email-verified-by-admin.ts). */
+export async function markAddressVerified(tx: AppDb, userId: string) {
+  await tx.update(users).set({ emailVerifiedAt: sql`now()` }).where(eq(users.id, userId));
 }
 
 export interface LogRow {

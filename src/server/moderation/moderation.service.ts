@@ -99,6 +99,7 @@ export class ModerationService {
       role: row.role,
       suspendedUntil: row.suspendedUntil && row.suspendedUntil.getTime() > Date.now() ? row.suspendedUntil.toISOString() : null,
       actionable: mayActOn(actor, row),
+      emailVerified: row.emailVerifiedAt !== null,
     };
   }
 

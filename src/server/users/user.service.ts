@@ -1,11 +1,9 @@
-import type { Me } from '../../shared/api/auth.js';
 import type { Profile } from '../../shared/api/users.js';
 import { ICON_MAX_BYTES } from '../../shared/limits.js';
 import { isImageType } from '../../shared/validation/post.js';
 import { validateBio } from '../../shared/validation/profile.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import type { Viewer } from '../http/viewer.js';
-import { toMe } from '../auth/me.js';
 import type { RateLimitConfig } from '../config.js';
 import type { ChangeNotices } from '../db/change-notices.js';
 import type { AppDb } from '../db/database.js';
@@ -62,20 +60,20 @@ export class UserService {
    * never points at a missing picture; a failure or a crash leaves no stray files
    * (TrackedFiles).
    */
-  async update(user: UserRow, edits: ProfileChanges): Promise<Me> {
+  async update(user: UserRow, edits: ProfileChanges): Promise<UserRow> {
     const bio = edits.bio?.trim() ? edits.bio : undefined;
     if (bio !== undefined) {
       const problem = validateBio(bio);
       if (problem) throw new AppError(400, problem);
     }
     if (!edits.icon) {
-      if (bio === undefined) return toMe(user);
+      if (bio === undefined) return user;
       const updated = await this.changes.transaction(async (tx, note) => {
         const { user: row } = await queries.updateProfile(tx, user.id, { bio });
         await note(user, { kind: 'profile', userId: user.id, username: user.username });
         return row;
       });
-      return toMe(updated);
+      return updated;
     }
 
     const iconKey = newIconKey(user.id);
@@ -85,7 +83,7 @@ export class UserService {
       await note(user, { kind: 'profile', userId: user.id, username: user.username });
       return { result: row, released: replacedIconKey ? iconFileKeys(replacedIconKey) : [] };
     });
-    return toMe(updated);
+    return updated;
   }
 
   private async processIcon(userId: string, icon: UploadedFile) {

@@ -14,6 +14,12 @@ export const Me = z
     icon: z.string().nullable(),
     /** member, moderator or admin (issue 17): staff see Moderation in Settings and /moderation. */
     role: z.enum(ROLES),
+    /** Whether `email` has been proved by a mailed link or code (issue 29). */
+    emailVerified: z.boolean(),
+    /** A new address asked for and not yet proved; `email` stays the account's until it is. */
+    pendingEmail: z.string().nullable(),
+    /** The account cannot post, follow, save, report or invite until it proves `pendingEmail ?? email`. */
+    mustVerify: z.boolean(),
   })
   .meta({ id: 'Me' });
 export type Me = z.infer<typeof Me>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ErrorBody, text } from './common.js';
 import { ImageSet, PageQuery, PostCard } from './posts.js';
-import { defineRoute, PUBLIC, signedIn } from './route.js';
+import { defineRoute, PUBLIC, signedIn, verified } from './route.js';
 import { UsernameParams } from './users.js';
 
 /**
@@ -186,7 +186,7 @@ export const boardsApi = {
   savePost: defineRoute({
     method: 'PUT',
     path: '/api/boards/:id/posts/:postId',
-    access: signedIn(),
+    access: verified(),
     tags,
     summary: 'Save a post to a board (owner, collaborators); idempotent',
     params: BoardPostParams,
@@ -204,7 +204,7 @@ export const boardsApi = {
   inviteMember: defineRoute({
     method: 'PUT',
     path: '/api/boards/:id/members/:username',
-    access: signedIn(),
+    access: verified(),
     tags,
     summary: 'Invite someone to a board (owner); idempotent',
     params: BoardMemberParams,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { REPORT_REASONS, ROLES, type ReportReason } from '../moderation.js';
 import { ErrorBody, text } from './common.js';
 import { ImageSet, PageQuery } from './posts.js';
-import { defineRoute, onlyFor, signedIn } from './route.js';
+import { defineRoute, onlyFor, verified } from './route.js';
 
 const REASON_KEYS = Object.keys(REPORT_REASONS) as [ReportReason, ...ReportReason[]];
 
@@ -58,6 +58,8 @@ export const ModeratedUser = z
     suspendedUntil: z.string().nullable(),
     /** Whether the caller may remove their posts or suspend them (never themselves; moderators: members only). */
     actionable: z.boolean(),
+    /** Whether their address has been proved (issue 29): admins may mark it so. */
+    emailVerified: z.boolean(),
   })
   .meta({ id: 'ModeratedUser' });
 export type ModeratedUser = z.infer<typeof ModeratedUser>;
@@ -101,6 +103,7 @@ export const LOG_ACTIONS = [
   'role-member',
   'role-moderator',
   'role-admin',
+  'verify-email',
 ] as const;
 export type LogAction = (typeof LOG_ACTIONS)[number];
 
@@ -136,11 +139,11 @@ export const moderationApi = {
   report: defineRoute({
     method: 'POST',
     path: '/api/reports',
-    access: signedIn(),
+    access: verified(),
     tags: ['moderation'],
     summary: "Report someone else's post (postId) or profile (username); a repeat while open stores nothing",
     body: ReportBody,
-    responses: { 204: z.null(), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody },
+    responses: { 204: z.null(), 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody },
   }),
   moderationQueue: defineRoute({
     method: 'GET',

@@ -23,6 +23,13 @@ export const API = {
   reset: ROUTES.reset.path,
   /** "Forgot password?": mails a reset link when SMTP_URL is set. */
   forgotPassword: ROUTES.forgotPassword.path,
+  /** Verified addresses (issue 29): a mailed link's token, or its code; a new mail; a new address. */
+  verifyLink: ROUTES.verifyLink.path,
+  verifyCode: ROUTES.verifyCode.path,
+  resendVerification: ROUTES.resendVerification.path,
+  email: ROUTES.changeEmail.path,
+  /** POST: an admin marks the user's address verified. */
+  moderationVerifyEmail: (username: string) => pathOf(ROUTES.moderationVerifyEmail, { username }),
   /** The OpenAPI document: not a route of the contract (it describes the contract). */
   openapi: '/api/openapi.json',
   /** Invite codes for REGISTRATION=invite (issue 17): admins only, everyone else 404. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorBody } from './common.js';
-import { defineRoute, PUBLIC, signedIn } from './route.js';
+import { defineRoute, PUBLIC, signedIn, verified } from './route.js';
 
 /** One image at several sizes; cards and the detail page choose with srcset. */
 export const ImageSet = z
@@ -83,14 +83,23 @@ export const postsApi = {
   createPost: defineRoute({
     method: 'POST',
     path: '/api/posts',
-    access: signedIn('USER_DATA_NOT_FOUND'),
+    access: verified('USER_DATA_NOT_FOUND'),
     tags: ['posts'],
     summary:
       'Create a post (multipart: photo, description, link, idempotencyKey). The same idempotencyKey from the same account ' +
       'within 10 minutes answers with the post it made (the same 201 and body, with Idempotent-Replayed: true), making none.',
     consumes: ['multipart/form-data'],
     body: CreatePostForm.optional(),
-    responses: { 201: PostResponse, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody },
+    responses: {
+      201: PostResponse,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      404: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+      422: ErrorBody,
+    },
   }),
   post: defineRoute({
     method: 'GET',

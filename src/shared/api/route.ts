@@ -15,16 +15,22 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * Who may call a route, decided for every /api request before its handler runs (server
  * auth/access.ts). Default deny: a route without a declaration does not start.
  * - public: anyone; the handler sees the viewer when there is one.
- * - signed-in: a live session, else 401 with `code` (the spec names a code for some actions).
+ * - signed-in: a live session, else 401 with `code` (the spec names a code for some actions);
+ *   `verified` also refuses an account that must verify its address first (403).
  * - roles: a signed-in user with one of `roles`; to anyone else the route does not exist (404).
  */
 export type Access =
   | { readonly kind: 'public' }
-  | { readonly kind: 'signed-in'; readonly code: ErrorCode }
+  | { readonly kind: 'signed-in'; readonly code: ErrorCode; readonly verified?: true }
   | { readonly kind: 'roles'; readonly roles: readonly Role[] };
 
 export const PUBLIC = { kind: 'public' } as const satisfies Access;
 export const signedIn = (code: ErrorCode = 'NOT_SIGNED_IN') => ({ kind: 'signed-in', code }) as const satisfies Access;
+/**
+ * Signed in, and not waiting to verify the address (issue 29): posting, following, saving,
+ * reporting and inviting. An account that must verify first gets 403 EMAIL_NOT_VERIFIED.
+ */
+export const verified = (code: ErrorCode = 'NOT_SIGNED_IN') => ({ kind: 'signed-in', code, verified: true }) as const satisfies Access;
 export const onlyFor = (...roles: Role[]) => ({ kind: 'roles', roles }) as const satisfies Access;
 
 export interface RouteDefinition {

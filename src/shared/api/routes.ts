@@ -1,6 +1,7 @@
 import { accountApi } from './delete-account.js';
 import { authApi } from './auth.js';
 import { boardsApi } from './boards.js';
+import { emailVerificationApi } from './email-verification.js';
 import { invitesApi } from './invites.js';
 import { moderationApi } from './moderation.js';
 import { passwordResetApi } from './password-reset.js';
@@ -19,6 +20,7 @@ export const ROUTE_GROUPS = {
   auth: authApi,
   sessions: sessionsApi,
   passwordReset: passwordResetApi,
+  emailVerification: emailVerificationApi,
   account: accountApi,
   invites: invitesApi,
   moderation: moderationApi,
@@ -38,6 +40,7 @@ export const ROUTES = {
   ...authApi,
   ...sessionsApi,
   ...passwordResetApi,
+  ...emailVerificationApi,
   ...accountApi,
   ...invitesApi,
   ...moderationApi,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Me } from './auth.js';
 import { ErrorBody } from './common.js';
 import { PageQuery, PostPage } from './posts.js';
-import { defineRoute, PUBLIC, signedIn } from './route.js';
+import { defineRoute, PUBLIC, signedIn, verified } from './route.js';
 
 /** A username from a route: the leading '@' is optional and stripped by the server. */
 export const UsernameParams = z.strictObject({ username: z.string().min(1).max(64) });
@@ -95,11 +95,11 @@ export const usersApi = {
   follow: defineRoute({
     method: 'PUT',
     path: '/api/users/:username/follow',
-    access: signedIn(),
+    access: verified(),
     tags: ['people'],
     summary: 'Follow a user (idempotent)',
     params: UsernameParams,
-    responses: { 200: FollowState, ...followErrors },
+    responses: { 200: FollowState, ...followErrors, 403: ErrorBody },
   }),
   unfollow: defineRoute({
     method: 'DELETE',

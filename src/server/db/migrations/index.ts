@@ -13,6 +13,7 @@ import boards from './0012-boards.js';
 import sessionRule from './0013-session-rule.js';
 import lookalikesAndKeyedHolds from './0014-lookalikes-and-keyed-holds.js';
 import postIdempotency from './0015-post-idempotency.js';
+import emailVerification from './0016-email-verification.js';
 
 /**
  * Every schema change, in order. Append only: a released migration is never edited, because
@@ -34,4 +35,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 13, name: 'session-rule', sql: sessionRule },
   { version: 14, name: 'lookalikes-and-keyed-holds', sql: lookalikesAndKeyedHolds },
   { version: 15, name: 'post-idempotency', sql: postIdempotency },
+  { version: 16, name: 'email-verification', sql: emailVerification },
 ];
