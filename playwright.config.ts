@@ -2,7 +2,7 @@ import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 import { localServerEnv } from './scripts/local-server';
-import { smtpPortFor } from './tests/e2e/mail';
+import { mailServerPortFor, smtpPortFor } from './tests/e2e/mail';
 import { invitePortFor } from './tests/e2e/registration';
 
 const PORT = Number(process.env.E2E_PORT) || 3100;
@@ -11,6 +11,8 @@ const FRESH_PORT = PORT + 1;
 const FRESH_URL = `http://127.0.0.1:${FRESH_PORT}`;
 /** A third with REGISTRATION=invite (issue 17): see tests/e2e/registration.ts. */
 const INVITE_PORT = invitePortFor(PORT);
+/** A fourth with mail on ("Forgot password?", verified addresses): see tests/e2e/mail.ts. */
+const MAIL_PORT = mailServerPortFor(PORT);
 
 const PHONE = { ...devices['Pixel 7'], viewport: { width: 390, height: 844 } };
 const DESKTOP = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } };
@@ -30,7 +32,7 @@ function server(port: number, { mail = false, env = {} }: { mail?: boolean; env?
     url: `http://127.0.0.1:${port}/api/openapi.json`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { ...localServerEnv(port, dataDir, DIST, mail ? { smtpPort: smtpPortFor(port) } : undefined), ...env },
+    env: { ...localServerEnv(port, dataDir, DIST, mail ? { smtpPort: smtpPortFor(PORT) } : undefined), ...env },
   };
 }
 
@@ -57,7 +59,12 @@ export default defineConfig({
     { name: 'fresh-install-phone', testMatch: /fresh\.spec\.ts/, use: { ...PHONE, baseURL: FRESH_URL } },
     { name: 'fresh-install-desktop', testMatch: /fresh\.spec\.ts/, use: { ...DESKTOP, baseURL: FRESH_URL } },
   ],
-  // The main server mails ("Forgot password?") to the SMTP server global-setup.ts starts.
+  // The mail server mails ("Forgot password?", verification) to the SMTP server global-setup.ts starts.
   globalSetup: './tests/e2e/global-setup.ts',
-  webServer: [server(PORT, { mail: true }), server(FRESH_PORT), server(INVITE_PORT, { env: { REGISTRATION: 'invite' } })],
+  webServer: [
+    server(PORT),
+    server(FRESH_PORT),
+    server(INVITE_PORT, { env: { REGISTRATION: 'invite' } }),
+    server(MAIL_PORT, { mail: true }),
+  ],
 });

@@ -22,5 +22,6 @@ export function localServerEnv(port: number, dataDir: string, dist: string, mail
     // Every account signs up from 127.0.0.1; the limits themselves are covered by the API tests.
     RATE_LIMIT_REGISTER_PER_IP: '10000',
     RATE_LIMIT_LOGIN_PER_IP: '10000',
+    RATE_LIMIT_VERIFY_PER_IP: '10000',
   };
 }

@@ -43,6 +43,8 @@ const ProfilePage = page(() => import('./features/people/ProfilePage').then((m) 
 const ModerationPage = page(() => import('./features/moderation/ModerationPage').then((m) => m.ModerationPage));
 const FollowListPage = page(() => import('./features/people/FollowListPage').then((m) => m.FollowListPage));
 const BoardPage = page(() => import('./features/boards/BoardPage').then((m) => m.BoardPage));
+const VerifyEmailPage = page(() => import('./features/verify-email/VerifyEmailPage').then((m) => m.VerifyEmailPage));
+const EmailSettingsPage = page(() => import('./features/settings/EmailSettingsPage').then((m) => m.EmailSettingsPage));
 const InvitesPage = page(() => import('./features/moderation/InvitesPage').then((m) => m.InvitesPage));
 
 /** The profile routes are /@{username}...: a first segment without the '@' is not a page. */
@@ -96,6 +98,9 @@ export function App() {
             <SignedIn path="/settings/blocked">
               <BlockedAccountsPage />
             </SignedIn>
+            <SignedIn path="/settings/email">
+              <EmailSettingsPage />
+            </SignedIn>
             {/* Admins only: everyone else gets the not-found page (the API answers them 404). */}
             <SignedIn path="/moderation/invites">
               <InvitesPage />
@@ -125,6 +130,10 @@ export function App() {
             </Route>
             <Route path="/reset/:token">
               <ResetPasswordPage />
+            </Route>
+            {/* A mailed verification link (issue 29): opened anywhere, signed in or not. */}
+            <Route path="/verify/:token">
+              <VerifyEmailPage />
             </Route>
             <Route path="/search/:query">
               <SearchPage />

@@ -25,6 +25,9 @@ export const paths = {
   /** A password reset link (npm run admin -- reset-link, or mailed by "Forgot password?"). */
   reset: (token: string) => `/reset/${token}`,
   forgotPassword: '/forgot-password',
+  /** Not in the spec (issue 29): a mailed address verification link, and Settings → E-mail address. */
+  verify: (token: string) => `/verify/${token}`,
+  emailSettings: '/settings/email',
   /** Issue 17: for moderators and admins (the not-found page to everyone else). */
   moderation: '/moderation',
   moderationLog: '/moderation/log',

@@ -69,7 +69,7 @@ export const verify = {
   checkInbox: (email: string) => `Check your inbox to verify ${email}.`,
   resend: 'Resend',
   changeAddress: 'Change address',
-  codeLabel: '6-digit code from the e-mail',
+  codeLabel: '6-digit code',
   submitCode: 'Verify',
   resent: (email: string) => `A new link and code are on their way to ${email}.`,
   verifiedTitle: 'Address verified',
@@ -79,22 +79,25 @@ export const verify = {
   toHome: 'Go to Home',
   toSignIn: 'Sign In',
   dialogTitle: 'Verify your address first',
+  /** Settings → E-mail Address: the same panel, for the address waiting to be verified. */
+  settingsTitle: 'Verify your address',
 } as const;
 
-/** Not in the spec (issue 29): Settings → E-mail address. */
+/** Not in the spec (issue 29): Settings → Security → E-mail Address. */
 export const emailSettings = {
-  title: 'E-mail address',
   current: 'Your address',
   verified: 'Verified',
   notVerified: 'Not verified yet',
   pending: (email: string) => `Waiting for you to verify ${email}. Until then you sign in and get mail at your current address.`,
   cancelPending: 'Keep my current address',
   newEmail: 'New e-mail address',
+  changeHeading: 'Change address',
   currentPassword: 'Current password',
   submit: 'Change Address',
   savingTitle: 'Changing your address',
   savingMessage: 'Hold on while we save your new address',
   changedTitle: 'Check your inbox',
+  changedNowTitle: 'Address changed',
   changed: (email: string) => `We sent a link and a code to ${email}. Your address changes once you verify it.`,
   changedNow: 'Your address has been changed.',
 } as const;

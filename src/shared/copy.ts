@@ -111,6 +111,8 @@ export const settings = {
   deleteAccount: 'Delete Account',
   /** Not in the spec (issue 17). */
   blockedAccounts: 'Blocked Accounts',
+  /** Not in the spec (issue 29). */
+  emailAddress: 'E-mail Address',
 } as const;
 
 export * from './auth-copy.js';

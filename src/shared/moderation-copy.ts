@@ -75,6 +75,10 @@ export const moderation = {
   roles: { member: 'Member', moderator: 'Moderator', admin: 'Admin' },
   setRole: 'Set Role',
   roleSaved: 'Role saved.',
+  /** Issue 29: an admin marks someone's address verified. */
+  emailNotVerified: 'E-mail not verified',
+  verifyEmail: 'Mark E-mail Verified',
+  emailVerifiedSaved: 'E-mail marked verified.',
   suspendedUntil: (when: string) => `Suspended until ${when}`,
   suspendedForGood: 'Suspended permanently',
   notSuspended: 'Not suspended',

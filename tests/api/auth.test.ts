@@ -118,6 +118,9 @@ describe('POST /api/auth/register', () => {
       bio: '',
       icon: null,
       role: 'member',
+      emailVerified: false,
+      pendingEmail: null,
+      mustVerify: false,
     });
     // Nothing else leaks (no hash, no internal columns).
     expect(response.body).not.toContain('argon2');
@@ -552,7 +555,17 @@ describe('POST /api/auth/login', () => {
     const response = await login(identifier(alice), alice.password);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({
-      user: { uid: alice.uid, username: alice.username, email: alice.email, bio: '', icon: null, role: 'member' },
+      user: {
+        uid: alice.uid,
+        username: alice.username,
+        email: alice.email,
+        bio: '',
+        icon: null,
+        role: 'member',
+        emailVerified: false,
+        pendingEmail: null,
+        mustVerify: false,
+      },
     });
     const header = sessionSetCookie(response);
     expect(header).toMatch(/;\s*HttpOnly/i);
@@ -780,7 +793,17 @@ describe('POST /api/auth/logout and GET /api/me', () => {
     const response = await me(t.app, account.cookie);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
-      user: { uid: account.uid, username: account.username, email: account.email, bio: '', icon: null, role: 'member' },
+      user: {
+        uid: account.uid,
+        username: account.username,
+        email: account.email,
+        bio: '',
+        icon: null,
+        role: 'member',
+        emailVerified: false,
+        pendingEmail: null,
+        mustVerify: false,
+      },
     });
   });
 });

@@ -54,6 +54,8 @@ describe('reset mail: one recipient, the parsed address', () => {
   it('RCPT TO is exactly the account address, once, even with every atext special in it', async () => {
     const email = "o'brien+{dorm}|~=?#$%&*^_`!/-x@cs.campus.example.edu";
     const owner = await signUp(t.app, { username: 'obrien', email, password: PASSWORD });
+    // Its verification mail (issue 29) first, so the counts below are the reset mail's.
+    await settled();
     const before = smtp.mails.length;
     expect((await forgot(owner.username)).statusCode).toBe(204);
     await settled();
@@ -85,6 +87,8 @@ describe('reset mail: one recipient, the parsed address', () => {
   it('a stored address that does not parse (inserted before the parser) gets no mail at all, no link, and a warning', async () => {
     const hostile = 'att@evil.test,x@campus.example.edu';
     const owner = await signUp(t.app, { username: 'storedbad', email: 'storedbad@cs.campus.example.edu', password: PASSWORD });
+    // Its verification mail (issue 29) first, so the counts below are the reset mail's.
+    await settled();
     await query(t.database, 'UPDATE users SET email = $1 WHERE id = $2', [hostile, owner.uid]);
     const before = smtp.mails.length;
     lines.length = 0;

@@ -250,6 +250,9 @@ describe('PATCH /api/me', () => {
       bio: 'Sharing my #studentliving',
       icon: first.icon,
       role: 'member',
+      emailVerified: false,
+      pendingEmail: null,
+      mustVerify: false,
     });
     expect(await me(alice!.cookie)).toEqual(user);
     expect(await profile(alice!.username)).toMatchObject({ bio: 'Sharing my #studentliving', icon: first.icon });

@@ -46,7 +46,19 @@ describe('call()', () => {
 
     server.use(
       http.post('/api/auth/login', () =>
-        json({ user: { uid: 'u', username: 'sam', email: 's@x.org', bio: '', icon: null, role: 'member' } }),
+        json({
+          user: {
+            uid: 'u',
+            username: 'sam',
+            email: 's@x.org',
+            bio: '',
+            icon: null,
+            role: 'member',
+            emailVerified: false,
+            pendingEmail: null,
+            mustVerify: false,
+          },
+        }),
       ),
     );
     await call('login', { body: { identifier: 'sam', password: 'secret-pass' } });

@@ -4,10 +4,11 @@ import { API } from '../../src/shared/api/paths';
 import { BOARD_COPY } from '../../src/shared/boards-copy';
 import * as COPY from '../../src/shared/copy';
 import { ERRORS } from '../../src/shared/errors';
-import { adminResetLink, adminRole } from './admin';
+import { adminResetLink, adminRole, adminVerify } from './admin';
 import { boardViaApi, holdRequests, newAccount, saveViaApi, signUpViaApi, WALK_TIMEOUT } from './helpers';
 import { photo } from './images';
 import { invitePortFor, runAdmin } from './registration';
+import { MAIL_URL, mailTo } from './mail';
 
 /**
  * Accessibility on every screen, at both sizes: axe-core finds no serious or critical violation
@@ -236,29 +237,6 @@ test('signed in: Settings → Security → Download My Data (page, a refused dow
   expect(found).toEqual([]);
 });
 
-test('signed out: password recovery (a reset link, a dead one, Forgot password?, the sent dialog)', async ({ page, request }) => {
-  test.setTimeout(WALK_TIMEOUT);
-  const account = await signUpViaApi(request, newAccount(WORD));
-  const link = await adminResetLink(page, account.username);
-  const found: string[] = [];
-
-  await audit(page, found, 'reset link', (p) => p.getByRole('button', { name: COPY.reset.submit }), link);
-  await page.getByRole('button', { name: COPY.reset.submit }).click();
-  await audit(page, found, 'reset link (errors)', (p) => p.getByTestId('reset-errors'));
-  await audit(page, found, 'reset link (dead)', (p) => p.getByRole('alert'), `/reset/${'x'.repeat(43)}`);
-  await audit(page, found, 'forgot password', (p) => p.getByRole('button', { name: COPY.forgot.submit }), '/forgot-password');
-  await page.getByPlaceholder(COPY.login.identifierPlaceholder).fill(account.username);
-  await page.getByRole('button', { name: COPY.forgot.submit }).click();
-  await audit(page, found, 'forgot password (sent)', (p) => p.getByRole('dialog'));
-  // The dialog focuses its one button, and Escape hands focus back to the form.
-  await expect(page.getByRole('dialog').getByRole('button', { name: COPY.forgot.toSignIn })).toBeFocused();
-  await page.keyboard.press('Escape');
-  await expect(page.getByRole('dialog')).toHaveCount(0);
-  await expect(page.getByRole('button', { name: COPY.forgot.submit })).toBeFocused();
-
-  expect(found).toEqual([]);
-});
-
 test('who may sign up: the invite-mode create-account form, and an admin’s Invites (a new code, the revoke dialog)', async ({
   page,
   baseURL,
@@ -393,4 +371,90 @@ test('boards: the Boards tab (yours, someone else’s empty one), a board page a
   await audit(page, found, 'save picker (new board)', () => picker.getByRole('switch', { name: BOARD_COPY.secret }));
 
   expect(found).toEqual([]);
+});
+
+test.describe('on a server with mail', () => {
+  test.use({ baseURL: MAIL_URL });
+
+  test('signed out: password recovery (a reset link, a dead one, Forgot password?, the sent dialog)', async ({ page, request }) => {
+    test.setTimeout(WALK_TIMEOUT);
+    const account = await signUpViaApi(request, newAccount(WORD));
+    // On the mail server first, so the command line finds it (admin.ts serverPort).
+    await page.goto('/login');
+    const link = await adminResetLink(page, account.username);
+    const found: string[] = [];
+
+    await audit(page, found, 'reset link', (p) => p.getByRole('button', { name: COPY.reset.submit }), link);
+    await page.getByRole('button', { name: COPY.reset.submit }).click();
+    await audit(page, found, 'reset link (errors)', (p) => p.getByTestId('reset-errors'));
+    await audit(page, found, 'reset link (dead)', (p) => p.getByRole('alert'), `/reset/${'x'.repeat(43)}`);
+    await audit(page, found, 'forgot password', (p) => p.getByRole('button', { name: COPY.forgot.submit }), '/forgot-password');
+    await page.getByPlaceholder(COPY.login.identifierPlaceholder).fill(account.username);
+    await page.getByRole('button', { name: COPY.forgot.submit }).click();
+    await audit(page, found, 'forgot password (sent)', (p) => p.getByRole('dialog'));
+    // The dialog focuses its one button, and Escape hands focus back to the form.
+    await expect(page.getByRole('dialog').getByRole('button', { name: COPY.forgot.toSignIn })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: COPY.forgot.submit })).toBeFocused();
+
+    expect(found).toEqual([]);
+  });
+
+  test('verified addresses: the Upload notice, the Follow and Save prompts, a link (good and dead), E-mail Address, People', async ({
+    page,
+    request,
+    browser,
+  }) => {
+    test.setTimeout(WALK_TIMEOUT);
+    const friend = await signUpViaApi(request, newAccount(WORD));
+    // The friend verified (by the command line, for real), so they can post.
+    await page.goto('/login');
+    await adminVerify(page, friend.username);
+    const postId = await post(request, `${WORD} post to save #campus`);
+    const account = await signUpViaApi(page.request, newAccount(WORD));
+    const found: string[] = [];
+
+    await audit(page, found, 'upload (verify first)', (p) => p.getByText(COPY.verify.checkInbox(account.email)), '/upload');
+    await page.goto(`/@${friend.username}`);
+    const followButton = page.getByRole('button', { name: COPY.follow.follow, exact: true });
+    await followButton.click();
+    await audit(page, found, 'follow (verify first)', (p) => p.getByRole('dialog', { name: COPY.verify.dialogTitle }));
+    await expect(page.getByRole('dialog').getByRole('button', { name: COPY.close })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(followButton).toBeFocused();
+    await page.goto(`/post/${postId}`);
+    await page.getByRole('button', { name: COPY.boards.save, exact: true }).click();
+    await audit(page, found, 'save (verify first)', (p) => p.getByRole('dialog', { name: COPY.verify.dialogTitle }));
+    await page.keyboard.press('Escape');
+    await audit(page, found, 'e-mail address (unverified)', (p) => p.getByLabel(COPY.emailSettings.newEmail), '/settings/email');
+
+    const link = /http:\/\/127\.0\.0\.1:\d+(\/verify\/[\w-]{43})/.exec((await mailTo(account.email)).text)?.[1];
+    await audit(page, found, 'verify link', (p) => p.getByRole('heading', { name: COPY.verify.verifiedTitle }), link);
+    await audit(page, found, 'e-mail address (verified)', (p) => p.getByLabel(COPY.emailSettings.newEmail), '/settings/email');
+    await page.getByLabel(COPY.emailSettings.newEmail).fill(newAccount(WORD).email);
+    await page.getByLabel(COPY.emailSettings.currentPassword).fill(account.password);
+    await page.getByRole('button', { name: COPY.emailSettings.submit }).click();
+    await audit(page, found, 'e-mail address (changed)', (p) => p.getByRole('dialog', { name: COPY.emailSettings.changedTitle }));
+    await page.keyboard.press('Escape');
+    await audit(page, found, 'e-mail address (pending)', (p) => p.getByRole('button', { name: COPY.emailSettings.cancelPending }));
+
+    await audit(page, found, 'verify link (dead)', (p) => p.getByRole('alert'), `/verify/${'x'.repeat(43)}`);
+
+    // An admin finds the unverified account on People, with its action.
+    const staff = await browser.newContext({ viewport: page.viewportSize() ?? undefined, baseURL: MAIL_URL });
+    const admin = await staff.newPage();
+    const adminAccount = await signUpViaApi(admin.request, newAccount(WORD));
+    await admin.goto('/');
+    await adminRole(admin, adminAccount.username, 'admin');
+    await admin.goto('/moderation/people');
+    const stranger = await signUpViaApi(request, newAccount(WORD));
+    await admin.getByLabel(COPY.moderation.findPerson).fill(stranger.username);
+    await admin.getByRole('button', { name: COPY.moderation.find }).click();
+    await audit(admin, found, 'moderation people (unverified)', (p) => p.getByRole('button', { name: COPY.moderation.verifyEmail }));
+    await admin.getByRole('button', { name: COPY.moderation.verifyEmail }).click();
+    await expect(admin.getByText(COPY.moderation.emailVerifiedSaved)).toBeVisible();
+    await staff.close();
+    expect(found).toEqual([]);
+  });
 });

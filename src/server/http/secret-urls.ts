@@ -1,8 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { isUnder } from './url-space.js';
 
-/** Pages whose path past the prefix is a secret: a password reset link's token (/reset/{token}). */
-const SECRET_PAGES = ['/reset'];
+/**
+ * Pages whose path past the prefix is a secret: a password reset link's token (/reset/{token}),
+ * an address verification link's (/verify/{token}, issue 29).
+ */
+const SECRET_PAGES = ['/reset', '/verify'];
 
 export const isSecretPage = (url: string) => SECRET_PAGES.some((prefix) => isUnder(url, prefix));
 

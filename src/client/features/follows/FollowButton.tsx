@@ -6,6 +6,7 @@ import { SignInPrompt } from '../../ui/SignInPrompt';
 import { useCurrentUser } from '../../api/current-user';
 import { useSetFollowing } from './api/follow';
 import styles from './FollowButton.module.css';
+import { useAddressToVerify, VerifyPrompt } from '../verify-email/VerifyEmail';
 
 /**
  * 'Follow' / 'Unfollow'. Flips at once, then the server's answer decides the final state. If
@@ -16,6 +17,9 @@ export function FollowButton({ username, following }: { username: string; follow
   const [shown, setShown] = useState(following);
   const [failed, setFailed] = useState(false);
   const [askToSignIn, setAskToSignIn] = useState(false);
+  // Issue 29: an account that must verify its address follows once it has (unfollowing is never held back).
+  const verifyFirst = useAddressToVerify();
+  const [askToVerify, setAskToVerify] = useState(false);
 
   // A new answer from the server (the prop) replaces what the button shows, during render:
   // React's way to adjust state to a prop without an extra pass.
@@ -30,6 +34,7 @@ export function FollowButton({ username, following }: { username: string; follow
   const click = () => {
     if (!me) return setAskToSignIn(true);
     const follow = !shown;
+    if (follow && verifyFirst) return setAskToVerify(true);
     setShown(follow);
     setFollowing.mutate(follow, {
       onSuccess: (state) => setShown(state.following),
@@ -51,6 +56,7 @@ export function FollowButton({ username, following }: { username: string; follow
         {shown ? COPY.follow.unfollow : COPY.follow.follow}
       </button>
       {askToSignIn && <SignInPrompt onClose={() => setAskToSignIn(false)} />}
+      {askToVerify && verifyFirst && <VerifyPrompt email={verifyFirst} onClose={() => setAskToVerify(false)} />}
       {failed && (
         <PopUp
           title={COPY.errorTitle}

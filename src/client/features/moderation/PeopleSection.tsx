@@ -22,13 +22,13 @@ function Person({ user, isAdmin, ask }: { user: ModeratedUser; isAdmin: boolean;
   const id = useId();
   const [role, setRole] = useState<Role>(user.role);
   const [problems, setProblems] = useState<string[]>([]);
-  const [saved, setSaved] = useState(false);
-  const run = (kind: 'role' | 'unsuspend') => {
-    setSaved(false);
+  const [saved, setSaved] = useState('');
+  const run = (kind: 'role' | 'unsuspend' | 'verify-email') => {
+    setSaved('');
     action.mutate(kind === 'role' ? { kind, username: user.username, role } : { kind, username: user.username }, {
       onSuccess: () => {
         setProblems([]);
-        setSaved(kind === 'role');
+        setSaved(kind === 'role' ? COPY.moderation.roleSaved : kind === 'verify-email' ? COPY.moderation.emailVerifiedSaved : '');
       },
       onError: (error) => setProblems(errorMessages(error)),
     });
@@ -43,6 +43,7 @@ function Person({ user, isAdmin, ask }: { user: ModeratedUser; isAdmin: boolean;
           </Link>
           <span className={styles.badge}>{COPY.moderation.roles[user.role]}</span>
           <p className={styles.muted}>{suspensionText(user)}</p>
+          {!user.emailVerified && <p className={styles.muted}>{COPY.moderation.emailNotVerified}</p>}
         </div>
       </div>
       {user.actionable && (
@@ -72,6 +73,12 @@ function Person({ user, isAdmin, ask }: { user: ModeratedUser; isAdmin: boolean;
               >
                 {COPY.moderation.setRole}
               </button>
+              {/* Issue 29: for accounts from before addresses were verified, or mail that never came. */}
+              {!user.emailVerified && (
+                <button type="button" className={button.secondary} disabled={action.isPending} onClick={() => run('verify-email')}>
+                  {COPY.moderation.verifyEmail}
+                </button>
+              )}
             </>
           )}
           {user.suspendedUntil ? (
@@ -93,7 +100,7 @@ function Person({ user, isAdmin, ask }: { user: ModeratedUser; isAdmin: boolean;
       )}
       {/* A live region from the start, so the saved message is announced when it appears. */}
       <p className={styles.muted} aria-live="polite">
-        {saved ? COPY.moderation.roleSaved : ''}
+        {saved}
       </p>
       <FormErrors messages={problems} />
     </li>

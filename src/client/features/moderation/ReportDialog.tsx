@@ -11,6 +11,7 @@ import { PopUp } from '../../ui/PopUp';
 import { useReport } from './api/moderation';
 import { Choices, TextArea } from './dialog-fields';
 import styles from './ReportDialog.module.css';
+import { useAddressToVerify, VerifyPrompt } from '../verify-email/VerifyEmail';
 
 type Target = { postId: string } | { username: string };
 
@@ -22,8 +23,10 @@ type Target = { postId: string } | { username: string };
  */
 export function ReportButton({ target, owner }: { target: Target; owner?: string }) {
   const me = useCurrentUser();
+  const verifyFirst = useAddressToVerify();
   const [open, setOpen] = useState(false);
   if (!me || me.username === owner) return null;
+  const close = () => setOpen(false);
   return (
     <>
       <button
@@ -33,7 +36,8 @@ export function ReportButton({ target, owner }: { target: Target; owner?: string
       >
         {COPY.report.action}
       </button>
-      {open && <ReportDialog target={target} onClose={() => setOpen(false)} />}
+      {/* Issue 29: an account that must verify its address reports once it has. */}
+      {open && (verifyFirst ? <VerifyPrompt email={verifyFirst} onClose={close} /> : <ReportDialog target={target} onClose={close} />)}
     </>
   );
 }

@@ -11,6 +11,8 @@ import { useSignOutDialog } from './use-sign-out-dialog';
 
 /** Not in the spec (issue 16): the account's own security, each row a page of its own. */
 const SECURITY_ROWS = [
+  // Issue 29: the address, verified or not, and a new one.
+  { to: paths.emailSettings, label: COPY.settings.emailAddress },
   { to: paths.changePassword, label: COPY.settings.changePassword },
   { to: paths.sessions, label: COPY.settings.sessions },
   { to: paths.downloadData, label: COPY.settings.downloadData },

@@ -19,6 +19,7 @@ import { useDocumentTitle } from '../../ui/use-document-title';
 import { useCurrentUser } from '../../api/current-user';
 import { useCreatePost } from '../posts';
 import styles from './UploadPage.module.css';
+import { useAddressToVerify, VerifyNotice } from '../verify-email/VerifyEmail';
 
 type Status = { step: 'editing' } | { step: 'uploading' } | { step: 'done'; postId: string } | { step: 'failed'; message: string };
 
@@ -26,6 +27,8 @@ export function UploadPage() {
   const navigate = useNavigate();
   useDocumentTitle(COPY.upload.title);
   const user = useCurrentUser();
+  // Issue 29: an account that must verify its address posts once it has.
+  const verifyFirst = useAddressToVerify();
   const createPost = useCreatePost();
   const photoChoice = useImageChoice();
   const { file: photo, preview } = photoChoice;
@@ -73,53 +76,57 @@ export function UploadPage() {
 
   return (
     <Page title={COPY.upload.title} width="form">
-      <form className={styles.form} onSubmit={submit}>
-        <ImagePicker
-          className={styles.picker}
-          data-has-photo={Boolean(preview)}
-          inputLabel={preview ? COPY.upload.changePhoto : COPY.upload.choosePhoto}
-          onChoose={photoChoice.choose}
-        >
-          {preview ? (
-            <img src={preview} alt="What you chose to post" className={styles.preview} />
-          ) : (
-            <span className={styles.pickerText}>{COPY.upload.choosePhoto}</span>
-          )}
-        </ImagePicker>
+      {verifyFirst ? (
+        <VerifyNotice email={verifyFirst} />
+      ) : (
+        <form className={styles.form} onSubmit={submit}>
+          <ImagePicker
+            className={styles.picker}
+            data-has-photo={Boolean(preview)}
+            inputLabel={preview ? COPY.upload.changePhoto : COPY.upload.choosePhoto}
+            onChoose={photoChoice.choose}
+          >
+            {preview ? (
+              <img src={preview} alt="What you chose to post" className={styles.preview} />
+            ) : (
+              <span className={styles.pickerText}>{COPY.upload.choosePhoto}</span>
+            )}
+          </ImagePicker>
 
-        <div className={styles.fields}>
-          <CountedTextArea
-            id="description"
-            label={COPY.upload.descriptionLabel}
-            length={description.length}
-            max={DESCRIPTION_MAX_LENGTH}
-            announceCount
-            styles={styles}
-            placeholder={COPY.upload.descriptionPlaceholder}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-            rows={4}
-          />
+          <div className={styles.fields}>
+            <CountedTextArea
+              id="description"
+              label={COPY.upload.descriptionLabel}
+              length={description.length}
+              max={DESCRIPTION_MAX_LENGTH}
+              announceCount
+              styles={styles}
+              placeholder={COPY.upload.descriptionPlaceholder}
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+              rows={4}
+            />
 
-          <label htmlFor="link" className={styles.label}>
-            {COPY.upload.linkLabel}
-          </label>
-          <input
-            id="link"
-            type="url"
-            inputMode="url"
-            className={field.input}
-            // Spec: placeholder '{host}', the bare host of this site (e.g. localhost:3000).
-            placeholder={window.location.host}
-            value={link}
-            onChange={(e) => setLink(e.target.value)}
-          />
+            <label htmlFor="link" className={styles.label}>
+              {COPY.upload.linkLabel}
+            </label>
+            <input
+              id="link"
+              type="url"
+              inputMode="url"
+              className={field.input}
+              // Spec: placeholder '{host}', the bare host of this site (e.g. localhost:3000).
+              placeholder={window.location.host}
+              value={link}
+              onChange={(e) => setLink(e.target.value)}
+            />
 
-          <button type="submit" className={`${button.primary} ${styles.submit}`}>
-            {COPY.upload.post}
-          </button>
-        </div>
-      </form>
+            <button type="submit" className={`${button.primary} ${styles.submit}`}>
+              {COPY.upload.post}
+            </button>
+          </div>
+        </form>
+      )}
 
       {status.step === 'uploading' && <PopUp title={COPY.upload.uploadingTitle} message={COPY.upload.uploadingMessage} loading />}
       {status.step === 'done' && (

@@ -10,12 +10,19 @@ import { PopUp } from '../../../ui/PopUp';
 import { TextField } from '../../../ui/TextField';
 import { useSetBoardMember } from '../api/board-member';
 import styles from './InviteDialog.module.css';
+import { useAddressToVerify, VerifyPrompt } from '../../verify-email/VerifyEmail';
+
+/** The owner's Invite; for an account that must verify its address first, that (issue 29). */
+export function InviteDialog({ board, onClose }: { board: BoardDetail; onClose: () => void }) {
+  const verifyFirst = useAddressToVerify();
+  return verifyFirst ? <VerifyPrompt email={verifyFirst} onClose={onClose} /> : <InviteForm board={board} onClose={onClose} />;
+}
 
 /**
- * The owner's Invite: a username to invite, and the members (joined and invited) each with
- * Remove. The list is the board's, refreshed after every change.
+ * A username to invite, and the members (joined and invited) each with Remove. The list is the
+ * board's, refreshed after every change.
  */
-export function InviteDialog({ board, onClose }: { board: BoardDetail; onClose: () => void }) {
+function InviteForm({ board, onClose }: { board: BoardDetail; onClose: () => void }) {
   const id = useId();
   const members = useSetBoardMember(board.id);
   const [username, setUsername] = useState('');

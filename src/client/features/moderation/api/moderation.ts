@@ -65,7 +65,8 @@ export type ModerationAction =
   | { kind: 'suspend'; target: { postId: string } | { username: string }; days: 1 | 7 | 30 | null; note?: string }
   | { kind: 'dismiss'; target: { postId: string } | { username: string } }
   | { kind: 'unsuspend'; username: string }
-  | { kind: 'role'; username: string; role: Role };
+  | { kind: 'role'; username: string; role: Role }
+  | { kind: 'verify-email'; username: string };
 
 function send(action: ModerationAction): Promise<unknown> {
   switch (action.kind) {
@@ -79,6 +80,8 @@ function send(action: ModerationAction): Promise<unknown> {
       return call('moderationUnsuspend', { body: { username: action.username } });
     case 'role':
       return call('moderationRole', { params: { username: action.username }, body: { role: action.role } });
+    case 'verify-email':
+      return call('moderationVerifyEmail', { params: { username: action.username } });
   }
 }
 
