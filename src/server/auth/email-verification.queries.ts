@@ -84,7 +84,10 @@ export async function releaseHold(db: AppDb, username: string, emailHmac: string
 /** A new address waiting to be proved (null: none); a pending verification for the one it replaces goes with it. */
 export async function setPendingEmail(db: AppDb, userId: string, email: string | null): Promise<UserRow> {
   const [row] = await db.update(users).set({ pendingEmail: email }).where(eq(users.id, userId)).returning();
-  if (email === null) await db.delete(emailVerifications).where(and(eq(emailVerifications.userId, userId), sql`${emailVerifications.email} <> ${row!.email}`));
+  if (email === null)
+    await db
+      .delete(emailVerifications)
+      .where(and(eq(emailVerifications.userId, userId), sql`${emailVerifications.email} <> ${row!.email}`));
   return row!;
 }
 

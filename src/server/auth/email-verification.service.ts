@@ -128,7 +128,10 @@ export class EmailVerificationService {
   async verifyLink(token: string, address: string): Promise<{ userId: string; email: string }> {
     await this.hitAddressLimit(address);
     if (!TOKEN_PATTERN.test(token)) throw new AppError(400, 'VERIFY_LINK_INVALID');
-    const user = await this.verify((tx) => queries.consumeByToken(tx, hashSessionToken(token), new Date(this.now())), 'VERIFY_LINK_INVALID');
+    const user = await this.verify(
+      (tx) => queries.consumeByToken(tx, hashSessionToken(token), new Date(this.now())),
+      'VERIFY_LINK_INVALID',
+    );
     return { userId: user.id, email: user.email };
   }
 
@@ -156,7 +159,10 @@ export class EmailVerificationService {
    * the verification stays). A deleted account's held name that this account took with the
    * same address is released for good. Then every cached session re-reads the account.
    */
-  private async verify(consume: (tx: AppDb) => Promise<queries.VerificationRow | undefined>, invalid: 'VERIFY_LINK_INVALID' | 'VERIFY_CODE_INVALID') {
+  private async verify(
+    consume: (tx: AppDb) => Promise<queries.VerificationRow | undefined>,
+    invalid: 'VERIFY_LINK_INVALID' | 'VERIFY_CODE_INVALID',
+  ) {
     let user: UserRow | undefined;
     try {
       user = await this.db.transaction(async (tx) => {
@@ -212,7 +218,13 @@ export class EmailVerificationService {
     const now = this.now();
     await queries.replaceVerification(
       this.db,
-      { userId: user.id, email, tokenHash: hashSessionToken(token), codeHash: this.codeHash(user.id, code), expiresAt: new Date(now + VERIFY_TTL_MS) },
+      {
+        userId: user.id,
+        email,
+        tokenHash: hashSessionToken(token),
+        codeHash: this.codeHash(user.id, code),
+        expiresAt: new Date(now + VERIFY_TTL_MS),
+      },
       new Date(now),
     );
     return verificationMail({ to, username: user.username, link: mail.publicUrl + verifyPath(token), code, appName: mail.appName });

@@ -231,7 +231,10 @@ export async function setRole(tx: AppDb, userId: string, role: Role) {
 
 /** The user's current address is verified from now (an admin's word: email-verified-by-admin.ts). */
 export async function markAddressVerified(tx: AppDb, userId: string) {
-  await tx.update(users).set({ emailVerifiedAt: sql`now()` }).where(eq(users.id, userId));
+  await tx
+    .update(users)
+    .set({ emailVerifiedAt: sql`now()` })
+    .where(eq(users.id, userId));
 }
 
 export interface LogRow {
