@@ -6,7 +6,13 @@ import { roleCommand } from './role.command.js';
 import { verifyCommand } from './verify.command.js';
 
 /** Every command, in the order `help` lists them. */
-export const ADMIN_COMMANDS: ReadonlyArray<AdminCommand> = [resetLinkCommand, inviteCommand, roleCommand, verifyCommand, invalidEmailsCommand];
+export const ADMIN_COMMANDS: ReadonlyArray<AdminCommand> = [
+  resetLinkCommand,
+  inviteCommand,
+  roleCommand,
+  verifyCommand,
+  invalidEmailsCommand,
+];
 
 const HELP_WORDS = new Set(['help', '--help', '-h']);
 
