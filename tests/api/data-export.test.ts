@@ -106,6 +106,8 @@ async function checkAliceExport(t: TestApp, storage: Storage, alice: Account, bo
   expect(zipJson(zip, 'account.json')).toEqual({
     username: alice.username,
     email: alice.email,
+    emailVerified: null,
+    pendingEmail: null,
     bio: '',
     created: want.user.createdAt.toISOString(),
     profileIcon: 'profile-icon.webp',

@@ -131,6 +131,9 @@ export class DataExport {
     const account = {
       username: user.username,
       email: user.email,
+      // Issue 29: whether the address was proved, and a new one waiting to be (never the link or code).
+      emailVerified: user.emailVerifiedAt?.toISOString() ?? null,
+      pendingEmail: user.pendingEmail,
       bio: user.bio,
       created: user.createdAt.toISOString(),
       profileIcon: iconBody ? ICON_NAME : null,

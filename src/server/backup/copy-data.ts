@@ -26,8 +26,10 @@ const BATCH = 1000;
  * Parents before children, so foreign keys hold at every step. `copy` adjusts a row on its way:
  * the follow and board counters start at zero because the triggers count each row as it
  * arrives, and a board's chosen cover (a key into board_posts) is set once its saves are there.
- * Sessions' reset links (password_resets, an hour's life), held usernames and upload forms' keys
- * (post_idempotency, ten minutes') are not copied.
+ * Sessions' reset links (password_resets, an hour's life), address verification links
+ * (email_verifications, a day's: a new one is a Resend away), held usernames and upload forms'
+ * keys (post_idempotency, ten minutes') are not copied. Whether an address is verified, and a
+ * pending new one, travel with the users' rows.
  */
 const TABLES: Array<{
   name: string;
