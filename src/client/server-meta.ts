@@ -20,3 +20,12 @@ export const REGISTRATION: RegistrationSettings = (() => {
     emailDomains: domains.split(',').filter((domain) => domain !== ''),
   };
 })();
+
+/**
+ * Single sign-on's name (OIDC_NAME) when the server has it set up: the sign-in screen offers
+ * **Continue with {name}** and Settings a way to connect it (issue 29). Absent on a dev server's page.
+ */
+export const SSO_NAME: string | undefined = (() => {
+  const name = serverMeta('sso') ?? '';
+  return name === '' || name === '__SSO__' ? undefined : name;
+})();

@@ -46,6 +46,8 @@ import { emailVerificationRoutes } from './auth/email-verification.routes.js';
 import { EmailVerificationService } from './auth/email-verification.service.js';
 import { heldEmailHmac } from './auth/username-hold.js';
 import { EmailVerifiedByAdmin } from './moderation/email-verified-by-admin.js';
+import { ssoRoutes } from './sso/sso.routes.js';
+import { SsoService } from './sso/sso.service.js';
 import { fillLookalikeKeys } from './lookalikes/fill-keys.js';
 import { registerEmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './http/rate-limiter.js';
@@ -337,6 +339,20 @@ export async function buildApp({
     mail: outbox && config.publicUrl ? { outbox, publicUrl: config.publicUrl, appName: config.appName } : undefined,
   });
   const emailVerifiedByAdmin = new EmailVerifiedByAdmin(database.orm, sessions);
+  const sso =
+    config.sso &&
+    new SsoService({
+      db: database.orm,
+      config: config.sso,
+      registration: config.registration,
+      limiter,
+      limits: config.rateLimits,
+      sessions,
+      mailVerifies: verification.mail,
+      passwordCost: config.passwordHashing,
+      log: app.log,
+      now: clock,
+    });
   const invites = new Invites(database.orm);
   const deletion = new AccountDeletion(tracked, limiter, config.rateLimits, serverSecret);
   const moderation = new ModerationService({
@@ -363,6 +379,7 @@ export async function buildApp({
   await app.register(accountSecurityRoutes(auth));
   await app.register(passwordResetRoutes(resets, auth, verification));
   await app.register(emailVerificationRoutes(verifications, emailVerifiedByAdmin, verification));
+  await app.register(ssoRoutes(sso, auth, verification));
   await app.register(inviteRoutes(invites));
   await app.register(deleteAccountRoutes(deletion));
   await app.register(exportRoutes(dataExport, config.exportStallMs, clock));
@@ -411,6 +428,7 @@ export async function buildApp({
     appName: config.appName,
     forgotPassword: resets.mailsLinks,
     registration: config.registration,
+    sso: config.sso?.name ?? null,
   });
   // Connections this app opened are closed with it (the database belongs to the caller).
   app.addHook('onClose', async () => {

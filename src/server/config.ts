@@ -190,19 +190,67 @@ function registration(settings: Pick<SettingValues, 'REGISTRATION' | 'REGISTRATI
 
 /**
  * Verified addresses need mail (issue 29): `REGISTRATION=domains` promises students of those
- * domains, which only a verified address shows, and REQUIRE_VERIFIED_EMAIL asks for something
- * only mail can do. Either without SMTP_URL refuses to start, saying why.
+ * domains, which only a verified address shows (mailed, or vouched for by single sign-on), and
+ * REQUIRE_VERIFIED_EMAIL asks for something only mail can do. Either without what it needs
+ * refuses to start, saying why.
  */
-function verificationNeedsMail(settings: Pick<SettingValues, 'SMTP_URL' | 'REGISTRATION' | 'REQUIRE_VERIFIED_EMAIL'>): boolean {
+function verificationNeedsMail(
+  settings: Pick<SettingValues, 'SMTP_URL' | 'REGISTRATION' | 'REQUIRE_VERIFIED_EMAIL' | 'OIDC_ISSUER'>,
+): boolean {
   if (settings.SMTP_URL) return settings.REQUIRE_VERIFIED_EMAIL;
-  if (settings.REGISTRATION === 'domains') {
+  if (settings.REGISTRATION === 'domains' && !settings.OIDC_ISSUER) {
     throw new Error(
-      'REGISTRATION=domains needs SMTP_URL: only a verified address shows that someone is at one of those domains, and ' +
-        'verifying it takes mail. Set SMTP_URL (and PUBLIC_URL), or choose another REGISTRATION',
+      'REGISTRATION=domains needs SMTP_URL (or single sign-on, OIDC_ISSUER): only a verified address shows that someone ' +
+        'is at one of those domains. Set SMTP_URL (and PUBLIC_URL), or choose another REGISTRATION',
     );
   }
   if (settings.REQUIRE_VERIFIED_EMAIL) throw new Error('REQUIRE_VERIFIED_EMAIL needs SMTP_URL: addresses are verified by mail');
   return false;
+}
+
+export interface SsoConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The button's words: Continue with {name}. */
+  name: string;
+  scopes: string;
+  /** OIDC_ALLOWED_DOMAINS: the provider must vouch for an address at one of these; empty, any. */
+  allowedDomains: string[];
+  /** Where the provider sends the browser back: PUBLIC_URL/api/auth/sso/callback. */
+  redirectUri: string;
+}
+
+/**
+ * OIDC_* (issue 29): all three of issuer, client id and secret, or none; PUBLIC_URL too, since
+ * the redirect URI registered at the provider is built from it, never from a request's Host.
+ */
+function ssoConfig(
+  settings: Pick<
+    SettingValues,
+    'OIDC_ISSUER' | 'OIDC_CLIENT_ID' | 'OIDC_CLIENT_SECRET' | 'OIDC_NAME' | 'OIDC_SCOPES' | 'OIDC_ALLOWED_DOMAINS' | 'PUBLIC_URL'
+  >,
+): SsoConfig | undefined {
+  const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret, PUBLIC_URL: publicUrl } = settings;
+  if (!issuer && !clientId && !clientSecret) return undefined;
+  const missing = Object.entries({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret })
+    .filter(([, value]) => !value)
+    .map(([name]) => name);
+  if (missing.length > 0)
+    throw new Error(`single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together: ${missing.join(', ')} not set`);
+  if (!publicUrl)
+    throw new Error('OIDC_ISSUER is set but PUBLIC_URL is not: the provider sends students back to PUBLIC_URL/api/auth/sso/callback');
+  const scopes = settings.OIDC_SCOPES.split(/\s+/).filter(Boolean);
+  if (!scopes.includes('openid') || !scopes.includes('email')) throw new Error('OIDC_SCOPES must include openid and email');
+  return {
+    issuer: issuer!,
+    clientId: clientId!,
+    clientSecret: clientSecret!,
+    name: settings.OIDC_NAME,
+    scopes: scopes.join(' '),
+    allowedDomains: settings.OIDC_ALLOWED_DOMAINS,
+    redirectUri: `${publicUrl}/api/auth/sso/callback`,
+  };
 }
 
 export interface S3Config {
@@ -250,6 +298,8 @@ export interface Config {
   registration: RegistrationConfig;
   /** REQUIRE_VERIFIED_EMAIL: accounts from before verification must verify too (needs mail). */
   requireVerifiedEmail: boolean;
+  /** Single sign-on with the university's OpenID provider (OIDC_*); undefined when not set up. */
+  sso: SsoConfig | undefined;
   /** Built client (index.html + assets); served when it exists. */
   clientDir: string;
   /**
@@ -406,6 +456,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serverSecret: settings.SERVER_SECRET,
     mail: mailConfig(settings),
     registration: registration(settings),
+    sso: ssoConfig(settings),
     requireVerifiedEmail: verificationNeedsMail(settings),
     clientDir: path.resolve(settings.CLIENT_DIR),
     trustProxy: settings.TRUST_PROXY,

@@ -101,3 +101,21 @@ export const emailSettings = {
   changed: (email: string) => `We sent a link and a code to ${email}. Your address changes once you verify it.`,
   changedNow: 'Your address has been changed.',
 } as const;
+
+/** Not in the spec (issue 29): single sign-on with the university's account (OIDC_NAME is its name). */
+export const sso = {
+  continueWith: (name: string) => `Continue with ${name}`,
+  or: 'or',
+  welcomeTitle: 'Choose your username',
+  welcomeIntro: (email: string) => `You signed in as ${email}. Choose the name people will know you by here.`,
+  create: 'Create Account',
+  creatingTitle: 'Creating your account',
+  creatingMessage: 'Hold on while we set up your account',
+  toSignIn: 'Back to Sign In',
+  connected: (name: string) => `${name} is connected: you can sign in with it.`,
+  notConnected: (name: string) => `Connect ${name} to sign in with your university account.`,
+  justConnected: (name: string) => `${name} is now connected.`,
+  connect: (name: string) => `Connect ${name}`,
+  disconnect: (name: string) => `Disconnect ${name}`,
+  disconnected: (name: string) => `${name} is disconnected.`,
+} as const;

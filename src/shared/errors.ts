@@ -80,6 +80,18 @@ export const ERRORS = {
   VERIFY_MAILS_TOO_MANY: 'We have sent several e-mails already. Try again in an hour.',
   ALREADY_VERIFIED: 'Your address is already verified.',
   SAME_EMAIL: 'That is already your address.',
+  // Single sign-on (not in the spec; issue 29)
+  SSO_FAILED: 'Signing in with your university account did not work. Try again.',
+  SSO_UNAVAILABLE: 'Your university sign-in cannot be reached right now. Try again in a moment, or sign in with your password.',
+  /** OIDC_ALLOWED_DOMAINS, or REGISTRATION=domains for a new account: the provider vouched for no address there. */
+  SSO_DOMAIN_NOT_ALLOWED: 'That account does not have an address this site is for.',
+  SSO_NO_EMAIL: 'Your university account gave no e-mail address, and an account here needs one.',
+  SSO_ALREADY_LINKED: 'That university account is already connected to another account.',
+  /** A first sign-on whose address an account here has: it is never linked by e-mail alone. */
+  SSO_EMAIL_TAKEN: 'An account here already has that address. Sign in to it, then connect your university account in Settings.',
+  SSO_SIGNUP_EXPIRED: 'This sign-up has run out of time. Start again.',
+  /** Unlinking the only way in. */
+  SSO_NEEDS_PASSWORD: 'Add a password first, or you could not sign in any more.',
   // Blocks (not in the spec; issue 17)
   CANNOT_BLOCK_YOURSELF: 'You cannot block yourself.',
   /** Following someone you blocked: unblock them first (from their profile or Blocked Accounts). */

@@ -38,7 +38,8 @@ export const emailVerificationRoutes =
     });
 
     registerRoute(app, emailVerificationApi.moderationVerifyEmail, async ({ request, params, viewer }) => {
-      const done = await byAdmin.verify(viewer, params.username);
+      // As every moderation route takes a username: the leading '@' optional, any case.
+      const done = await byAdmin.verify(viewer, params.username.replace(/^@/, '').toLowerCase());
       if (!done) throw new AppError(404, 'USER_NOT_FOUND');
       if (!done.already) logSecurityEvent(request, 'moderation action', { userId: viewer.id });
       return null;

@@ -14,7 +14,14 @@ export const SETTING_GROUPS = {
   },
   mail: {
     title: 'Mail',
-    about: 'Without mail the app works; only **Forgot password?** is missing (`npm run admin -- reset-link` replaces it).',
+    about:
+      'Without mail the app works; **Forgot password?** is missing (`npm run admin -- reset-link` replaces it) and addresses are not verified.',
+  },
+  sso: {
+    title: 'Single sign-on (OpenID Connect)',
+    about:
+      "Students sign in with the university's account: set the four `OIDC_*` below (and `PUBLIC_URL`); register " +
+      '`PUBLIC_URL/api/auth/sso/callback` as the redirect URI at the provider (docs/deploy.md).',
   },
   database: {
     title: 'Database',

@@ -126,6 +126,39 @@ export const SETTINGS = {
       'report or invite (new accounts always must while mail is on). Needs `SMTP_URL`',
   }),
   MAIL_FROM: text({ group: 'mail', default: undefined, shown: "`APP_NAME <no-reply@PUBLIC_URL's host>`", about: 'the From of every mail' }),
+  OIDC_ISSUER: custom({
+    group: 'sso',
+    shown: '—',
+    about:
+      "the provider's issuer URL (`https://login.uni.example.edu/realms/students`): its discovery document is read from " +
+      '`/.well-known/openid-configuration` under it. Set with `OIDC_CLIENT_ID`, `OIDC_CLIENT_SECRET` and `PUBLIC_URL`',
+    read: (value) => {
+      if (value === undefined) return undefined;
+      try {
+        const url = new URL(value);
+        if (url.protocol === 'https:' || url.protocol === 'http:') return url.href.replace(/\/$/, '');
+      } catch {
+        // Refused below.
+      }
+      return new Refusal('OIDC_ISSUER must be an http(s) URL');
+    },
+  }),
+  OIDC_CLIENT_ID: text({ group: 'sso', default: undefined, about: 'the client id dormboard is registered under at the provider' }),
+  OIDC_CLIENT_SECRET: text({ group: 'sso', default: undefined, about: 'its client secret (sent with HTTP Basic authentication)' }),
+  OIDC_NAME: text({
+    group: 'sso',
+    default: 'Single Sign-On',
+    about: "the provider's name on the sign-in screen's button: **Continue with {OIDC_NAME}** (`Uni Login`)",
+  }),
+  OIDC_SCOPES: text({ group: 'sso', default: 'openid email profile', about: 'the scopes asked for; `openid` and `email` are needed' }),
+  OIDC_ALLOWED_DOMAINS: custom({
+    group: 'sso',
+    shown: '—',
+    about:
+      'a comma-separated list of `uni.example.edu` and `*.uni.example.edu`: single sign-on is refused unless the provider ' +
+      'vouches for an address at one of them (`email_verified`). Unset: any address the provider gives',
+    read: domainList('OIDC_ALLOWED_DOMAINS'),
+  }),
   REGISTRATION: oneOf(REGISTRATION_MODES, {
     group: 'accounts',
     default: 'open',
@@ -140,7 +173,7 @@ export const SETTINGS = {
     about:
       'with `REGISTRATION=domains` (required there): a comma-separated list of `uni.example.edu` (that domain only) and ' +
       '`*.uni.example.edu` (any subdomain of it, not the domain itself); the create-account form shows the list',
-    read: emailDomains,
+    read: domainList('REGISTRATION_EMAIL_DOMAINS'),
   }),
   TRUST_PROXY: custom({
     group: 'server',
@@ -453,19 +486,6 @@ function publicUrl(value: string | undefined): string | undefined | Refusal {
   return url.origin;
 }
 
-/** REGISTRATION_EMAIL_DOMAINS as a list, every entry a domain or `*.` and one. */
-function emailDomains(value: string | undefined): string[] | Refusal {
-  const entries = (value ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  const bad = entries.find((entry) => !isDomainEntry(entry));
-  if (bad === undefined) return entries;
-  return new Refusal(
-    `REGISTRATION_EMAIL_DOMAINS: ${JSON.stringify(bad)} is not a domain (uni.example.edu) or any subdomain of one (*.uni.example.edu)`,
-  );
-}
-
 export type TrustProxy = boolean | string | ((address: string, hop: number) => boolean);
 
 /** Long enough not to be guessed at the rate a port answers requests. */
@@ -491,4 +511,17 @@ export function trustProxySetting(value: string | undefined): TrustProxy {
   // Fastify's own "number of hops", spelled as the function it stands for (its types omit numbers).
   if (hops !== undefined) return (_address: string, hop: number) => hop < hops;
   return setting;
+}
+
+/** A list of domains (REGISTRATION_EMAIL_DOMAINS, OIDC_ALLOWED_DOMAINS), every entry a domain or `*.` and one. */
+function domainList(name: string) {
+  return (value: string | undefined): string[] | Refusal => {
+    const entries = (value ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    const bad = entries.find((entry) => !isDomainEntry(entry));
+    if (bad === undefined) return entries;
+    return new Refusal(`${name}: ${JSON.stringify(bad)} is not a domain (uni.example.edu) or any subdomain of one (*.uni.example.edu)`);
+  };
 }

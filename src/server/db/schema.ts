@@ -30,6 +30,8 @@ export const users = pgTable('users', {
   verifyEmail: boolean('verify_email').notNull().default(false),
   /** A new address asked for in Settings and not yet proved; the account keeps `email` until it is. */
   pendingEmail: text('pending_email'),
+  /** False for an account made through single sign-on: its hash is of random bytes (migration 17). */
+  hasPassword: boolean('has_password').notNull().default(true),
 });
 
 export const sessions = pgTable(
@@ -74,6 +76,43 @@ export const emailVerifications = pgTable('email_verifications', {
   codeHash: text('code_hash').notNull(),
   codeAttempts: integer('code_attempts').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** An account's link to the OpenID provider's account, by its `sub` (migration 17). */
+export const ssoIdentities = pgTable(
+  'sso_identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.issuer, table.subject] })],
+);
+
+/** A sign-in or link begun and not yet back from the provider (migration 17). */
+export const ssoAttempts = pgTable('sso_attempts', {
+  stateHash: text('state_hash').primaryKey(),
+  codeVerifier: text('code_verifier').notNull(),
+  nonce: text('nonce').notNull(),
+  purpose: text('purpose').$type<'sign-in' | 'link'>().notNull(),
+  userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** A first single sign-on waiting for its username (migration 17). */
+export const ssoSignups = pgTable('sso_signups', {
+  tokenHash: text('token_hash').primaryKey(),
+  issuer: text('issuer').notNull(),
+  subject: text('subject').notNull(),
+  email: text('email').notNull(),
+  emailVerified: boolean('email_verified').notNull(),
+  suggestedUsername: text('suggested_username').notNull().default(''),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
 
@@ -266,6 +305,9 @@ export const schema = {
   pendingFiles,
   passwordResets,
   emailVerifications,
+  ssoIdentities,
+  ssoAttempts,
+  ssoSignups,
   releasedUsernames,
   blocks,
   reports,

@@ -22,6 +22,8 @@ export interface ClientSettings {
   forgotPassword: boolean;
   /** Who may sign up: the create-account form shows the Invite code field, or the allowed domains. */
   registration: RegistrationSettings;
+  /** Single sign-on's name (OIDC_NAME) when it is set up: the sign-in screen's Continue with {name}. */
+  sso: string | null;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
         .replaceAll('__FORGOT_PASSWORD__', () => (settings.forgotPassword ? 'on' : 'off'))
         .replaceAll('__REGISTRATION__', () => settings.registration.mode)
         .replaceAll('__REGISTRATION_EMAIL_DOMAINS__', () => escapeHtml(settings.registration.emailDomains.join(',')))
+        .replaceAll('__SSO__', () => escapeHtml(settings.sso ?? ''))
     : undefined;
 
   if (indexHtml) {

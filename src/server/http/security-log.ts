@@ -16,6 +16,8 @@ export type SecurityEvent =
   | 'changed password'
   | 'changed e-mail'
   | 'verified e-mail'
+  | 'linked single sign-on'
+  | 'unlinked single sign-on'
   | 'ended a session'
   | 'deleted account'
   | 'downloaded data'

@@ -30,6 +30,9 @@ export const API = {
   email: ROUTES.changeEmail.path,
   /** POST: an admin marks the user's address verified. */
   moderationVerifyEmail: (username: string) => pathOf(ROUTES.moderationVerifyEmail, { username }),
+  /** Single sign-on (issue 29): where the sign-in screen's button and Settings' Connect send the browser. */
+  ssoStart: ROUTES.ssoStart.path,
+  ssoLink: pathOf(ROUTES.ssoStart, {}, { link: '1' }),
   /** The OpenAPI document: not a route of the contract (it describes the contract). */
   openapi: '/api/openapi.json',
   /** Invite codes for REGISTRATION=invite (issue 17): admins only, everyone else 404. */

@@ -56,8 +56,8 @@ export const defineRoute = <const D extends RouteDefinition>(definition: D): D =
 type SchemaOut<S> = S extends z.ZodType ? z.output<S> : undefined;
 type SchemaIn<S> = S extends z.ZodType ? z.input<S> : undefined;
 
-/** The success status: the one 2xx a route declares. */
-export type SuccessStatus<D extends RouteDefinition> = Extract<keyof D['responses'], 200 | 201 | 202 | 204>;
+/** The success status: the one 2xx (or, for a route that sends the browser on, 302) a route declares. */
+export type SuccessStatus<D extends RouteDefinition> = Extract<keyof D['responses'], 200 | 201 | 202 | 204 | 302>;
 
 /** What the server's handler gets (parsed by the schemas). */
 export type ParamsOf<D extends RouteDefinition> = SchemaOut<D['params']>;
@@ -71,11 +71,10 @@ export type BodyIn<D extends RouteDefinition> = SchemaIn<D['body']>;
 export type AnswerIn<D extends RouteDefinition> = z.input<D['responses'][SuccessStatus<D>]>;
 export type AnswerOf<D extends RouteDefinition> = z.output<D['responses'][SuccessStatus<D>]>;
 
-/** The success status of a definition at run time (the one 2xx it declares). */
+/** The success status of a definition at run time (the one 2xx it declares, else its 302). */
 export function successStatus(definition: RouteDefinition): number {
-  const status = Object.keys(definition.responses)
-    .map(Number)
-    .find((code) => code >= 200 && code < 300);
+  const codes = Object.keys(definition.responses).map(Number);
+  const status = codes.find((code) => code >= 200 && code < 300) ?? codes.find((code) => code === 302);
   if (status === undefined) throw new Error(`${definition.method} ${definition.path} declares no 2xx answer`);
   return status;
 }

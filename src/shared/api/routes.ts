@@ -9,6 +9,7 @@ import { postsApi } from './posts.js';
 import type { RouteDefinition } from './route.js';
 import { searchApi } from './search.js';
 import { sessionsApi } from './sessions.js';
+import { ssoApi } from './sso.js';
 import { usersApi } from './users.js';
 
 /**
@@ -21,6 +22,7 @@ export const ROUTE_GROUPS = {
   sessions: sessionsApi,
   passwordReset: passwordResetApi,
   emailVerification: emailVerificationApi,
+  sso: ssoApi,
   account: accountApi,
   invites: invitesApi,
   moderation: moderationApi,
@@ -41,6 +43,7 @@ export const ROUTES = {
   ...sessionsApi,
   ...passwordResetApi,
   ...emailVerificationApi,
+  ...ssoApi,
   ...accountApi,
   ...invitesApi,
   ...moderationApi,

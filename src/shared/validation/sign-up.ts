@@ -26,6 +26,16 @@ export function normalizeSignUp(input: SignUpInput): SignUpInput {
 
 const hasOuterWhitespace = (value: string) => value !== value.trim();
 
+/** A username's rules of spec section 5, in its order (a first single sign-on asks for one alone). */
+export function usernameProblems(username: string, taken = false): string[] {
+  const messages: string[] = [];
+  if (hasOuterWhitespace(username)) messages.push(ERRORS.USERNAME_SPACES);
+  if (username.length < USERNAME_MIN_LENGTH || username.length > USERNAME_MAX_LENGTH) messages.push(ERRORS.USERNAME_LENGTH);
+  if (!USERNAME_PATTERN.test(username)) messages.push(ERRORS.USERNAME_INVALID);
+  if (taken) messages.push(ERRORS.USERNAME_TAKEN);
+  return messages;
+}
+
 /**
  * What only the server knows: which of the username and e-mail are registered already, and
  * whether the password is one of the most common ones (a list too big for the client's bundle).
@@ -58,14 +68,7 @@ export function validateSignUp(
   const messages: string[] = [];
   if (!username || !email || !password) messages.push(ERRORS.FILL_IN_ALL_FIELDS);
 
-  if (username) {
-    if (hasOuterWhitespace(username)) messages.push(ERRORS.USERNAME_SPACES);
-    if (username.length < USERNAME_MIN_LENGTH || username.length > USERNAME_MAX_LENGTH) {
-      messages.push(ERRORS.USERNAME_LENGTH);
-    }
-    if (!USERNAME_PATTERN.test(username)) messages.push(ERRORS.USERNAME_INVALID);
-    if (found.usernameTaken) messages.push(ERRORS.USERNAME_TAKEN);
-  }
+  if (username) messages.push(...usernameProblems(username, found.usernameTaken));
 
   if (email) {
     const address = parseEmail(email);

@@ -6,7 +6,9 @@ import { validateSignIn } from '../../../shared/validation/sign-in';
 import { normalizeSignUp, validateSignUp } from '../../../shared/validation/sign-up';
 import { domainsMessage } from '../../../shared/registration';
 import { paths } from '../../paths';
-import { FORGOT_PASSWORD_OFFERED, REGISTRATION } from '../../server-meta';
+import { FORGOT_PASSWORD_OFFERED, REGISTRATION, SSO_NAME } from '../../server-meta';
+import { ssoRefusal } from '../../lib/sso-refusal';
+import { SsoButton } from './SsoButton';
 import { errorMessages } from '../../lib/rejected';
 import button from '../../ui/button.module.css';
 import { FormErrors } from '../../ui/FormErrors';
@@ -50,7 +52,8 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [inviteCode, setInviteCode] = useState('');
-  const [errors, setErrors] = useState<string[]>([]);
+  // A single sign-on that came back refused lands here with its code (issue 29).
+  const [errors, setErrors] = useState<string[]>(ssoRefusal);
   const busy = signIn.isPending || signUp.isPending;
   // Who may sign up, said once: not again above the error that repeats it.
   const showNote = mode === 'create' && REGISTRATION_NOTE !== undefined && !errors.includes(REGISTRATION_NOTE);
@@ -99,6 +102,7 @@ export function LoginPage() {
   return (
     <AuthScreen>
       <form className={styles.card} onSubmit={submit} noValidate aria-label={mode === 'sign-in' ? 'Sign in' : 'Create account'}>
+        {SSO_NAME && <SsoButton name={SSO_NAME} />}
         {mode === 'sign-in' ? (
           <IdentifierField value={identifier} onChange={setIdentifier} />
         ) : (

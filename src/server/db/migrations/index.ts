@@ -14,6 +14,7 @@ import sessionRule from './0013-session-rule.js';
 import lookalikesAndKeyedHolds from './0014-lookalikes-and-keyed-holds.js';
 import postIdempotency from './0015-post-idempotency.js';
 import emailVerification from './0016-email-verification.js';
+import singleSignOn from './0017-single-sign-on.js';
 
 /**
  * Every schema change, in order. Append only: a released migration is never edited, because
@@ -36,4 +37,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 14, name: 'lookalikes-and-keyed-holds', sql: lookalikesAndKeyedHolds },
   { version: 15, name: 'post-idempotency', sql: postIdempotency },
   { version: 16, name: 'email-verification', sql: emailVerification },
+  { version: 17, name: 'single-sign-on', sql: singleSignOn },
 ];
