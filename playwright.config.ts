@@ -2,7 +2,7 @@ import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 import { localServerEnv } from './scripts/local-server';
-import { mailServerPortFor, smtpPortFor } from './tests/e2e/mail';
+import { mailServerPortFor, OIDC, smtpPortFor } from './tests/e2e/mail';
 import { invitePortFor } from './tests/e2e/registration';
 
 const PORT = Number(process.env.E2E_PORT) || 3100;
@@ -65,6 +65,10 @@ export default defineConfig({
     server(PORT),
     server(FRESH_PORT),
     server(INVITE_PORT, { env: { REGISTRATION: 'invite' } }),
-    server(MAIL_PORT, { mail: true }),
+    // ...and single sign-on with the provider global-setup.ts starts (issue 29).
+    server(MAIL_PORT, {
+      mail: true,
+      env: { OIDC_ISSUER: OIDC.issuer(PORT), OIDC_CLIENT_ID: OIDC.clientId, OIDC_CLIENT_SECRET: OIDC.clientSecret, OIDC_NAME: OIDC.name },
+    }),
   ],
 });

@@ -45,6 +45,8 @@ const FollowListPage = page(() => import('./features/people/FollowListPage').the
 const BoardPage = page(() => import('./features/boards/BoardPage').then((m) => m.BoardPage));
 const VerifyEmailPage = page(() => import('./features/verify-email/VerifyEmailPage').then((m) => m.VerifyEmailPage));
 const EmailSettingsPage = page(() => import('./features/settings/EmailSettingsPage').then((m) => m.EmailSettingsPage));
+const SsoWelcomePage = page(() => import('./features/sso/SsoWelcomePage').then((m) => m.SsoWelcomePage));
+const SsoSettingsPage = page(() => import('./features/sso/SsoSettingsPage').then((m) => m.SsoSettingsPage));
 const InvitesPage = page(() => import('./features/moderation/InvitesPage').then((m) => m.InvitesPage));
 
 /** The profile routes are /@{username}...: a first segment without the '@' is not a page. */
@@ -101,6 +103,9 @@ export function App() {
             <SignedIn path="/settings/email">
               <EmailSettingsPage />
             </SignedIn>
+            <SignedIn path="/settings/sso">
+              <SsoSettingsPage />
+            </SignedIn>
             {/* Admins only: everyone else gets the not-found page (the API answers them 404). */}
             <SignedIn path="/moderation/invites">
               <InvitesPage />
@@ -134,6 +139,10 @@ export function App() {
             {/* A mailed verification link (issue 29): opened anywhere, signed in or not. */}
             <Route path="/verify/:token">
               <VerifyEmailPage />
+            </Route>
+            {/* A first single sign-on chooses its username (issue 29). */}
+            <Route path="/sso/welcome">
+              <SsoWelcomePage />
             </Route>
             <Route path="/search/:query">
               <SearchPage />

@@ -28,6 +28,9 @@ export const paths = {
   /** Not in the spec (issue 29): a mailed address verification link, and Settings → E-mail address. */
   verify: (token: string) => `/verify/${token}`,
   emailSettings: '/settings/email',
+  /** Not in the spec (issue 29): a first single sign-on's username, and Settings → {OIDC_NAME}. */
+  ssoWelcome: '/sso/welcome',
+  ssoSettings: '/settings/sso',
   /** Issue 17: for moderators and admins (the not-found page to everyone else). */
   moderation: '/moderation',
   moderationLog: '/moderation/log',

@@ -12,6 +12,19 @@ export const smtpPortFor = (serverPort: number) => serverPort + 2;
 export const mailServerPortFor = (serverPort: number) => serverPort + 4;
 /** The mail server's address, for `test.use({ baseURL })` in the specs that need mail. */
 export const MAIL_URL = `http://127.0.0.1:${mailServerPortFor(Number(process.env.E2E_PORT) || 3100)}`;
+
+/**
+ * The university's sign-in (issue 29): a real OpenID provider (tests/helpers/oidc-provider.ts)
+ * that global-setup.ts starts on E2E_PORT + 5, which the mail server uses for single sign-on.
+ * It knows every account named `student-…` (an address at uni.example.edu it vouches for).
+ */
+export const oidcPortFor = (serverPort: number) => serverPort + 5;
+export const OIDC = {
+  name: 'Uni Login',
+  clientId: 'dormboard-e2e',
+  clientSecret: 'e2e-client-secret-not-a-real-one',
+  issuer: (serverPort: number) => `http://127.0.0.1:${oidcPortFor(serverPort)}`,
+} as const;
 export const mailDirFor = (serverPort: number) => path.resolve('.e2e-data', `mail-${serverPort}`);
 
 /**

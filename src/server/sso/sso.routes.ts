@@ -8,6 +8,7 @@ import { replaceSession } from '../auth/sign-in-cookie.js';
 import { AppError } from '../http/app-error.js';
 import { rateLimitAddress } from '../http/client-address.js';
 import { registerRoute } from '../http/register-route.js';
+import { serializeRequest } from '../http/secret-urls.js';
 import { logSecurityEvent } from '../http/security-log.js';
 import { SsoRefused, type SsoService } from './sso.service.js';
 
@@ -25,6 +26,9 @@ function cookieOptions(request: FastifyRequest, maxAgeSeconds: number) {
   // Lax: the provider's redirect back is a top-level GET, which Lax cookies go with.
   return { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax' as const, secure: request.protocol === 'https', maxAge: maxAgeSeconds };
 }
+
+/** A URL with its query (if any) replaced by a mark that there was one. */
+const withoutQuery = (url: string) => (url.includes('?') ? `${url.slice(0, url.indexOf('?'))}?[redacted]` : url);
 
 /** Where a refusal is shown: the sign-in screen, or Settings for a link; the page words the code. */
 function refusedPage(refused: SsoRefused): string {
@@ -45,21 +49,40 @@ export const ssoRoutes =
       return sso;
     };
 
-    /** Ends a redirect route: on a refusal, the page that says why (never a 500 for the provider's failures). */
-    const redirecting = async (reply: FastifyReply, run: () => Promise<string>) => {
+    /**
+     * Ends a redirect route: on a refusal, the page that says why (never a 500 for the provider's
+     * failures). registerRoute sends the route's 302 with the location set here: an async handler
+     * cannot hand back a reply it sent, since a reply is thenable and awaiting it gives undefined,
+     * which registerRoute would send again ("Reply was already sent", a warning with the URL).
+     */
+    const redirect = (reply: FastifyReply, location: string): null => {
+      reply.header('location', location);
+      return null;
+    };
+    const redirecting = async (reply: FastifyReply, run: () => Promise<string>): Promise<null> => {
       try {
-        return reply.redirect(await run(), 302);
+        return redirect(reply, await run());
       } catch (error) {
-        if (error instanceof SsoRefused) return reply.redirect(refusedPage(error), 302);
+        if (error instanceof SsoRefused) return redirect(reply, refusedPage(error));
         throw error;
       }
     };
+
+    // The provider's redirect back carries the code and the state in its query: a request's log
+    // line names the route only (the query redacted), as for a reset link (http/secret-urls.ts).
+    app.addHook('onRoute', (route) => {
+      if (route.url !== ssoApi.ssoCallback.path) return;
+      route.logSerializers = {
+        ...route.logSerializers,
+        req: (request: FastifyRequest) => ({ ...serializeRequest(request), url: withoutQuery(request.url) }),
+      };
+    });
 
     registerRoute(app, ssoApi.ssoStart, async ({ request, reply, query, viewer }) => {
       const service = configured();
       const link = query.link === '1';
       // Linking is for the signed-in account; a signed-out browser signs in first.
-      if (link && !viewer) return reply.redirect(PAGES.login, 302);
+      if (link && !viewer) return redirect(reply, PAGES.login);
       return redirecting(reply, async () => {
         const { url, state } = await service.start(link ? 'link' : 'sign-in', link ? viewer!.id : null);
         reply.setCookie(STATE_COOKIE, state, cookieOptions(request, 600));

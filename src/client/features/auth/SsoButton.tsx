@@ -1,5 +1,5 @@
 import * as COPY from '../../../shared/copy';
-import { API } from '../../../shared/api/paths';
+import { urlOf } from '../../api/http';
 import button from '../../ui/button.module.css';
 import styles from './LoginPage.module.css';
 
@@ -10,7 +10,7 @@ import styles from './LoginPage.module.css';
 export function SsoButton({ name }: { name: string }) {
   return (
     <>
-      <a href={API.ssoStart} className={button.primary}>
+      <a href={urlOf('ssoStart')} className={button.primary}>
         {COPY.sso.continueWith(name)}
       </a>
       <p className={styles.or}>{COPY.sso.or}</p>

@@ -3,6 +3,7 @@ import * as COPY from '../../../shared/copy';
 import { isStaff } from '../../../shared/moderation';
 import { useCurrentUser } from '../../api/current-user';
 import { paths } from '../../paths';
+import { SSO_NAME } from '../../server-meta';
 import { ChevronIcon } from '../../ui/icons';
 import { Page } from '../../ui/Page';
 import { useDocumentTitle } from '../../ui/use-document-title';
@@ -11,8 +12,9 @@ import { useSignOutDialog } from './use-sign-out-dialog';
 
 /** Not in the spec (issue 16): the account's own security, each row a page of its own. */
 const SECURITY_ROWS = [
-  // Issue 29: the address, verified or not, and a new one.
+  // Issue 29: the address, verified or not, and a new one; the university's sign-in when set up.
   { to: paths.emailSettings, label: COPY.settings.emailAddress },
+  ...(SSO_NAME ? [{ to: paths.ssoSettings, label: SSO_NAME }] : []),
   { to: paths.changePassword, label: COPY.settings.changePassword },
   { to: paths.sessions, label: COPY.settings.sessions },
   { to: paths.downloadData, label: COPY.settings.downloadData },
