@@ -5,24 +5,43 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_COMMAND_PATH } from '../../src/server/admin/admin.routes.js';
 import { buildApp } from '../../src/server/app.js';
+import { loadConfig } from '../../src/server/config.js';
 import type { BoardDetail } from '../../src/shared/api/boards.js';
 import { API } from '../../src/shared/api/paths.js';
 import type { PostDetail } from '../../src/shared/api/posts.js';
-import type { ErrorCode } from '../../src/shared/errors.js';
+import { ssoApi } from '../../src/shared/api/sso.js';
+import { ERRORS, type ErrorCode } from '../../src/shared/errors.js';
 import { newAccount, signUp } from '../helpers/accounts.js';
 import { boardRoutes, boardRows, boardSteps, insertPostsBy } from '../helpers/boards.js';
 import { jpeg } from '../helpers/images.js';
+import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.js';
 import { edgesOf, expectError, follow, get, patchMe, query } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
 import { resetLinkFor } from '../helpers/reset-links.js';
+import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import {
+  changeEmail,
+  mailedVerification,
+  mailingApp,
+  mailsTo,
+  resendVerification,
+  verifyByMail,
+  verifyCode,
+  verifyLink,
+  type MailedVerification,
+  type MailingApp,
+} from '../helpers/verification.js';
 import { readZip } from '../helpers/zip.js';
 
 /**
  * Who may change what (OWASP ASVS V8): every state-changing route, tried by someone signed
  * out, by another signed-in user and by the owner, with the status each must get and the
- * database rows that must (not) change. Plus: no response ever carries another user's e-mail,
- * a password hash or a session token.
+ * database rows that must (not) change. Routes that need mail (verified addresses, issue 29)
+ * are tried on an app with mail on, where the owner has not verified its address yet and may
+ * not post, follow, save, report or invite. Single sign-on's routes (issue 29) are tried on an
+ * app with it set up, against a real OpenID provider. Plus: no response ever carries another
+ * user's e-mail, a password hash or a session token.
  */
 
 type Account = Awaited<ReturnType<typeof signUp>>;
@@ -49,6 +68,20 @@ interface Scene {
   board?: BoardDetail;
   /** A post (the bystander's) to save to the board. */
   boardPostId?: string;
+  /** With mail on (issue 29): the app, with its SMTP server. */
+  mailing?: MailingApp;
+  /** The owner's sign-up mail: its link and code. */
+  verification?: MailedVerification;
+  /** The other user's own board (each saves to and invites to their own). */
+  otherBoard?: BoardDetail;
+  /** A new address asked for. */
+  newEmail?: string;
+  /** With single sign-on (issue 29): the OpenID provider the app's is. */
+  provider?: TestOidcProvider;
+  /** A first single sign-on waiting for its username in the owner's browser: its cookie's token, and the provider's sub. */
+  ssoSignup?: { token: string; sub: string };
+  /** The provider accounts (subs) the owner and the other user connected. */
+  ssoSubs?: { owner: string; other: string };
 }
 
 interface Cell {
@@ -224,6 +257,43 @@ const membersAre =
     expect(await boardMembers(s)).toEqual(members.map((member) => member(s)).sort());
 const bystanderMember = (joined: boolean) => (s: Scene) => `${need(s.bystander).uid}:${joined}`;
 const ownerMember = (joined: boolean) => (s: Scene) => `${s.owner.uid}:${joined}`;
+
+// Verified addresses (issue 29).
+async function addressState(t: TestApp, uid: string) {
+  const [row] = await query<{ email: string; pending_email: string | null; verified: boolean }>(
+    t.database,
+    'SELECT email, pending_email, email_verified_at IS NOT NULL AS verified FROM users WHERE id = $1',
+    [uid],
+  );
+  return row!;
+}
+
+const ownerVerified = (verified: boolean) => async (s: Scene) => expect((await addressState(s.t, s.owner.uid)).verified).toBe(verified);
+
+/** The owner's live verification: its token's hash and its wrong codes so far (none once used). */
+const ownerVerification = async (s: Scene) =>
+  query<{ token_hash: string; code_attempts: number }>(
+    s.t.database,
+    'SELECT token_hash, code_attempts FROM email_verifications WHERE user_id = $1',
+    [s.owner.uid],
+  );
+
+/** The owner's sign-up mail still stands, untouched: its link is the live one, no wrong code counted. */
+const ownerMailStands = async (s: Scene) =>
+  expect(await ownerVerification(s)).toEqual([
+    { token_hash: createHash('sha256').update(need(s.verification).token).digest('hex'), code_attempts: 0 },
+  ]);
+
+const pendingAre = (owner: string | null, other: string | null) => async (s: Scene) => {
+  const resolve = (value: string | null) => (value === 'new' ? need(s.newEmail) : value);
+  expect(await addressState(s.t, s.owner.uid)).toMatchObject({ email: s.owner.email, pending_email: resolve(owner) });
+  expect(await addressState(s.t, s.other.uid)).toMatchObject({ email: s.other.email, pending_email: resolve(other) });
+};
+
+const moderationLogOf = async (s: Scene, uid: string) =>
+  (await query<{ action: string }>(s.t.database, 'SELECT action FROM moderation_log WHERE target_user_id = $1', [uid])).map(
+    (r) => r.action,
+  );
 
 const ROWS: Row[] = [
   {
@@ -445,6 +515,43 @@ const ROWS: Row[] = [
         await sessionsAre(1, 1)(s);
       },
     }),
+  },
+  // Verified addresses (issue 29) on this app, which sends no mail; with mail on: MAIL_ROWS below.
+  {
+    route: `PUT ${API.email}`,
+    what: "change the address without mail (applied at once): only ever the caller's, proved by the caller's password",
+    setup: async (s) => {
+      s.newEmail = newAccount('moved').email;
+    },
+    send: (s, cookie) => changeEmail(s.t.app, cookie, { email: need(s.newEmail), currentPassword: s.owner.password }),
+    cells: (() => {
+      const emails = (owner: 'old' | 'new', other: 'old' | 'new') => async (s: Scene) => {
+        expect((await addressState(s.t, s.owner.uid)).email).toBe(owner === 'new' ? s.newEmail : s.owner.email);
+        expect((await addressState(s.t, s.other.uid)).email).toBe(other === 'new' ? s.newEmail : s.other.email);
+      };
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: emails('old', 'old') },
+        'another user': { status: 200, then: emails('old', 'new') },
+        owner: { status: 200, then: emails('new', 'old') },
+      };
+    })(),
+  },
+  {
+    route: `POST ${API.resendVerification}`,
+    what: 'ask for a new verification mail without mail: there is none to send',
+    send: (s, cookie) => resendVerification(s.t.app, cookie),
+    cells: (() => {
+      const nothingMade = async (s: Scene) => {
+        expect(
+          await query(s.t.database, 'SELECT 1 FROM email_verifications WHERE user_id IN ($1, $2)', [s.owner.uid, s.other.uid]),
+        ).toEqual([]);
+      };
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: nothingMade },
+        'another user': { status: 404, code: 'NOT_FOUND', then: nothingMade },
+        owner: { status: 404, code: 'NOT_FOUND', then: nothingMade },
+      };
+    })(),
   },
   {
     route: `PATCH ${API.me}`,
@@ -811,6 +918,27 @@ const ROWS: Row[] = [
     },
   },
   {
+    route: 'POST /api/moderation/people/:username/verify-email',
+    what: "mark a bystander's address verified (the owner is an admin), logged",
+    setup: async (s) => {
+      await staff(s, 'admin');
+      s.bystander = await signUp(s.t.app, newAccount('by'));
+    },
+    send: (s, cookie) =>
+      s.t.app.inject({ method: 'POST', url: API.moderationVerifyEmail(need(s.bystander).username), headers: withCookie(cookie) }),
+    cells: (() => {
+      const bystanderVerified = (verified: boolean) => async (s: Scene) => {
+        expect((await addressState(s.t, need(s.bystander).uid)).verified).toBe(verified);
+        expect(await moderationLogOf(s, need(s.bystander).uid)).toEqual(verified ? ['verify-email'] : []);
+      };
+      return {
+        'signed out': { status: 404, code: 'NOT_FOUND', then: bystanderVerified(false) },
+        'another user': { status: 404, code: 'NOT_FOUND', then: bystanderVerified(false) },
+        owner: { status: 204, then: bystanderVerified(true) },
+      };
+    })(),
+  },
+  {
     route: `POST ${API.boards}`,
     what: "make a board: always the caller's own",
     send: (s, cookie) => boardRoutes(s.t.app).create(cookie, { name: 'Made by the caller' }),
@@ -939,6 +1067,312 @@ const ROWS: Row[] = [
   },
 ];
 
+// With mail on (issue 29): the owner has signed up and not used its mail yet; the other user has
+// proved its address. The five routes an unverified account may not use are tried again here:
+// the verified other user may, the owner may not (403 'Check your inbox to verify {email}.').
+
+const notVerified = (s: Scene) => {
+  const message = ERRORS.EMAIL_NOT_VERIFIED.replace('{email}', s.owner.email);
+  return { message, messages: [message] };
+};
+
+/** The owner's 403: the catalogue's message, filled in with the owner's address. */
+const heldBack = (then: Cell['then']): Cell => ({
+  status: 403,
+  code: 'EMAIL_NOT_VERIFIED',
+  async then(s, response) {
+    expect(response.json()).toMatchObject(notVerified(s));
+    await then(s, response);
+  },
+});
+
+const ownersMailed = async (s: Scene) => {
+  s.verification = await mailedVerification(need(s.mailing), s.owner.email);
+};
+
+/** The caller's own board (the owner's for a signed-out caller), and a bystander with a post to save and a name to invite. */
+async function boardsOfBoth(s: Scene) {
+  s.bystander = await signUp(s.t.app, newAccount('by'));
+  const steps = boardSteps(s.t.app);
+  s.board = await steps.create(s.owner, { name: "Owner's" });
+  s.otherBoard = await steps.create(s.other, { name: "Other's" });
+  [s.boardPostId] = await insertPostsBy(s.t.database, s.bystander.uid, 1);
+}
+const callersBoard = (s: Scene, cookie: string | undefined) => need(cookie === s.other.cookie ? s.otherBoard : s.board).id;
+
+const MAIL_ROWS: Row[] = [
+  {
+    // Whoever holds the link is who it is for: the token is the authority, not the cookie.
+    route: `POST ${API.verifyLink}`,
+    what: "use the owner's mailed link: proves the owner's address, whoever opens it, and only the owner's",
+    setup: ownersMailed,
+    send: (s, cookie) => verifyLink(s.t.app, need(s.verification).token, { cookie }),
+    cells: forEveryone({
+      status: 200,
+      async then(s, response) {
+        expect(response.json()).toEqual({ email: s.owner.email });
+        await ownerVerified(true)(s);
+        expect(await ownerVerification(s)).toEqual([]);
+        await sessionsAre(1, 1)(s);
+      },
+    }),
+  },
+  {
+    route: `POST ${API.verifyCode}`,
+    what: "type the owner's mailed code: it proves only the caller's own address (the other's is proved already)",
+    setup: ownersMailed,
+    send: (s, cookie) => verifyCode(s.t.app, cookie, need(s.verification).code),
+    cells: {
+      'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: async (s) => (await ownerVerified(false)(s), await ownerMailStands(s)) },
+      'another user': {
+        status: 409,
+        code: 'ALREADY_VERIFIED',
+        then: async (s) => (await ownerVerified(false)(s), await ownerMailStands(s)),
+      },
+      owner: {
+        status: 200,
+        async then(s, response) {
+          expect(response.json().user).toMatchObject({ uid: s.owner.uid, emailVerified: true, mustVerify: false });
+          await ownerVerified(true)(s);
+        },
+      },
+    },
+  },
+  {
+    route: `POST ${API.resendVerification}`,
+    what: "Resend: a new mail only ever for the caller's own address, voiding only the caller's old link",
+    setup: ownersMailed,
+    send: (s, cookie) => resendVerification(s.t.app, cookie),
+    cells: (() => {
+      const mailsAre = (owner: number, other: number) => async (s: Scene) => {
+        expect(await mailsTo(need(s.mailing), s.owner.email)).toHaveLength(owner);
+        expect(await mailsTo(need(s.mailing), s.other.email)).toHaveLength(other);
+      };
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: async (s) => (await mailsAre(1, 1)(s), await ownerMailStands(s)) },
+        'another user': { status: 409, code: 'ALREADY_VERIFIED', then: async (s) => (await mailsAre(1, 1)(s), await ownerMailStands(s)) },
+        owner: {
+          status: 204,
+          async then(s) {
+            await mailsAre(2, 1)(s);
+            expect(await ownerVerification(s)).toHaveLength(1);
+            expect(await ownerVerification(s)).not.toEqual([
+              { token_hash: createHash('sha256').update(need(s.verification).token).digest('hex'), code_attempts: 0 },
+            ]);
+          },
+        },
+      };
+    })(),
+  },
+  {
+    route: `PUT ${API.email}`,
+    what: 'ask for a new address with mail on: pending for the caller only, mailed to the new address',
+    setup: async (s) => {
+      s.newEmail = newAccount('moved').email;
+    },
+    send: (s, cookie) => changeEmail(s.t.app, cookie, { email: need(s.newEmail), currentPassword: s.owner.password }),
+    cells: (() => {
+      const mailedNew = (count: number) => async (s: Scene) => expect(await mailsTo(need(s.mailing), need(s.newEmail))).toHaveLength(count);
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: async (s) => (await pendingAre(null, null)(s), await mailedNew(0)(s)) },
+        'another user': { status: 200, then: async (s) => (await pendingAre(null, 'new')(s), await mailedNew(1)(s)) },
+        owner: { status: 200, then: async (s) => (await pendingAre('new', null)(s), await mailedNew(1)(s)) },
+      };
+    })(),
+  },
+  {
+    route: `POST ${API.posts}`,
+    what: 'create a post: not before the address is verified',
+    send: async (s, cookie) => createPost(s.t.app, cookie, { bytes: await jpeg(64, 48), description: 'mine #authz' }),
+    cells: (() => {
+      const posts =
+        (...who: Array<'other'>) =>
+        async (s: Scene) =>
+          expect(await postAuthors(s.t, s.owner.uid, s.other.uid)).toEqual(who.map(() => s.other.uid));
+      return {
+        'signed out': { status: 401, code: 'USER_DATA_NOT_FOUND', then: posts() },
+        'another user': { status: 201, then: posts('other') },
+        owner: heldBack(posts()),
+      };
+    })(),
+  },
+  {
+    route: 'PUT /api/users/:username/follow',
+    what: 'follow the one of them the caller is not: not before the address is verified',
+    send: (s, cookie) => follow(s.t.app, cookie === s.owner.cookie ? s.other.username : s.owner.username, cookie),
+    cells: {
+      'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: async (s) => expect(await edgesOf(s.t.database, s.owner.uid)).toEqual([]) },
+      'another user': {
+        status: 200,
+        then: async (s) => expect(await edgesOf(s.t.database, s.owner.uid)).toEqual([`${s.other.uid}>${s.owner.uid}`]),
+      },
+      owner: heldBack(async (s) => expect(await edgesOf(s.t.database, s.owner.uid)).toEqual([])),
+    },
+  },
+  {
+    route: 'PUT /api/boards/:id/posts/:postId',
+    what: "save a bystander's post to the caller's own board: not before the address is verified",
+    setup: boardsOfBoth,
+    send: (s, cookie) => boardRoutes(s.t.app).save(cookie, callersBoard(s, cookie), need(s.boardPostId)),
+    cells: (() => {
+      const saved = (owners: boolean, others: boolean) => async (s: Scene) => {
+        expect((await boardRows(s.t.database, need(s.board).id)).saves).toHaveLength(owners ? 1 : 0);
+        expect((await boardRows(s.t.database, need(s.otherBoard).id)).saves).toHaveLength(others ? 1 : 0);
+      };
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: saved(false, false) },
+        'another user': { status: 200, then: saved(false, true) },
+        owner: heldBack(saved(false, false)),
+      };
+    })(),
+  },
+  {
+    route: `POST ${API.reports}`,
+    what: "report a bystander's profile: not before the address is verified",
+    setup: async (s) => {
+      s.bystander = await signUp(s.t.app, newAccount('by'));
+    },
+    send: (s, cookie) =>
+      s.t.app.inject({
+        method: 'POST',
+        url: API.reports,
+        payload: { username: need(s.bystander).username, reason: 'spam' },
+        headers: withCookie(cookie),
+      }),
+    cells: (() => {
+      const reporters =
+        (...who: Array<'other'>) =>
+        async (s: Scene) => {
+          const rows = await query<{ reporter_id: string }>(s.t.database, 'SELECT reporter_id FROM reports WHERE target_user_id = $1', [
+            need(s.bystander).uid,
+          ]);
+          expect(rows.map((row) => row.reporter_id)).toEqual(who.map(() => s.other.uid));
+        };
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: reporters() },
+        'another user': { status: 204, then: reporters('other') },
+        owner: heldBack(reporters()),
+      };
+    })(),
+  },
+  {
+    route: 'PUT /api/boards/:id/members/:username',
+    what: "invite a bystander to the caller's own board: not before the address is verified",
+    setup: boardsOfBoth,
+    send: (s, cookie) => boardRoutes(s.t.app).invite(cookie, callersBoard(s, cookie), need(s.bystander).username),
+    cells: (() => {
+      const invited = (owners: boolean, others: boolean) => async (s: Scene) => {
+        expect((await boardRows(s.t.database, need(s.board).id)).members).toHaveLength(owners ? 1 : 0);
+        expect((await boardRows(s.t.database, need(s.otherBoard).id)).members).toHaveLength(others ? 1 : 0);
+      };
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: invited(false, false) },
+        'another user': { status: 200, then: invited(false, true) },
+        owner: heldBack(invited(false, false)),
+      };
+    })(),
+  },
+];
+
+// Single sign-on (issue 29), on an app with it set up: the provider is a real one
+// (tests/helpers/oidc-provider.ts), and the browser's sign-in runs through it over HTTP.
+
+const SSO_PUBLIC_URL = 'https://dorm.example.edu';
+let ssoAccounts = 0;
+
+/** A new account at the provider, with a vouched address of its own. */
+function providerAccount(s: Scene): string {
+  ssoAccounts += 1;
+  const sub = `authz-${process.pid % 1000}-${ssoAccounts}`;
+  need(s.provider).accounts.set(sub, { sub, email: `${sub}@uni.example.edu`, email_verified: true });
+  return sub;
+}
+
+/**
+ * A browser with `cookie` (a session, or none) signs in at the provider as `sub`, from the sign-in
+ * button (or, with `link`, Settings' Connect): the app's answer to the provider's redirect back.
+ */
+async function ssoRound(s: Scene, cookie: string | undefined, sub: string, link: boolean) {
+  const start = await s.t.app.inject({ method: 'GET', url: link ? API.ssoLink : API.ssoStart, headers: withCookie(cookie) });
+  expect(start.statusCode, start.body).toBe(302);
+  const state = start.cookies.find((c) => c.name === 'sso_state')?.value;
+  const back = await need(s.provider).signIn(String(start.headers.location), sub);
+  const cookies = [cookie, `sso_state=${state}`].filter(Boolean).join('; ');
+  return s.t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}`, headers: { cookie: cookies } });
+}
+
+/** The accounts the provider account `sub` is connected to. */
+const ssoLinksOf = async (s: Scene, sub: string) =>
+  (await query<{ user_id: string }>(s.t.database, 'SELECT user_id FROM sso_identities WHERE subject = $1', [sub])).map((r) => r.user_id);
+
+const SSO_ROWS: Row[] = [
+  {
+    // The authority is the sign-up's cookie, which only the browser that signed in holds: a session is not it.
+    route: `POST ${ssoApi.ssoCompleteSignup.path}`,
+    what: "choose the username of the first single sign-on waiting in the owner's browser: made, linked and signed in there only",
+    async setup(s) {
+      const sub = providerAccount(s);
+      const back = await ssoRound(s, s.owner.cookie, sub, false);
+      expect(back.headers.location).toBe('/sso/welcome');
+      s.ssoSignup = { sub, token: back.cookies.find((c) => c.name === 'sso_signup')!.value };
+    },
+    send: (s, cookie) =>
+      s.t.app.inject({
+        method: 'POST',
+        url: ssoApi.ssoCompleteSignup.path,
+        payload: { username: `sso${need(s.ssoSignup).sub.replace(/\W/g, '')}`.slice(0, 20) },
+        // The sign-up's cookie is in the owner's browser only.
+        headers: { cookie: [cookie, cookie === s.owner.cookie && `sso_signup=${need(s.ssoSignup).token}`].filter(Boolean).join('; ') },
+      }),
+    cells: (() => {
+      const made = (yes: boolean) => async (s: Scene) => {
+        const links = await ssoLinksOf(s, need(s.ssoSignup).sub);
+        expect(links).toHaveLength(yes ? 1 : 0);
+        expect(links).not.toContain(s.owner.uid);
+        expect(links).not.toContain(s.other.uid);
+      };
+      return {
+        'signed out': { status: 400, code: 'SSO_SIGNUP_EXPIRED', then: async (s) => (await made(false)(s), await sessionsAre(1, 1)(s)) },
+        'another user': { status: 400, code: 'SSO_SIGNUP_EXPIRED', then: async (s) => (await made(false)(s), await sessionsAre(1, 1)(s)) },
+        owner: {
+          status: 201,
+          async then(s, response) {
+            await made(true)(s);
+            expect(response.json().user.uid).toBe((await ssoLinksOf(s, need(s.ssoSignup).sub))[0]);
+            // This browser is the new account's now: the owner's session in it ended.
+            await sessionsAre(0, 1)(s);
+          },
+        },
+      };
+    })(),
+  },
+  {
+    route: `DELETE ${ssoApi.ssoUnlink.path}`,
+    what: "disconnect single sign-on: only ever the caller's own connection (both have one)",
+    async setup(s) {
+      s.ssoSubs = { owner: providerAccount(s), other: providerAccount(s) };
+      for (const [account, sub] of [
+        [s.owner, s.ssoSubs.owner],
+        [s.other, s.ssoSubs.other],
+      ] as const) {
+        expect((await ssoRound(s, account.cookie, sub, true)).headers.location).toBe('/settings/sso?linked=1');
+      }
+    },
+    send: (s, cookie) => s.t.app.inject({ method: 'DELETE', url: ssoApi.ssoUnlink.path, headers: withCookie(cookie) }),
+    cells: (() => {
+      const linked = (owner: boolean, other: boolean) => async (s: Scene) => {
+        expect(await ssoLinksOf(s, need(s.ssoSubs).owner)).toEqual(owner ? [s.owner.uid] : []);
+        expect(await ssoLinksOf(s, need(s.ssoSubs).other)).toEqual(other ? [s.other.uid] : []);
+      };
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: linked(true, true) },
+        'another user': { status: 204, then: linked(true, false) },
+        owner: { status: 204, then: linked(false, true) },
+      };
+    })(),
+  },
+];
+
 /** Every "METHOD /path" that is not a read, from Fastify's own route tree. */
 function stateChangingRouteCount(app: FastifyInstance): number {
   const methods = [...app.printRoutes({ commonPrefix: false }).matchAll(/\(([A-Z, -]+)\)$/gm)].flatMap((m) => m[1]!.split(', '));
@@ -955,7 +1389,7 @@ describe('authorization matrix: every state-changing route × signed out / anoth
   });
 
   it('covers every state-changing route the app declares (the backup route has its own test below)', () => {
-    const routes = new Set(ROWS.map((row) => row.route));
+    const routes = new Set([...ROWS, ...MAIL_ROWS, ...SSO_ROWS].map((row) => row.route));
     for (const route of routes) {
       const [method, url] = route.split(' ') as ['POST', string];
       expect(t.app.hasRoute({ method, url }), route).toBe(true);
@@ -966,6 +1400,76 @@ describe('authorization matrix: every state-changing route × signed out / anoth
   describe.each(ROWS)('$route: $what', (row) => {
     it.each(ACTORS)('as %s', async (actor) => {
       const scene: Scene = { t, owner: await signUp(t.app, newAccount('own')), other: await signUp(t.app, newAccount('oth')) };
+      await row.setup?.(scene);
+      const cell = row.cells[actor];
+      const response = await row.send(scene, cookieOf(scene, actor));
+      if (cell.code) expectError(response, cell.status, cell.code);
+      else expect(response.statusCode, response.body).toBe(cell.status);
+      await cell.then(scene, response);
+    });
+  });
+});
+
+describe('authorization matrix with mail on (issue 29): the verification routes, and the five an unverified owner may not use', () => {
+  let smtp: TestSmtpServer;
+  let mailing: MailingApp;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    mailing = await mailingApp(smtp);
+  });
+  afterAll(async () => {
+    await mailing.close();
+    await smtp.close();
+  });
+
+  it('every route that needs mail is among them', () => {
+    const mailRoutes = new Set(MAIL_ROWS.map((row) => row.route));
+    for (const route of [`POST ${API.verifyLink}`, `POST ${API.verifyCode}`, `POST ${API.resendVerification}`, `PUT ${API.email}`]) {
+      expect(mailRoutes, route).toContain(route);
+    }
+  });
+
+  describe.each(MAIL_ROWS)('$route: $what', (row) => {
+    it.each(ACTORS)('as %s', async (actor) => {
+      const other = await signUp(mailing.app, newAccount('oth'));
+      await verifyByMail(mailing, other);
+      const scene: Scene = { t: mailing, mailing, owner: await signUp(mailing.app, newAccount('own')), other };
+      await row.setup?.(scene);
+      const cell = row.cells[actor];
+      const response = await row.send(scene, cookieOf(scene, actor));
+      if (cell.code) expectError(response, cell.status, cell.code);
+      else expect(response.statusCode, response.body).toBe(cell.status);
+      await cell.then(scene, response);
+    });
+  });
+});
+
+describe("authorization matrix with single sign-on (issue 29): a first sign-in's username, and disconnecting", () => {
+  let provider: TestOidcProvider;
+  let t: TestApp;
+  beforeAll(async () => {
+    provider = await startOidcProvider({ redirectUris: [`${SSO_PUBLIC_URL}${ssoApi.ssoCallback.path}`] });
+    const { sso } = loadConfig({
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: provider.clientId,
+      OIDC_CLIENT_SECRET: provider.clientSecret,
+      PUBLIC_URL: SSO_PUBLIC_URL,
+    });
+    t = await createTestApp({ sso, publicUrl: SSO_PUBLIC_URL });
+  });
+  afterAll(async () => {
+    await t.close();
+    await provider.close();
+  });
+
+  it('every state-changing single sign-on route is among them', () => {
+    const state = Object.values(ssoApi).filter((route) => route.method !== 'GET');
+    expect(SSO_ROWS.map((row) => row.route).sort()).toEqual(state.map((route) => `${route.method} ${route.path}`).sort());
+  });
+
+  describe.each(SSO_ROWS)('$route: $what', (row) => {
+    it.each(ACTORS)('as %s', async (actor) => {
+      const scene: Scene = { t, provider, owner: await signUp(t.app, newAccount('own')), other: await signUp(t.app, newAccount('oth')) };
       await row.setup?.(scene);
       const cell = row.cells[actor];
       const response = await row.send(scene, cookieOf(scene, actor));

@@ -1,8 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/server/config.js';
-import { Mailer } from '../../src/server/mail/mailer.js';
-import { Outbox } from '../../src/server/mail/outbox.js';
+import type { Outbox } from '../../src/server/mail/outbox.js';
 import { API } from '../../src/shared/api/paths.js';
 import { newAccount, signUp } from '../helpers/accounts.js';
 import { boardRows, boardSteps, insertPostsBy } from '../helpers/boards.js';
@@ -10,8 +8,9 @@ import { jpeg } from '../helpers/images.js';
 import { edgesOf, expectError, follow, get, query } from '../helpers/people.js';
 import { createPost, multipart } from '../helpers/posts.js';
 import { resetLinkFor } from '../helpers/reset-links.js';
-import { freePort } from '../helpers/services.js';
+import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { mailedVerification, mailingApp, mailsTo, verifyByMail, type MailingApp } from '../helpers/verification.js';
 
 /**
  * Cross-site request forgery (OWASP ASVS V3): a page on another site must not be able to make
@@ -44,31 +43,45 @@ async function sessionCount(t: TestApp, uid: string): Promise<number> {
 const inject = (t: TestApp, method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, headers: Headers, payload?: object | Buffer) =>
   t.app.inject({ method, url, headers: { host: HOST, ...headers }, payload });
 
-/** "Forgot password?" is on: its mail goes to a closed port (the link is made all the same). */
+/** Mail is on ("Forgot password?", verified addresses): it goes to a real SMTP server. */
 let outbox: Outbox;
+let mailing: MailingApp;
+
+/**
+ * A new account whose address is proved: with mail on, an unverified one may not post, follow,
+ * save, report or invite (issue 29), and these requests are not about that.
+ */
+async function member(t: TestApp) {
+  const account = await signUp(t.app);
+  await verifyByMail(mailing, account);
+  return account;
+}
+
+const addressVerified = async (t: TestApp, uid: string) =>
+  (await query(t.database, 'SELECT 1 FROM users WHERE id = $1 AND email_verified_at IS NOT NULL', [uid])).length > 0;
 
 const hasResetLink = async (t: TestApp, uid: string) =>
   (await query(t.database, 'SELECT 1 FROM password_resets WHERE user_id = $1', [uid])).length > 0;
 
 /** A new account made an admin (invite codes are theirs to make). */
 async function signUpAdmin(t: TestApp) {
-  const admin = await signUp(t.app);
+  const admin = await member(t);
   await query(t.database, `UPDATE users SET role = 'admin' WHERE id = $1`, [admin.uid]);
   return admin;
 }
 
 /** A new account made a moderator or an admin (issue 17: moderation is theirs). */
 async function signUpStaff(t: TestApp, role: 'moderator' | 'admin') {
-  const made = await signUp(t.app);
+  const made = await member(t);
   await query(t.database, 'UPDATE users SET role = $1 WHERE id = $2', [role, made.uid]);
   return made;
 }
 
 /** A board of a new account's (issue 18), and a post of someone else's to save to it. */
 async function boardOfNewAccount(t: TestApp) {
-  const owner = await signUp(t.app);
+  const owner = await member(t);
   const board = await boardSteps(t.app).create(owner, { name: 'Before' });
-  const [postId] = await insertPostsBy(t.database, (await signUp(t.app)).uid, 1);
+  const [postId] = await insertPostsBy(t.database, (await member(t)).uid, 1);
   return { owner, board, postId: postId! };
 }
 
@@ -88,7 +101,7 @@ const WRITES: Write[] = [
     name: 'POST login',
     success: 200,
     async prepare(t) {
-      const user = await signUp(t.app);
+      const user = await member(t);
       return {
         send: (headers) => inject(t, 'POST', API.login, headers, { identifier: user.username, password: user.password }),
         changed: async () => (await sessionCount(t, user.uid)) > 1,
@@ -99,7 +112,7 @@ const WRITES: Write[] = [
     name: 'POST logout',
     success: 204,
     async prepare(t) {
-      const user = await signUp(t.app);
+      const user = await member(t);
       return {
         send: (headers) => inject(t, 'POST', API.logout, { ...headers, cookie: user.cookie }),
         changed: async () => (await sessionCount(t, user.uid)) === 0,
@@ -110,7 +123,7 @@ const WRITES: Write[] = [
     name: 'POST change password',
     success: 204,
     async prepare(t) {
-      const user = await signUp(t.app);
+      const user = await member(t);
       const body = { currentPassword: user.password, newPassword: 'chosen by another site', confirmPassword: 'chosen by another site' };
       const before = await query(t.database, 'SELECT password_hash FROM users WHERE id = $1', [user.uid]);
       return {
@@ -124,7 +137,7 @@ const WRITES: Write[] = [
     name: 'POST reset (a reset link)',
     success: 200,
     async prepare(t) {
-      const user = await signUp(t.app);
+      const user = await member(t);
       const { token } = await resetLinkFor(t, user.username);
       const body = { token, newPassword: 'chosen by another site', confirmPassword: 'chosen by another site' };
       return {
@@ -137,7 +150,7 @@ const WRITES: Write[] = [
     name: 'POST forgot password',
     success: 204,
     async prepare(t) {
-      const user = await signUp(t.app);
+      const user = await member(t);
       return {
         send: (headers) => inject(t, 'POST', API.forgotPassword, headers, { identifier: user.username }),
         changed: async () => {
@@ -151,7 +164,7 @@ const WRITES: Write[] = [
     name: 'DELETE a session',
     success: 204,
     async prepare(t) {
-      const user = await signUp(t.app);
+      const user = await member(t);
       const [session] = await query<{ id: string }>(t.database, 'SELECT id FROM sessions WHERE user_id = $1', [user.uid]);
       return {
         send: (headers) => inject(t, 'DELETE', API.session(session!.id), { ...headers, cookie: user.cookie }),
@@ -163,7 +176,7 @@ const WRITES: Write[] = [
     name: 'DELETE /api/me (delete the account)',
     success: 204,
     async prepare(t) {
-      const user = await signUp(t.app);
+      const user = await member(t);
       return {
         send: (headers) => inject(t, 'DELETE', API.me, { ...headers, cookie: user.cookie }, { password: user.password }),
         changed: async () => (await query(t.database, 'SELECT 1 FROM users WHERE id = $1', [user.uid])).length === 0,
@@ -174,7 +187,7 @@ const WRITES: Write[] = [
     name: 'PATCH /api/me (multipart)',
     success: 200,
     async prepare(t) {
-      const user = await signUp(t.app);
+      const user = await member(t);
       const form = await multipart([['bio', 'planted by another site']]);
       return {
         send: (headers) => inject(t, 'PATCH', API.me, { ...headers, cookie: user.cookie, 'content-type': form.contentType }, form.payload),
@@ -186,7 +199,7 @@ const WRITES: Write[] = [
     name: 'POST /api/posts (multipart)',
     success: 201,
     async prepare(t) {
-      const user = await signUp(t.app);
+      const user = await member(t);
       const form = await multipart([
         ['photo', { bytes: await jpeg(64, 48) }],
         ['description', 'posted by another site'],
@@ -202,7 +215,7 @@ const WRITES: Write[] = [
     name: 'DELETE /api/posts/:id',
     success: 204,
     async prepare(t) {
-      const user = await signUp(t.app);
+      const user = await member(t);
       const created = await createPost(t.app, user.cookie, { bytes: await jpeg(64, 48), description: 'keep me' });
       expect(created.statusCode, created.body).toBe(201);
       const id: string = created.json().post.id;
@@ -216,7 +229,7 @@ const WRITES: Write[] = [
     name: 'PUT follow',
     success: 200,
     async prepare(t) {
-      const [fan, star] = [await signUp(t.app), await signUp(t.app)];
+      const [fan, star] = [await member(t), await member(t)];
       return {
         send: (headers) => inject(t, 'PUT', API.follow(star.username), { ...headers, cookie: fan.cookie }),
         changed: async () => (await edgesOf(t.database, fan.uid)).length > 0,
@@ -227,7 +240,7 @@ const WRITES: Write[] = [
     name: 'DELETE follow',
     success: 200,
     async prepare(t) {
-      const [fan, star] = [await signUp(t.app), await signUp(t.app)];
+      const [fan, star] = [await member(t), await member(t)];
       expect((await follow(t.app, star.username, fan.cookie)).statusCode).toBe(200);
       return {
         send: (headers) => inject(t, 'DELETE', API.follow(star.username), { ...headers, cookie: fan.cookie }),
@@ -239,7 +252,7 @@ const WRITES: Write[] = [
     name: 'PUT block',
     success: 200,
     async prepare(t) {
-      const [blocker, blocked] = [await signUp(t.app), await signUp(t.app)];
+      const [blocker, blocked] = [await member(t), await member(t)];
       const blocks = async () => (await query(t.database, 'SELECT 1 FROM blocks WHERE blocker_id = $1', [blocker.uid])).length;
       return {
         send: (headers) => inject(t, 'PUT', API.block(blocked.username), { ...headers, cookie: blocker.cookie }),
@@ -251,7 +264,7 @@ const WRITES: Write[] = [
     name: 'DELETE block',
     success: 200,
     async prepare(t) {
-      const [blocker, blocked] = [await signUp(t.app), await signUp(t.app)];
+      const [blocker, blocked] = [await member(t), await member(t)];
       expect((await inject(t, 'PUT', API.block(blocked.username), { cookie: blocker.cookie })).statusCode).toBe(200);
       const blocks = async () => (await query(t.database, 'SELECT 1 FROM blocks WHERE blocker_id = $1', [blocker.uid])).length;
       return {
@@ -289,7 +302,7 @@ const WRITES: Write[] = [
     name: 'POST report',
     success: 204,
     async prepare(t) {
-      const [reporter, target] = [await signUp(t.app), await signUp(t.app)];
+      const [reporter, target] = [await member(t), await member(t)];
       return {
         send: (headers) =>
           inject(t, 'POST', API.reports, { ...headers, cookie: reporter.cookie }, { username: target.username, reason: 'spam' }),
@@ -301,7 +314,7 @@ const WRITES: Write[] = [
     name: 'POST dismiss (a moderator)',
     success: 204,
     async prepare(t) {
-      const [moderator, target, reporter] = [await signUpStaff(t, 'moderator'), await signUp(t.app), await signUp(t.app)];
+      const [moderator, target, reporter] = [await signUpStaff(t, 'moderator'), await member(t), await member(t)];
       await inject(t, 'POST', API.reports, { cookie: reporter.cookie }, { username: target.username, reason: 'spam' });
       return {
         send: (headers) =>
@@ -315,7 +328,7 @@ const WRITES: Write[] = [
     name: 'POST remove-post (a moderator)',
     success: 204,
     async prepare(t) {
-      const [moderator, author] = [await signUpStaff(t, 'moderator'), await signUp(t.app)];
+      const [moderator, author] = [await signUpStaff(t, 'moderator'), await member(t)];
       const post = (await createPost(t.app, author.cookie, { bytes: await jpeg(40, 30) })).json().post as { id: string };
       return {
         send: (headers) => inject(t, 'POST', API.moderationRemovePost, { ...headers, cookie: moderator.cookie }, { postId: post.id }),
@@ -327,7 +340,7 @@ const WRITES: Write[] = [
     name: 'POST suspend (a moderator)',
     success: 200,
     async prepare(t) {
-      const [moderator, target] = [await signUpStaff(t, 'moderator'), await signUp(t.app)];
+      const [moderator, target] = [await signUpStaff(t, 'moderator'), await member(t)];
       return {
         send: (headers) =>
           inject(t, 'POST', API.moderationSuspend, { ...headers, cookie: moderator.cookie }, { username: target.username, days: 1 }),
@@ -340,7 +353,7 @@ const WRITES: Write[] = [
     name: 'POST unsuspend (an admin)',
     success: 204,
     async prepare(t) {
-      const [admin, target] = [await signUpStaff(t, 'admin'), await signUp(t.app)];
+      const [admin, target] = [await signUpStaff(t, 'admin'), await member(t)];
       await query(t.database, `UPDATE users SET suspended_until = now() + interval '1 day' WHERE id = $1`, [target.uid]);
       return {
         send: (headers) => inject(t, 'POST', API.moderationUnsuspend, { ...headers, cookie: admin.cookie }, { username: target.username }),
@@ -353,11 +366,72 @@ const WRITES: Write[] = [
     name: 'PUT role (an admin)',
     success: 200,
     async prepare(t) {
-      const [admin, target] = [await signUpStaff(t, 'admin'), await signUp(t.app)];
+      const [admin, target] = [await signUpStaff(t, 'admin'), await member(t)];
       return {
         send: (headers) =>
           inject(t, 'PUT', API.moderationRole(target.username), { ...headers, cookie: admin.cookie }, { role: 'moderator' }),
         changed: async () => (await query(t.database, `SELECT 1 FROM users WHERE id = $1 AND role = 'moderator'`, [target.uid])).length > 0,
+      };
+    },
+  },
+  {
+    name: 'POST verify-email (an admin)',
+    success: 204,
+    async prepare(t) {
+      const [admin, target] = [await signUpStaff(t, 'admin'), await signUp(t.app)];
+      return {
+        send: (headers) => inject(t, 'POST', API.moderationVerifyEmail(target.username), { ...headers, cookie: admin.cookie }),
+        changed: () => addressVerified(t, target.uid),
+      };
+    },
+  },
+  // Verified addresses (issue 29): a new account's link (opened anywhere) and code, a new mail, a new address.
+  {
+    name: 'POST verify (a mailed link)',
+    success: 200,
+    async prepare(t) {
+      const user = await signUp(t.app);
+      const { token } = await mailedVerification(mailing, user.email);
+      return {
+        send: (headers) => inject(t, 'POST', API.verifyLink, headers, { token }),
+        changed: () => addressVerified(t, user.uid),
+      };
+    },
+  },
+  {
+    name: 'POST verify code',
+    success: 200,
+    async prepare(t) {
+      const user = await signUp(t.app);
+      const { code } = await mailedVerification(mailing, user.email);
+      return {
+        send: (headers) => inject(t, 'POST', API.verifyCode, { ...headers, cookie: user.cookie }, { code }),
+        changed: () => addressVerified(t, user.uid),
+      };
+    },
+  },
+  {
+    name: 'POST resend verification',
+    success: 204,
+    async prepare(t) {
+      const user = await signUp(t.app);
+      expect(await mailsTo(mailing, user.email)).toHaveLength(1);
+      return {
+        send: (headers) => inject(t, 'POST', API.resendVerification, { ...headers, cookie: user.cookie }),
+        changed: async () => (await mailsTo(mailing, user.email)).length > 1,
+      };
+    },
+  },
+  {
+    name: 'PUT /api/me/email (a new address)',
+    success: 200,
+    async prepare(t) {
+      const user = await member(t);
+      const email = newAccount('csrf').email;
+      return {
+        send: (headers) => inject(t, 'PUT', API.email, { ...headers, cookie: user.cookie }, { email, currentPassword: user.password }),
+        changed: async () =>
+          (await query(t.database, 'SELECT 1 FROM users WHERE id = $1 AND pending_email = $2', [user.uid, email])).length > 0,
       };
     },
   },
@@ -366,7 +440,7 @@ const WRITES: Write[] = [
     name: 'POST board',
     success: 201,
     async prepare(t) {
-      const owner = await signUp(t.app);
+      const owner = await member(t);
       return {
         send: (headers) => inject(t, 'POST', API.boards, { ...headers, cookie: owner.cookie }, { name: 'Made' }),
         changed: async () => (await query(t.database, 'SELECT 1 FROM boards WHERE owner_id = $1', [owner.uid])).length > 0,
@@ -423,7 +497,7 @@ const WRITES: Write[] = [
     success: 200,
     async prepare(t) {
       const { owner, board } = await boardOfNewAccount(t);
-      const invitee = await signUp(t.app);
+      const invitee = await member(t);
       return {
         send: (headers) => inject(t, 'PUT', API.boardMember(board.id, invitee.username), { ...headers, cookie: owner.cookie }),
         changed: async () => (await boardRows(t.database, board.id)).members.length > 0,
@@ -435,10 +509,10 @@ const WRITES: Write[] = [
     success: 200,
     async prepare(t) {
       const { owner, board } = await boardOfNewAccount(t);
-      const member = await signUp(t.app);
-      await boardSteps(t.app).addMember(owner, board.id, member);
+      const joined = await member(t);
+      await boardSteps(t.app).addMember(owner, board.id, joined);
       return {
-        send: (headers) => inject(t, 'DELETE', API.boardMember(board.id, member.username), { ...headers, cookie: member.cookie }),
+        send: (headers) => inject(t, 'DELETE', API.boardMember(board.id, joined.username), { ...headers, cookie: joined.cookie }),
         changed: async () => (await boardRows(t.database, board.id)).members.length === 0,
       };
     },
@@ -448,7 +522,7 @@ const WRITES: Write[] = [
     success: 200,
     async prepare(t) {
       const { owner, board } = await boardOfNewAccount(t);
-      const invitee = await signUp(t.app);
+      const invitee = await member(t);
       await boardSteps(t.app).invite(owner, board.id, invitee.username);
       return {
         send: (headers) => inject(t, 'POST', API.boardJoin(board.id), { ...headers, cookie: invitee.cookie }),
@@ -475,14 +549,17 @@ const ALLOWED: Array<[string, Headers]> = [
 
 describe('CSRF: state-changing requests from another site are refused', () => {
   let t: TestApp;
+  let smtp: TestSmtpServer;
   beforeAll(async () => {
+    smtp = await startSmtpServer();
     // The origin the ALLOWED requests name (with PUBLIC_URL set, the Origin must be exactly it).
-    const mailing = loadConfig({ SMTP_URL: `smtp://127.0.0.1:${await freePort()}`, PUBLIC_URL: `http://${HOST}` });
-    outbox = new Outbox(new Mailer(mailing.mail!));
-    t = await createTestApp({ mail: mailing.mail, publicUrl: mailing.publicUrl }, { outbox });
+    mailing = await mailingApp(smtp, { publicUrl: `http://${HOST}`, logLevel: 'silent' });
+    outbox = mailing.outbox;
+    t = mailing;
   });
   afterAll(async () => {
     await t.close();
+    await smtp.close();
   });
 
   describe.each(WRITES)('$name', (write) => {

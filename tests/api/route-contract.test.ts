@@ -10,13 +10,18 @@ import { registerAccess } from '../../src/server/auth/access.js';
 import { AuthService } from '../../src/server/auth/auth.service.js';
 import { SessionCache } from '../../src/server/auth/session-cache.js';
 import { buildApp } from '../../src/server/app.js';
-import { DEFAULT_RATE_LIMITS } from '../../src/server/config.js';
+import { DEFAULT_RATE_LIMITS, loadConfig } from '../../src/server/config.js';
 import { registerErrorHandler } from '../../src/server/http/error-handler.js';
 import { MemoryCounterStore, RateLimiter } from '../../src/server/http/rate-limiter.js';
 import { registerRoute } from '../../src/server/http/register-route.js';
 import { UNSHARED_ROUTES } from '../../src/server/http/unshared-routes.js';
-import { signUp } from '../helpers/accounts.js';
+import { Mailer } from '../../src/server/mail/mailer.js';
+import { Outbox } from '../../src/server/mail/outbox.js';
+import { API } from '../../src/shared/api/paths.js';
+import { ERRORS } from '../../src/shared/errors.js';
+import { sessionCookie, signUp } from '../helpers/accounts.js';
 import { expectError } from '../helpers/people.js';
+import { freePort } from '../helpers/services.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -96,6 +101,121 @@ describe('the shared contract and the registered routes', () => {
         ...(definition.body && { payload: { notAField: true } }),
       });
       expectError(response, 404, 'NOT_FOUND');
+    }
+  });
+});
+
+/**
+ * Issue 29: the routes an account that must verify its address may not use (access `verified`),
+ * which are exactly these, on an app with mail on (its mail goes to a closed port here).
+ */
+const VERIFIED_ONLY = [
+  'POST /api/posts',
+  'PUT /api/users/:username/follow',
+  'PUT /api/boards/:id/posts/:postId',
+  'POST /api/reports',
+  'PUT /api/boards/:id/members/:username',
+];
+
+describe('verified routes (issue 29)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const mailing = loadConfig({ SMTP_URL: `smtp://127.0.0.1:${await freePort()}`, PUBLIC_URL: 'https://dorm.example.edu' });
+    t = await createTestApp({ mail: mailing.mail, publicUrl: mailing.publicUrl }, { outbox: new Outbox(new Mailer(mailing.mail!)) });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('are the five that post, follow, save, report and invite, each signed-in and answering 403 in its declaration', () => {
+    const verified = ALL_ROUTES.filter((definition) => definition.access.kind === 'signed-in' && definition.access.verified);
+    expect(verified.map(key).sort()).toEqual([...VERIFIED_ONLY].sort());
+    for (const definition of verified) expect(Object.keys(definition.responses), key(definition)).toContain('403');
+  });
+
+  it('refuse an account that must verify with 403 and its address, before the handler (even for a malformed body); the signed-out still get 401', async () => {
+    const account = await signUp(t.app);
+    const message = ERRORS.EMAIL_NOT_VERIFIED.replace('{email}', account.email);
+    const verified = ALL_ROUTES.filter((definition) => definition.access.kind === 'signed-in' && definition.access.verified);
+    for (const definition of verified) {
+      const json = definition.body && !definition.consumes?.includes('multipart/form-data');
+      const send = (cookie?: string) =>
+        t.app.inject({
+          method: definition.method,
+          url: pathOf(definition, sampleParams(definition)),
+          headers: cookie ? { cookie } : {},
+          ...(json && { payload: { notAField: true } }),
+        });
+      const refused = await send(account.cookie);
+      expectError(refused, 403, 'EMAIL_NOT_VERIFIED');
+      expect(refused.json().message, key(definition)).toBe(message);
+      if (definition.access.kind === 'signed-in') expectError(await send(), 401, definition.access.code);
+    }
+    // Every other signed-in route lets the account through to its own answer (never this 403),
+    // each with a session of its own (signing out ends only that one).
+    for (const definition of ALL_ROUTES.filter((d) => d.access.kind === 'signed-in' && !d.access.verified)) {
+      const login = await t.app.inject({
+        method: 'POST',
+        url: API.login,
+        payload: { identifier: account.username, password: account.password },
+      });
+      const response = await t.app.inject({
+        method: definition.method,
+        url: pathOf(definition, sampleParams(definition)),
+        headers: { cookie: sessionCookie(login) },
+      });
+      // Signed in (not refused as signed out), and not refused for the address.
+      const json = String(response.headers['content-type']).startsWith('application/json') && response.body !== '';
+      const code = json ? response.json<{ code?: string }>().code : undefined;
+      expect(code, `${key(definition)}: ${response.body}`).not.toBe(definition.access.kind === 'signed-in' && definition.access.code);
+      expect(code, key(definition)).not.toBe('EMAIL_NOT_VERIFIED');
+    }
+  });
+
+  it('the OpenAPI document describes the routes of verified addresses, their bodies and answers, and Me with its three fields', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: API.openapi })).json();
+    const routes: Array<[method: string, path: string, tag: string, body: string[], success: string]> = [
+      ['post', API.verifyLink, 'accounts', ['token'], '200'],
+      ['post', API.verifyCode, 'accounts', ['code'], '200'],
+      ['post', API.resendVerification, 'accounts', [], '204'],
+      ['put', API.email, 'accounts', ['currentPassword', 'email'], '200'],
+      ['post', '/api/moderation/people/{username}/verify-email', 'moderation', [], '204'],
+    ];
+    for (const [method, path, tag, body, success] of routes) {
+      const where = `${method} ${path}`;
+      const operation = doc.paths[path]?.[method];
+      expect(operation, where).toBeDefined();
+      expect(operation.tags, where).toEqual([tag]);
+      expect(operation.summary, where).toBeTruthy();
+      expect(Object.keys(operation.responses), where).toContain(success);
+      for (const [status, response] of Object.entries(operation.responses as Record<string, unknown>)) {
+        if (Number(status) >= 400) expect(JSON.stringify(response), `${where} ${status}`).toContain('#/components/schemas/Error');
+      }
+      const schema = operation.requestBody?.content['application/json'].schema;
+      if (body.length === 0) expect(schema, where).toBeUndefined();
+      else {
+        expect(Object.keys(schema.properties).sort(), where).toEqual(body);
+        expect(schema.required.sort(), where).toEqual(body);
+        expect(schema.additionalProperties, where).toBe(false);
+      }
+    }
+    expect(JSON.stringify(doc.paths[API.verifyCode].post.responses['200'])).toContain('#/components/schemas/Me');
+    expect(JSON.stringify(doc.paths[API.email].put.responses['200'])).toContain('#/components/schemas/Me');
+    expect(doc.paths[API.verifyLink].post.responses['200'].content['application/json'].schema.properties).toEqual({
+      email: { type: 'string' },
+    });
+    const me = doc.components.schemas.Me;
+    expect(me.properties).toMatchObject({
+      emailVerified: { type: 'boolean' },
+      pendingEmail: { type: 'string', nullable: true },
+      mustVerify: { type: 'boolean' },
+    });
+    expect(me.required).toEqual(expect.arrayContaining(['emailVerified', 'pendingEmail', 'mustVerify']));
+    // The refusal of an unverified account is documented on each route that makes it.
+    for (const route of VERIFIED_ONLY) {
+      const [method, path] = route.split(' ') as [string, string];
+      const documented = path.replace(/:(\w+)/g, '{$1}');
+      expect(Object.keys(doc.paths[documented][method.toLowerCase()].responses), route).toContain('403');
     }
   });
 });

@@ -8,7 +8,7 @@ import { adminResetLink, adminRole, adminVerify } from './admin';
 import { boardViaApi, holdRequests, newAccount, saveViaApi, signUpViaApi, WALK_TIMEOUT } from './helpers';
 import { photo } from './images';
 import { invitePortFor, runAdmin } from './registration';
-import { MAIL_URL, mailTo } from './mail';
+import { MAIL_URL, mailTo, OIDC } from './mail';
 
 /**
  * Accessibility on every screen, at both sizes: axe-core finds no serious or critical violation
@@ -455,6 +455,32 @@ test.describe('on a server with mail', () => {
     await admin.getByRole('button', { name: COPY.moderation.verifyEmail }).click();
     await expect(admin.getByText(COPY.moderation.emailVerifiedSaved)).toBeVisible();
     await staff.close();
+    expect(found).toEqual([]);
+  });
+
+  test('single sign-on: the sign-in screen with its button, the username page (and its error), Settings → Uni Login', async ({ page }) => {
+    test.setTimeout(WALK_TIMEOUT);
+    const found: string[] = [];
+    await audit(
+      page,
+      found,
+      'sign in (with single sign-on)',
+      (p) => p.getByRole('link', { name: COPY.sso.continueWith(OIDC.name) }),
+      '/login',
+    );
+    await page.getByRole('link', { name: COPY.sso.continueWith(OIDC.name) }).click();
+    const sub = `student-${WORD}${Date.now().toString(36)}`;
+    await page.getByLabel('Account').fill(sub);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await audit(page, found, 'sso username', (p) => p.getByRole('button', { name: COPY.sso.create }));
+    await page.getByRole('textbox', { name: COPY.login.usernamePlaceholder }).fill('x');
+    await page.getByRole('button', { name: COPY.sso.create }).click();
+    await audit(page, found, 'sso username (errors)', (p) => p.getByTestId('sso-errors').getByText(ERRORS.USERNAME_LENGTH));
+    await page.getByRole('textbox', { name: COPY.login.usernamePlaceholder }).fill(sub.replace(/-/g, '_').slice(0, 20));
+    await page.getByRole('button', { name: COPY.sso.create }).click();
+    await expect(page).toHaveURL('/');
+    await audit(page, found, 'settings (single sign-on row)', (p) => p.getByRole('link', { name: OIDC.name }), '/settings');
+    await audit(page, found, 'settings → single sign-on', (p) => p.getByText(COPY.sso.connected(OIDC.name)), '/settings/sso');
     expect(found).toEqual([]);
   });
 });

@@ -101,6 +101,10 @@ export const TEST_RATE_LIMITS: RateLimitConfig = {
   searchPerUser: 10_000,
   boardWritesPerUser: 10_000,
   reportsPerIp: 10_000,
+  // Verified addresses (issue 29): link and code checks, and verification mails.
+  verifyPerIp: 10_000,
+  verifyMailsPerAccount: 10_000,
+  verifyMailsPerAddress: 10_000,
 };
 
 export interface TestApp {
