@@ -44,7 +44,6 @@ import { loadServerSecret } from './server-secret.js';
 import type { VerificationPolicy } from './auth/email-verification-rule.js';
 import { emailVerificationRoutes } from './auth/email-verification.routes.js';
 import { EmailVerificationService } from './auth/email-verification.service.js';
-import { heldEmailHmac } from './auth/username-hold.js';
 import { EmailVerifiedByAdmin } from './moderation/email-verified-by-admin.js';
 import { ssoRoutes } from './sso/sso.routes.js';
 import { SsoService } from './sso/sso.service.js';
@@ -223,10 +222,13 @@ export async function buildApp({
   const sessions = new SessionCache(cache, database.kind === 'pglite' ? config.sessionCacheMs : 0);
   const serverSecret = await loadServerSecret(config);
   // Verified addresses (issue 29): with mail on, new accounts prove theirs before they post.
-  const verification: VerificationPolicy = { mail: config.mail !== undefined, requireAll: config.requireVerifiedEmail };
+  // Mail needs PUBLIC_URL for its links (config.ts refuses SMTP_URL without it): both, or nobody is held back.
+  const verification: VerificationPolicy = {
+    mail: config.mail !== undefined && config.publicUrl !== undefined,
+    requireAll: config.requireVerifiedEmail,
+  };
   const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions, config.passwordHashing, config.registration, {
     verify: verification.mail,
-    heldNameKey: (email) => heldEmailHmac(serverSecret, email),
   });
   // Default deny: who the viewer is, and whether they may call the route at all (auth/access.ts).
   registerAccess(app, auth, verification);

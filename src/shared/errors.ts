@@ -76,8 +76,8 @@ export const ERRORS = {
   VERIFY_LINK_INVALID: 'This verification link has expired or has already been used. Send a new one.',
   /** A wrong code, or one that ran out; after VERIFY_CODE_ATTEMPTS wrong ones the code is void until a new mail. */
   VERIFY_CODE_INVALID: 'That code is not right, or it has expired.',
-  /** Verification mails per account, or to one address, per hour (RATE_LIMIT_VERIFY_MAILS_*). */
-  VERIFY_MAILS_TOO_MANY: 'We have sent several e-mails already. Try again in an hour.',
+  /** Verification mails per account, or to one address, per 15 minutes (RATE_LIMIT_VERIFY_MAILS_*). */
+  VERIFY_MAILS_TOO_MANY: 'We have sent several e-mails already. Try again later.',
   ALREADY_VERIFIED: 'Your address is already verified.',
   SAME_EMAIL: 'That is already your address.',
   // Single sign-on (not in the spec; issue 29)

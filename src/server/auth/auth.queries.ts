@@ -27,14 +27,14 @@ export async function findUserByEmail(db: AppDb, email: string): Promise<UserRow
  * registered while it is held (username-hold.ts); an address counts as registered when one that
  * looks like it is (the same look-alike key: lookalikes/skeleton.ts).
  */
-export async function findTaken(db: AppDb, username: string, email: string, heldNameOwnerKey?: string) {
+export async function findTaken(db: AppDb, username: string, email: string) {
   const emailSkeleton = lookalikeKey(email);
   const [rows, held] = await Promise.all([
     db
       .select({ username: users.username, email: users.email, emailSkeleton: users.emailSkeleton })
       .from(users)
       .where(or(eq(users.username, username), eq(users.email, email), eq(users.emailSkeleton, emailSkeleton))),
-    username === '' ? false : isUsernameHeld(db, username, heldNameOwnerKey),
+    username === '' ? false : isUsernameHeld(db, username),
   ]);
   return {
     usernameTaken: held || rows.some((row) => row.username === username),

@@ -38,13 +38,9 @@ export interface CurrentSession extends SessionOwner {
 /** SQLSTATE of an insert that hit a unique constraint. */
 const UNIQUE_VIOLATION = '23505';
 
-/**
- * Whether new accounts verify their address (issue 29: mail is on), and the key of an address's
- * hold on a deleted account's name (username-hold.ts), which such an account may then take.
- */
+/** Whether new accounts verify their address (issue 29: mail is on). */
 export interface NewAccountVerification {
   verify: boolean;
-  heldNameKey?: (email: string) => string;
 }
 
 export class AuthService {
@@ -76,9 +72,7 @@ export class AuthService {
     // An address the parser refuses is told only that, even when its look-alike key is taken.
     const lookUpEmail = parseEmail(input.email) ? input.email : '';
     const canLookUp = input.username !== '' || lookUpEmail !== '';
-    const { verify, heldNameKey } = this.newAccounts;
-    const ownerKey = verify && heldNameKey && lookUpEmail !== '' ? heldNameKey(lookUpEmail) : undefined;
-    const taken = canLookUp ? await queries.findTaken(this.db, input.username, lookUpEmail, ownerKey) : {};
+    const taken = canLookUp ? await queries.findTaken(this.db, input.username, lookUpEmail) : {};
     const commonPassword = isCommonPassword(input.password);
     const messages = validateSignUp(input, { ...taken, commonPassword }, policy);
     if (mode === 'invite' && !(invite && (await isInviteLive(this.db, invite)))) messages.push(ERRORS.INVITE_CODE_INVALID);
@@ -90,12 +84,18 @@ export class AuthService {
       user = await this.db.transaction(async (tx) => {
         // Another sign-up may have taken the last use since the check above: exactly one wins.
         if (invite && !(await redeemInvite(tx, invite))) throw signUpError([ERRORS.INVITE_CODE_INVALID]);
-        return queries.insertUser(tx, { id: newId(), username: input.username, email: input.email, passwordHash, verifyEmail: verify });
+        return queries.insertUser(tx, {
+          id: newId(),
+          username: input.username,
+          email: input.email,
+          passwordHash,
+          verifyEmail: this.newAccounts.verify,
+        });
       });
     } catch (error) {
       if (!hasSqlState(error, UNIQUE_VIOLATION)) throw error;
       // Someone else registered the same name or address a moment ago: report what is taken now.
-      const nowTaken = await queries.findTaken(this.db, input.username, input.email, ownerKey);
+      const nowTaken = await queries.findTaken(this.db, input.username, input.email);
       const lost = validateSignUp(input, { ...nowTaken, commonPassword }, policy);
       throw lost.length > 0 ? signUpError(lost) : new AppError(409, 'SIGN_UP_FAILED');
     }

@@ -1,6 +1,6 @@
 import { and, eq, gt, lt, lte, sql } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
-import { emailVerifications, releasedUsernames, users } from '../db/schema.js';
+import { emailVerifications, users } from '../db/schema.js';
 import { lookalikeKey } from '../lookalikes/skeleton.js';
 import type { UserRow } from './auth.queries.js';
 
@@ -74,11 +74,6 @@ export async function markVerified(db: AppDb, userId: string, email: string): Pr
     .where(and(eq(users.id, userId), sql`(${users.email} = ${email} OR ${users.pendingEmail} = ${email})`))
     .returning();
   return row;
-}
-
-/** The held name of a deleted account goes to the account that proved its address (username-hold.ts). */
-export async function releaseHold(db: AppDb, username: string, emailHmac: string): Promise<void> {
-  await db.delete(releasedUsernames).where(and(eq(releasedUsernames.username, username), eq(releasedUsernames.emailHmac, emailHmac)));
 }
 
 /** A new address waiting to be proved (null: none); a pending verification for the one it replaces goes with it. */

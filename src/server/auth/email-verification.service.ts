@@ -18,7 +18,6 @@ import * as queries from './email-verification.queries.js';
 import { verifyPassword } from './password.js';
 import type { SessionCache } from './session-cache.js';
 import { hashSessionToken, newSessionToken } from './session-token.js';
-import { heldEmailHmac } from './username-hold.js';
 
 /** A verification mail's link and code work for a day (and once). */
 export const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -156,8 +155,7 @@ export class EmailVerificationService {
   /**
    * Uses a verification up and proves its address, in one transaction: the account's own address
    * gets its date, or a pending one replaces it (409 when another account took it meanwhile, and
-   * the verification stays). A deleted account's held name that this account took with the
-   * same address is released for good. Then every cached session re-reads the account.
+   * the verification stays). Then every cached session re-reads the account.
    */
   private async verify(
     consume: (tx: AppDb) => Promise<queries.VerificationRow | undefined>,
@@ -168,9 +166,7 @@ export class EmailVerificationService {
       user = await this.db.transaction(async (tx) => {
         const used = await consume(tx);
         if (!used) return undefined;
-        const proved = await queries.markVerified(tx, used.userId, used.email);
-        if (proved) await queries.releaseHold(tx, proved.username, heldEmailHmac(this.deps.secret, proved.email));
-        return proved;
+        return queries.markVerified(tx, used.userId, used.email);
       });
     } catch (error) {
       if (hasSqlState(error, UNIQUE_VIOLATION)) throw new AppError(409, 'EMAIL_TAKEN');
@@ -207,9 +203,15 @@ export class EmailVerificationService {
     this.deps.mail?.outbox.post('address verification', log, () => this.newVerification(user, email));
   }
 
-  /** A new link and code for `email`, voiding the account's earlier ones, and the mail that carries them. */
+  /**
+   * A new link and code for `email`, voiding the account's earlier ones, and the mail that carries
+   * them: composed after the answer, so only if `email` is still the address being verified (a
+   * change cancelled meanwhile must not void the link of the address the account kept).
+   */
   private async newVerification(user: UserRow, email: string) {
     const mail = this.deps.mail!;
+    const current = await accounts.findUserById(this.db, user.id);
+    if (!current || addressToVerify(current) !== email) return undefined;
     // One parsed address or nowhere (an address stored before the parser may be a list).
     const to = storedEmail(email);
     if (!to) return undefined;

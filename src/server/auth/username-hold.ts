@@ -30,17 +30,15 @@ export async function holdUsername(db: AppDb, secret: Buffer, username: string, 
 }
 
 /**
- * Whether the name is held against whoever asks. `ownerKey` is heldEmailHmac of the address the
- * asker gave, when it will be verified before the account may do anything (issue 29): the hold
- * of that very address lets them through, and is released once they prove it
- * (email-verification.service.ts). Anyone who merely knows the address gets an account that is
- * mailed to its owner, who takes it over with "Forgot password?".
+ * Whether the name is held, for whoever asks. Never released to a sign-up that types the held
+ * address (issue 29 tried: 201 for the right address and 409 for a wrong one told a guesser
+ * whose address it was); an early release needs the address proved before anything is answered.
  */
-export async function isUsernameHeld(db: AppDb, username: string, ownerKey?: string): Promise<boolean> {
+export async function isUsernameHeld(db: AppDb, username: string): Promise<boolean> {
   const [row] = await db
-    .select({ emailHmac: releasedUsernames.emailHmac })
+    .select({ username: releasedUsernames.username })
     .from(releasedUsernames)
     .where(and(eq(releasedUsernames.username, username), gt(releasedUsernames.releasedAt, sql`now() - ${holdInterval}`)))
     .limit(1);
-  return row !== undefined && (ownerKey === undefined || row.emailHmac !== ownerKey);
+  return row !== undefined;
 }

@@ -265,7 +265,9 @@ export const SETTINGS = {
   RATE_LIMIT_PASSWORD_CHANGES: integer({
     group: 'limits',
     default: 10,
-    about: 'Change Password attempts one account may make per 15 minutes (each checks the current password and hashes the new one)',
+    about:
+      'Change Password attempts one account may make per 15 minutes (each checks the current password and hashes the new one); ' +
+      'changes of e-mail address (each checks the password) count apart, against the same number',
   }),
   RATE_LIMIT_EXPORTS_PER_USER: integer({
     group: 'limits',

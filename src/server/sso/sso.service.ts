@@ -262,8 +262,11 @@ export class SsoService {
       const { issuer, clientId, clientSecret } = this.deps.config;
       const url = new URL(issuer);
       const local = url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+      // enableNonRepudiationChecks: openid-client checks the signature of an ID token from the
+      // token endpoint only with it (else it leans on TLS alone: a token signed by any key, or
+      // with its claims changed under the provider's signature, would be taken).
       const config = oidc.discovery(url, clientId, undefined, oidc.ClientSecretBasic(clientSecret), {
-        execute: local ? [oidc.allowInsecureRequests] : [],
+        execute: [...(local ? [oidc.allowInsecureRequests] : []), oidc.enableNonRepudiationChecks],
         timeout: 10,
       });
       this.discovered = { at: now, config };
