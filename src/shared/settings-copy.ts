@@ -42,7 +42,10 @@ export const dataExport = {
   intro: 'Download a copy of everything you have shared, as one ZIP file you can keep or take elsewhere.',
   contains: 'What the ZIP contains',
   files: [
-    { name: 'account.json', what: 'your username, e-mail address (and whether it is verified), bio and when you joined' },
+    {
+      name: 'account.json',
+      what: 'your username, e-mail address (and whether it is verified), the university sign-in linked to it, bio and when you joined',
+    },
     { name: 'posts.json', what: 'each post: its description, link, hashtags, when you posted it, and the file name of its photo' },
     { name: 'photos/', what: 'the full-size photo of every post, named by when it was posted' },
     { name: 'profile-icon.webp', what: 'your profile picture, if you have one' },

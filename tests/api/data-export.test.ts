@@ -108,6 +108,7 @@ async function checkAliceExport(t: TestApp, storage: Storage, alice: Account, bo
     email: alice.email,
     emailVerified: null,
     pendingEmail: null,
+    singleSignOn: [],
     bio: '',
     created: want.user.createdAt.toISOString(),
     profileIcon: 'profile-icon.webp',

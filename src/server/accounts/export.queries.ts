@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
-import { boardMembers, boardPosts, boards, posts, users } from '../db/schema.js';
+import { boardMembers, boardPosts, boards, posts, ssoIdentities, users } from '../db/schema.js';
 import type { PageKey } from '../http/cursor.js';
 
 /** What Download My Data tells of one post, with its keyset position (the newest-first sort key). */
@@ -51,6 +51,15 @@ export async function ownPostsPage(
  * The boards the user owns or joined (issue 18), oldest first: at most 500 of their own and the
  * few they joined. Nobody else's secret board is here unless the user is a member of it.
  */
+/** Issue 29: the university sign-ins linked to the account: which provider, since when (never a token). */
+export async function exportSingleSignOns(db: AppDb, userId: string) {
+  return db
+    .select({ provider: ssoIdentities.issuer, email: ssoIdentities.email, linked: ssoIdentities.createdAt })
+    .from(ssoIdentities)
+    .where(eq(ssoIdentities.userId, userId))
+    .orderBy(asc(ssoIdentities.createdAt));
+}
+
 export async function exportBoards(db: AppDb, userId: string) {
   const joined = sql`exists (select 1 from ${boardMembers} where ${boardMembers.boardId} = ${boards.id} and ${boardMembers.userId} = ${userId} and ${isNotNull(boardMembers.joinedAt)})`;
   return db

@@ -14,7 +14,14 @@ import type { RateLimiter } from '../http/rate-limiter.js';
 import { fullImageKey } from '../posts/post-images.js';
 import type { Storage } from '../storage/storage.js';
 import { addStored, exportFileName, ICON_NAME, JsonArrayEntry, photoName, readmeText } from './export-archive.js';
-import { exportBoardMembers, exportBoards, exportBoardSaves, ownPostsPage, type ExportPostRow } from './export.queries.js';
+import {
+  exportBoardMembers,
+  exportBoards,
+  exportBoardSaves,
+  exportSingleSignOns,
+  ownPostsPage,
+  type ExportPostRow,
+} from './export.queries.js';
 
 /** Rows read at a time: a page of posts is ~100 KB of JSON at most. */
 const PAGE_ROWS = 200;
@@ -134,6 +141,7 @@ export class DataExport {
       // Issue 29: whether the address was proved, and a new one waiting to be (never the link or code).
       emailVerified: user.emailVerifiedAt?.toISOString() ?? null,
       pendingEmail: user.pendingEmail,
+      singleSignOn: (await exportSingleSignOns(this.deps.db, user.id)).map((row) => ({ ...row, linked: row.linked.toISOString() })),
       bio: user.bio,
       created: user.createdAt.toISOString(),
       profileIcon: iconBody ? ICON_NAME : null,

@@ -16,6 +16,7 @@ import {
   posts,
   reports,
   sessions,
+  ssoIdentities,
   users,
 } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
@@ -27,7 +28,8 @@ const BATCH = 1000;
  * the follow and board counters start at zero because the triggers count each row as it
  * arrives, and a board's chosen cover (a key into board_posts) is set once its saves are there.
  * Sessions' reset links (password_resets, an hour's life), address verification links
- * (email_verifications, a day's: a new one is a Resend away), held usernames and upload forms'
+ * (email_verifications, a day's: a new one is a Resend away), single sign-ons under way
+ * (sso_attempts, sso_signups: minutes), held usernames and upload forms'
  * keys (post_idempotency, ten minutes') are not copied. Whether an address is verified, and a
  * pending new one, travel with the users' rows.
  */
@@ -39,6 +41,8 @@ const TABLES: Array<{
 }> = [
   { name: 'users', table: users, order: [users.id], copy: (row) => ({ ...row, followerCount: 0, followingCount: 0 }) },
   { name: 'sessions', table: sessions, order: [sessions.tokenHash] },
+  // Issue 29: who signs in with the university's account (attempts and sign-ups under way are not copied).
+  { name: 'sso_identities', table: ssoIdentities, order: [ssoIdentities.issuer, ssoIdentities.subject] },
   { name: 'posts', table: posts, order: [posts.id] },
   { name: 'follows', table: follows, order: [follows.followerId, follows.targetId] },
   { name: 'blocks', table: blocks, order: [blocks.blockerId, blocks.blockedId] },
