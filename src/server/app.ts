@@ -381,7 +381,7 @@ export async function buildApp({
   await app.register(accountSecurityRoutes(auth));
   await app.register(passwordResetRoutes(resets, auth, verification));
   await app.register(emailVerificationRoutes(verifications, emailVerifiedByAdmin, verification));
-  await app.register(ssoRoutes(sso, auth, verification));
+  await app.register(ssoRoutes(sso, auth, verifications, verification));
   await app.register(inviteRoutes(invites));
   await app.register(deleteAccountRoutes(deletion));
   await app.register(exportRoutes(dataExport, config.exportStallMs, clock));

@@ -1,10 +1,13 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config.js';
 import type { Outbox } from '../../src/server/mail/outbox.js';
 import { API } from '../../src/shared/api/paths.js';
+import { ssoApi } from '../../src/shared/api/sso.js';
 import { newAccount, signUp } from '../helpers/accounts.js';
 import { boardRows, boardSteps, insertPostsBy } from '../helpers/boards.js';
 import { jpeg } from '../helpers/images.js';
+import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.js';
 import { edgesOf, expectError, follow, get, query } from '../helpers/people.js';
 import { createPost, multipart } from '../helpers/posts.js';
 import { resetLinkFor } from '../helpers/reset-links.js';
@@ -46,6 +49,33 @@ const inject = (t: TestApp, method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: st
 /** Mail is on ("Forgot password?", verified addresses): it goes to a real SMTP server. */
 let outbox: Outbox;
 let mailing: MailingApp;
+/** Single sign-on is set up too (issue 29), with a real OpenID provider. */
+let provider: TestOidcProvider;
+let providerAccounts = 0;
+
+/** A new account at the provider, with a vouched address of its own. */
+function providerAccount(): string {
+  providerAccounts += 1;
+  const sub = `csrf-${process.pid % 1000}-${providerAccounts}`;
+  provider.accounts.set(sub, { sub, email: `${sub}@uni.example.edu`, email_verified: true });
+  return sub;
+}
+
+/**
+ * A browser with `cookie` (a session, or none) signs in at the provider as `sub`, from the sign-in
+ * button (or, with `link`, Settings' Connect): the app's answer to the provider's redirect back.
+ */
+async function ssoRound(t: TestApp, cookie: string | undefined, sub: string, link: boolean) {
+  const start = await t.app.inject({ method: 'GET', url: link ? API.ssoLink : API.ssoStart, headers: cookie ? { cookie } : {} });
+  expect(start.statusCode, start.body).toBe(302);
+  const state = start.cookies.find((c) => c.name === 'sso_state')?.value;
+  const back = await provider.signIn(String(start.headers.location), sub);
+  const cookies = [cookie, `sso_state=${state}`].filter(Boolean).join('; ');
+  return t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}`, headers: { cookie: cookies } });
+}
+
+const ssoLinked = async (t: TestApp, sub: string) =>
+  (await query(t.database, 'SELECT 1 FROM sso_identities WHERE subject = $1', [sub])).length > 0;
 
 /**
  * A new account whose address is proved: with mail on, an unverified one may not post, follow,
@@ -435,6 +465,36 @@ const WRITES: Write[] = [
       };
     },
   },
+  // Single sign-on (issue 29): a first sign-in's username (its cookie, not a session, is the
+  // authority), and disconnecting the provider.
+  {
+    name: 'POST single sign-on username (a first sign-in)',
+    success: 201,
+    async prepare(t) {
+      const sub = providerAccount();
+      const back = await ssoRound(t, undefined, sub, false);
+      expect(back.headers.location).toBe('/sso/welcome');
+      const token = back.cookies.find((c) => c.name === 'sso_signup')!.value;
+      const username = `sso${sub.replace(/\W/g, '')}`.slice(0, 20);
+      return {
+        send: (headers) => inject(t, 'POST', ssoApi.ssoCompleteSignup.path, { ...headers, cookie: `sso_signup=${token}` }, { username }),
+        changed: () => ssoLinked(t, sub),
+      };
+    },
+  },
+  {
+    name: 'DELETE single sign-on (disconnect)',
+    success: 204,
+    async prepare(t) {
+      const user = await signUp(t.app);
+      const sub = providerAccount();
+      expect((await ssoRound(t, user.cookie, sub, true)).headers.location).toBe('/settings/sso?linked=1');
+      return {
+        send: (headers) => inject(t, 'DELETE', ssoApi.ssoUnlink.path, { ...headers, cookie: user.cookie }),
+        changed: async () => !(await ssoLinked(t, sub)),
+      };
+    },
+  },
   // Boards (issue 18).
   {
     name: 'POST board',
@@ -552,14 +612,22 @@ describe('CSRF: state-changing requests from another site are refused', () => {
   let smtp: TestSmtpServer;
   beforeAll(async () => {
     smtp = await startSmtpServer();
+    provider = await startOidcProvider({ redirectUris: [`http://${HOST}${ssoApi.ssoCallback.path}`] });
     // The origin the ALLOWED requests name (with PUBLIC_URL set, the Origin must be exactly it).
-    mailing = await mailingApp(smtp, { publicUrl: `http://${HOST}`, logLevel: 'silent' });
+    const { sso } = loadConfig({
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: provider.clientId,
+      OIDC_CLIENT_SECRET: provider.clientSecret,
+      PUBLIC_URL: `http://${HOST}`,
+    });
+    mailing = await mailingApp(smtp, { publicUrl: `http://${HOST}`, logLevel: 'silent', sso });
     outbox = mailing.outbox;
     t = mailing;
   });
   afterAll(async () => {
     await t.close();
     await smtp.close();
+    await provider.close();
   });
 
   describe.each(WRITES)('$name', (write) => {

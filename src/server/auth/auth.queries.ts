@@ -186,6 +186,7 @@ export async function deleteExpiredSessions(db: AppDb) {
 
 /** A new password; any reset link the account had is void with it (it was for the old one). */
 export async function setPasswordHash(db: AppDb, userId: string, passwordHash: string) {
-  await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+  // An account made through single sign-on has a password of its own from now on (issue 29).
+  await db.update(users).set({ passwordHash, hasPassword: true }).where(eq(users.id, userId));
   await db.delete(passwordResets).where(eq(passwordResets.userId, userId));
 }

@@ -80,7 +80,9 @@ export function registerRoute<D extends RouteDefinition>(
     ...extras,
     handler: async (request, reply) => {
       const answer = await handler(callOf(definition, request, reply));
-      if (answer === reply) return reply;
+      // A reply is a thenable: a handler that returned it (a stream, a redirect) hands back what
+      // awaiting it gave, once it was sent. Sending again would log Fastify's "already sent".
+      if (answer === reply || reply.sent) return reply;
       // JSON the cache serialized once: sent as it is (Fastify sends strings unserialized).
       if (typeof answer === 'string') return reply.code(status).type('application/json; charset=utf-8').send(answer);
       return reply.code(status).send(answer);

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ssoApi } from '../../shared/api/sso.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { VerificationPolicy } from '../auth/email-verification-rule.js';
+import type { EmailVerificationService } from '../auth/email-verification.service.js';
 import { toMe } from '../auth/me.js';
 import { accountOf } from '../auth/session-account.js';
 import { replaceSession } from '../auth/sign-in-cookie.js';
@@ -42,7 +43,12 @@ function refusedPage(refused: SsoRefused): string {
  * token live in cookies only the /api/auth/sso routes receive.
  */
 export const ssoRoutes =
-  (sso: SsoService | undefined, auth: AuthService, policy: VerificationPolicy): FastifyPluginAsync =>
+  (
+    sso: SsoService | undefined,
+    auth: AuthService,
+    verifications: EmailVerificationService,
+    policy: VerificationPolicy,
+  ): FastifyPluginAsync =>
   async (app) => {
     const configured = (): SsoService => {
       if (!sso) throw new AppError(404, 'NOT_FOUND');
@@ -121,6 +127,8 @@ export const ssoRoutes =
       const session = await auth.startSession(user, request.headers['user-agent']);
       logSecurityEvent(request, 'signed up', { userId: user.id });
       await replaceSession(auth, request, reply, session);
+      // An address the provider did not vouch for is verified by mail, as any new account's.
+      if (user.verifyEmail) verifications.afterSignUp(user, request.log);
       return { user: toMe(user, policy) };
     });
 

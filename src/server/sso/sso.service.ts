@@ -131,6 +131,8 @@ export class SsoService {
     } catch (error) {
       throw this.refusal(error, purpose);
     }
+    // OpenID Connect caps `sub` at 255 ASCII characters; a longer one is no provider's (and no row's).
+    if (claims.sub.length > 255) throw new SsoRefused('SSO_FAILED', purpose);
     const { issuer } = this.deps.config;
     const email = typeof claims.email === 'string' ? parseEmail(claims.email) : undefined;
     const emailVerified = claims.email_verified === true;
