@@ -33,6 +33,8 @@ const SERVER_LAYERS = [
   // Reads every area shares: public user rows, icons, who follows whom.
   'directory',
   'auth',
+  // Single sign-on with the university's OpenID provider (issue 29): makes and signs in accounts.
+  'sso',
   'posts',
   'follows',
   'users',
@@ -118,7 +120,7 @@ module.exports = {
       comment:
         "The signed-in account's whole row (password hash, e-mail) is for the modules that read and write accounts; every other handler and service gets the Viewer (issue 27).",
       severity: 'error',
-      from: { path: '^src/server/', pathNot: '^src/server/(auth|accounts|users)/' },
+      from: { path: '^src/server/', pathNot: '^src/server/(auth|sso|accounts|users)/' },
       to: { path: '^src/server/auth/session-account\\.ts$' },
     },
     {

@@ -43,10 +43,10 @@ const ProfilePage = page(() => import('./features/people/ProfilePage').then((m) 
 const ModerationPage = page(() => import('./features/moderation/ModerationPage').then((m) => m.ModerationPage));
 const FollowListPage = page(() => import('./features/people/FollowListPage').then((m) => m.FollowListPage));
 const BoardPage = page(() => import('./features/boards/BoardPage').then((m) => m.BoardPage));
-const VerifyEmailPage = page(() => import('./features/verify-email/VerifyEmailPage').then((m) => m.VerifyEmailPage));
+const VerifyEmailPage = page(() => import('./features/auth/VerifyEmailPage').then((m) => m.VerifyEmailPage));
 const EmailSettingsPage = page(() => import('./features/settings/EmailSettingsPage').then((m) => m.EmailSettingsPage));
-const SsoWelcomePage = page(() => import('./features/sso/SsoWelcomePage').then((m) => m.SsoWelcomePage));
-const SsoSettingsPage = page(() => import('./features/sso/SsoSettingsPage').then((m) => m.SsoSettingsPage));
+const SsoWelcomePage = page(() => import('./features/auth/SsoWelcomePage').then((m) => m.SsoWelcomePage));
+const SsoSettingsPage = page(() => import('./features/settings/SsoSettingsPage').then((m) => m.SsoSettingsPage));
 const InvitesPage = page(() => import('./features/moderation/InvitesPage').then((m) => m.InvitesPage));
 
 /** The profile routes are /@{username}...: a first segment without the '@' is not a page. */

@@ -380,12 +380,12 @@ export async function buildApp({
   await app.register(authRoutes(auth, verifications, verification));
   await app.register(accountSecurityRoutes(auth));
   await app.register(passwordResetRoutes(resets, auth, verification));
-  await app.register(emailVerificationRoutes(verifications, emailVerifiedByAdmin, verification));
+  await app.register(emailVerificationRoutes(verifications, verification));
   await app.register(ssoRoutes(sso, auth, verifications, verification));
   await app.register(inviteRoutes(invites));
   await app.register(deleteAccountRoutes(deletion));
   await app.register(exportRoutes(dataExport, config.exportStallMs, clock));
-  await app.register(moderationRoutes(moderation, roles));
+  await app.register(moderationRoutes(moderation, roles, emailVerifiedByAdmin));
   await app.register(postRoutes(posts));
   await app.register(userRoutes(users, verification));
   await app.register(followRoutes(follows));

@@ -39,7 +39,17 @@ afterAll(() => server.close());
 /** How many of the logged requests were `method path` (path with its query, if any). */
 export const sent = (request: string) => requests.filter((r) => r === request).length;
 
-export const me: Me = { uid: 'u-me', username: 'sam', email: 'sam@example.com', bio: '', icon: null, role: 'member', emailVerified: true, pendingEmail: null, mustVerify: false };
+export const me: Me = {
+  uid: 'u-me',
+  username: 'sam',
+  email: 'sam@example.com',
+  bio: '',
+  icon: null,
+  role: 'member',
+  emailVerified: true,
+  pendingEmail: null,
+  mustVerify: false,
+};
 
 /** A request that stays unanswered until `release()`: what the screen shows meanwhile is the optimistic state. */
 export function held() {

@@ -3,8 +3,6 @@ import { emailVerificationApi } from '../../shared/api/email-verification.js';
 import { rateLimitAddress } from '../http/client-address.js';
 import { registerRoute } from '../http/register-route.js';
 import { logSecurityEvent } from '../http/security-log.js';
-import type { EmailVerifiedByAdmin } from '../moderation/email-verified-by-admin.js';
-import { AppError } from '../http/app-error.js';
 import type { VerificationPolicy } from './email-verification-rule.js';
 import type { EmailVerificationService } from './email-verification.service.js';
 import { toMe } from './me.js';
@@ -12,7 +10,7 @@ import { accountOf } from './session-account.js';
 
 /** Not in the spec (issue 29): verified addresses. The link's token travels in a JSON body, never in an API URL. */
 export const emailVerificationRoutes =
-  (verifications: EmailVerificationService, byAdmin: EmailVerifiedByAdmin, policy: VerificationPolicy): FastifyPluginAsync =>
+  (verifications: EmailVerificationService, policy: VerificationPolicy): FastifyPluginAsync =>
   async (app) => {
     registerRoute(app, emailVerificationApi.verifyLink, async ({ request, body }) => {
       const proved = await verifications.verifyLink(body.token, rateLimitAddress(request.ip));
@@ -35,13 +33,5 @@ export const emailVerificationRoutes =
       const user = await verifications.changeEmail(accountOf(request), body, request.log);
       logSecurityEvent(request, 'changed e-mail', { userId: user.id });
       return { user: toMe(user, policy) };
-    });
-
-    registerRoute(app, emailVerificationApi.moderationVerifyEmail, async ({ request, params, viewer }) => {
-      // As every moderation route takes a username: the leading '@' optional, any case.
-      const done = await byAdmin.verify(viewer, params.username.replace(/^@/, '').toLowerCase());
-      if (!done) throw new AppError(404, 'USER_NOT_FOUND');
-      if (!done.already) logSecurityEvent(request, 'moderation action', { userId: viewer.id });
-      return null;
     });
   };

@@ -4,6 +4,8 @@ import { AppError } from '../http/app-error.js';
 import { rateLimitAddress } from '../http/client-address.js';
 import { registerRoute } from '../http/register-route.js';
 import { logSecurityEvent } from '../http/security-log.js';
+import { emailVerificationApi } from '../../shared/api/email-verification.js';
+import type { EmailVerifiedByAdmin } from './email-verified-by-admin.js';
 import type { ModerationService } from './moderation.service.js';
 import type { Roles } from './roles.js';
 
@@ -13,7 +15,7 @@ import type { Roles } from './roles.js';
  * service checks again whom the action touches.
  */
 export const moderationRoutes =
-  (moderation: ModerationService, roles: Roles): FastifyPluginAsync =>
+  (moderation: ModerationService, roles: Roles, emailVerifiedByAdmin: EmailVerifiedByAdmin): FastifyPluginAsync =>
   async (app) => {
     registerRoute(app, moderationApi.report, async ({ request, body, viewer }) => {
       await moderation.report(viewer, body, rateLimitAddress(request.ip));
@@ -57,5 +59,14 @@ export const moderationRoutes =
       if (!changed) throw new AppError(404, 'USER_NOT_FOUND');
       logSecurityEvent(request, 'changed a role', { userId: viewer.id });
       return { user: await moderation.person(viewer, username) };
+    });
+
+    // Issue 29: an admin's word that a user's address is theirs (defined with the verification routes).
+    registerRoute(app, emailVerificationApi.moderationVerifyEmail, async ({ request, params, viewer }) => {
+      // As every moderation route takes a username: the leading '@' optional, any case.
+      const done = await emailVerifiedByAdmin.verify(viewer, params.username.replace(/^@/, '').toLowerCase());
+      if (!done) throw new AppError(404, 'USER_NOT_FOUND');
+      if (!done.already) logSecurityEvent(request, 'moderation action', { userId: viewer.id });
+      return null;
     });
   };

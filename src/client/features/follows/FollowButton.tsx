@@ -6,7 +6,7 @@ import { SignInPrompt } from '../../ui/SignInPrompt';
 import { useCurrentUser } from '../../api/current-user';
 import { useSetFollowing } from './api/follow';
 import styles from './FollowButton.module.css';
-import { useAddressToVerify, VerifyPrompt } from '../verify-email/VerifyEmail';
+import { useAddressToVerify, VerifyPrompt } from '../verify-email';
 
 /**
  * 'Follow' / 'Unfollow'. Flips at once, then the server's answer decides the final state. If

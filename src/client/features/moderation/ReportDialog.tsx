@@ -11,7 +11,7 @@ import { PopUp } from '../../ui/PopUp';
 import { useReport } from './api/moderation';
 import { Choices, TextArea } from './dialog-fields';
 import styles from './ReportDialog.module.css';
-import { useAddressToVerify, VerifyPrompt } from '../verify-email/VerifyEmail';
+import { useAddressToVerify, VerifyPrompt } from '../verify-email';
 
 type Target = { postId: string } | { username: string };
 

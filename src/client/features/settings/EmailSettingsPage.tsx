@@ -9,8 +9,7 @@ import { Page } from '../../ui/Page';
 import { PopUp } from '../../ui/PopUp';
 import { TextField } from '../../ui/TextField';
 import { useDocumentTitle } from '../../ui/use-document-title';
-import { useChangeEmail } from '../verify-email/api';
-import { VerifyNotice } from '../verify-email/VerifyEmail';
+import { useChangeEmail, VerifyNotice } from '../verify-email';
 import styles from './SecurityPages.module.css';
 
 /**

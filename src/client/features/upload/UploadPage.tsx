@@ -19,7 +19,7 @@ import { useDocumentTitle } from '../../ui/use-document-title';
 import { useCurrentUser } from '../../api/current-user';
 import { useCreatePost } from '../posts';
 import styles from './UploadPage.module.css';
-import { useAddressToVerify, VerifyNotice } from '../verify-email/VerifyEmail';
+import { useAddressToVerify, VerifyNotice } from '../verify-email';
 
 type Status = { step: 'editing' } | { step: 'uploading' } | { step: 'done'; postId: string } | { step: 'failed'; message: string };
 

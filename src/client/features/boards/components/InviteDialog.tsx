@@ -10,7 +10,7 @@ import { PopUp } from '../../../ui/PopUp';
 import { TextField } from '../../../ui/TextField';
 import { useSetBoardMember } from '../api/board-member';
 import styles from './InviteDialog.module.css';
-import { useAddressToVerify, VerifyPrompt } from '../../verify-email/VerifyEmail';
+import { useAddressToVerify, VerifyPrompt } from '../../verify-email';
 
 /** The owner's Invite; for an account that must verify its address first, that (issue 29). */
 export function InviteDialog({ board, onClose }: { board: BoardDetail; onClose: () => void }) {

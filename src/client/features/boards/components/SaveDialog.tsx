@@ -2,7 +2,7 @@ import { createPortal } from 'react-dom';
 import { useCurrentUser } from '../../../api/current-user';
 import { SignInPrompt } from '../../../ui/SignInPrompt';
 import { SavePicker } from './SavePicker';
-import { useAddressToVerify, VerifyPrompt } from '../../verify-email/VerifyEmail';
+import { useAddressToVerify, VerifyPrompt } from '../../verify-email';
 
 /**
  * What Save opens: the picker for a signed-in viewer, the spec's 'Not signed in!' otherwise, and

@@ -8,11 +8,10 @@ import { paths } from '../../paths';
 import button from '../../ui/button.module.css';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/use-document-title';
-import { AuthScreen } from '../auth/AuthScreen';
-import styles from '../auth/LoginPage.module.css';
-import recovery from '../auth/PasswordRecovery.module.css';
-import { useVerifyLink } from './api';
-import { useAddressToVerify, VerifyEmailPanel } from './VerifyEmail';
+import { useAddressToVerify, useVerifyLink, VerifyEmailPanel } from '../verify-email';
+import { AuthScreen } from './AuthScreen';
+import styles from './LoginPage.module.css';
+import recovery from './PasswordRecovery.module.css';
 
 /**
  * Not in the spec (issue 29): a mailed verification link (/verify/{token}), opened anywhere,

@@ -9,10 +9,10 @@ import { PopUp } from '../../ui/PopUp';
 import { Spinner } from '../../ui/Spinner';
 import { TextField } from '../../ui/TextField';
 import { useDocumentTitle } from '../../ui/use-document-title';
-import { AuthScreen } from '../auth/AuthScreen';
-import styles from '../auth/LoginPage.module.css';
-import recovery from '../auth/PasswordRecovery.module.css';
-import { useCompleteSsoSignup, useSsoSignup } from './api';
+import { useCompleteSsoSignup, useSsoSignup } from './api/sso-signup';
+import { AuthScreen } from './AuthScreen';
+import styles from './LoginPage.module.css';
+import recovery from './PasswordRecovery.module.css';
 
 /**
  * Not in the spec (issue 29): the first single sign-on asks for a username (the spec's rules and

@@ -11,8 +11,8 @@ import { FormErrors } from '../../ui/FormErrors';
 import { Page } from '../../ui/Page';
 import { SkeletonRows } from '../../ui/Skeleton';
 import { useDocumentTitle } from '../../ui/use-document-title';
-import styles from '../settings/SecurityPages.module.css';
-import { useSsoState, useSsoUnlink } from './api';
+import { useSsoState, useSsoUnlink } from './api/sso';
+import styles from './SecurityPages.module.css';
 
 /**
  * Not in the spec (issue 29): Settings → Security → {OIDC_NAME}. Connect the university's

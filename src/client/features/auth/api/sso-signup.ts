@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { setCurrentUser } from '../../api/current-user';
-import { call } from '../../api/http';
+import { setCurrentUser } from '../../../api/current-user';
+import { call } from '../../../api/http';
 
 /** This browser's first single sign-on, waiting for its username: the provider's address and suggestion. */
 export function useSsoSignup() {
@@ -16,18 +16,5 @@ export function useCompleteSsoSignup() {
       queryClient.clear();
       setCurrentUser(queryClient, user);
     },
-  });
-}
-
-const STATE_KEY = ['sso-state'] as const;
-
-/** Whether the account is connected, and whether it has a password of its own. */
-export const useSsoState = () => useQuery({ queryKey: STATE_KEY, queryFn: () => call('ssoState') });
-
-export function useSsoUnlink() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () => call('ssoUnlink'),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: STATE_KEY }),
   });
 }
