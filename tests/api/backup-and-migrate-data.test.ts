@@ -128,6 +128,8 @@ describe.skipIf(noPostgres)('npm run migrate-data', () => {
         rows: {
           users: 2,
           sessions: 2,
+          // Issue 29: the university sign-ins linked to accounts (none in this setup).
+          sso_identities: 0,
           posts: 2,
           follows: 1,
           blocks: 0,
