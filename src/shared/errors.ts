@@ -92,6 +92,11 @@ export const ERRORS = {
   SSO_SIGNUP_EXPIRED: 'This sign-up has run out of time. Start again.',
   /** Unlinking the only way in. */
   SSO_NEEDS_PASSWORD: 'Add a password first, or you could not sign in any more.',
+  /**
+   * An account without a password proves it is its owner by a fresh sign-in with the university
+   * account (RECENT_SIGN_IN_MS) where others type their password: adding one, deleting the account.
+   */
+  SSO_REAUTH_NEEDED: 'Sign in again with your university account, then try again within 10 minutes.',
   // Blocks (not in the spec; issue 17)
   CANNOT_BLOCK_YOURSELF: 'You cannot block yourself.',
   /** Following someone you blocked: unblock them first (from their profile or Blocked Accounts). */

@@ -121,6 +121,7 @@ describe('POST /api/auth/register', () => {
       emailVerified: false,
       pendingEmail: null,
       mustVerify: false,
+      hasPassword: true,
     });
     // Nothing else leaks (no hash, no internal columns).
     expect(response.body).not.toContain('argon2');
@@ -565,6 +566,7 @@ describe('POST /api/auth/login', () => {
         emailVerified: false,
         pendingEmail: null,
         mustVerify: false,
+        hasPassword: true,
       },
     });
     const header = sessionSetCookie(response);
@@ -803,6 +805,7 @@ describe('POST /api/auth/logout and GET /api/me', () => {
         emailVerified: false,
         pendingEmail: null,
         mustVerify: false,
+        hasPassword: true,
       },
     });
   });

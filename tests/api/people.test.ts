@@ -253,6 +253,7 @@ describe('PATCH /api/me', () => {
       emailVerified: false,
       pendingEmail: null,
       mustVerify: false,
+      hasPassword: true,
     });
     expect(await me(alice!.cookie)).toEqual(user);
     expect(await profile(alice!.username)).toMatchObject({ bio: 'Sharing my #studentliving', icon: first.icon });

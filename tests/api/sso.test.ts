@@ -1055,3 +1055,55 @@ describe('logs', () => {
     expect(LINES.filter((line) => line.includes('FST_ERR_REP_ALREADY_SENT'))).toEqual([]);
   });
 });
+
+describe('an account made through single sign-on proves itself by a fresh sign-in (issue 29 point 3)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // No session cache, so a session's sign-in time moved back in the database is what the next request reads.
+    t = await ssoApp({ sessionCacheMs: 0 });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  it('adds its first password without a current one, only within 10 minutes of signing in; then signs in with it and may disconnect', async () => {
+    const account = student();
+    const { browser, me } = await ssoSignUp(t, account);
+    expect(me.hasPassword).toBe(false);
+    const password = { currentPassword: '', newPassword: 'graduated at last 1', confirmPassword: 'graduated at last 1' };
+
+    await query(t.database, `UPDATE sessions SET created_at = now() - interval '11 minutes' WHERE user_id = $1`, [me.uid]);
+    expectError(await browser.send('POST', API.password, password), 401, 'SSO_REAUTH_NEEDED');
+    expectError(await browser.send('DELETE', ssoApi.ssoUnlink.path), 409, 'SSO_NEEDS_PASSWORD');
+
+    await query(t.database, `UPDATE sessions SET created_at = now() - interval '1 minute' WHERE user_id = $1`, [me.uid]);
+    expect((await browser.send('POST', API.password, { ...password, newPassword: 'short', confirmPassword: 'short' })).statusCode).toBe(
+      400,
+    );
+    const added = await browser.send('POST', API.password, password);
+    expect(added.statusCode, added.body).toBe(204);
+    expect((await browser.get(API.me)).json<{ user: Me }>().user.hasPassword).toBe(true);
+    expect((await login(t, me.username, password.newPassword)).statusCode).toBe(200);
+
+    // A password of its own now: the university sign-in may go, and the current password is asked from now on.
+    expect((await browser.send('DELETE', ssoApi.ssoUnlink.path)).statusCode).toBe(204);
+    expectError(
+      await browser.send('POST', API.password, { ...password, newPassword: 'graduated again 22', confirmPassword: 'graduated again 22' }),
+      400,
+      'FILL_IN_ALL_FIELDS',
+    );
+  });
+
+  it('deletes itself without a password only within 10 minutes of signing in', async () => {
+    const account = student();
+    const { browser, me } = await ssoSignUp(t, account);
+    await query(t.database, `UPDATE sessions SET created_at = now() - interval '30 minutes' WHERE user_id = $1`, [me.uid]);
+    expectError(await browser.send('DELETE', API.me, { password: '' }), 401, 'SSO_REAUTH_NEEDED');
+    expect(await query(t.database, 'SELECT 1 FROM users WHERE id = $1', [me.uid])).toHaveLength(1);
+
+    await query(t.database, `UPDATE sessions SET created_at = now() WHERE user_id = $1`, [me.uid]);
+    const deleted = await browser.send('DELETE', API.me, { password: '' });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await query(t.database, 'SELECT 1 FROM users WHERE id = $1', [me.uid])).toEqual([]);
+    expect(await linkedTo(t, account.sub)).toEqual([]);
+  });
+});

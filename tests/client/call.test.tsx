@@ -57,6 +57,7 @@ describe('call()', () => {
             emailVerified: false,
             pendingEmail: null,
             mustVerify: false,
+            hasPassword: true,
           },
         }),
       ),

@@ -49,6 +49,7 @@ export const me: Me = {
   emailVerified: true,
   pendingEmail: null,
   mustVerify: false,
+  hasPassword: true,
 };
 
 /** A request that stays unanswered until `release()`: what the screen shows meanwhile is the optimistic state. */

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { accountApi } from '../../shared/api/delete-account.js';
-import { accountOf } from '../auth/session-account.js';
+import { accountOf, signedInRecently } from '../auth/session-account.js';
 import { clearSessionCookie } from '../auth/session-cookie.js';
 import { rateLimitAddress } from '../http/client-address.js';
 import { registerRoute } from '../http/register-route.js';
@@ -12,7 +12,7 @@ export const deleteAccountRoutes =
   (deletion: AccountDeletion): FastifyPluginAsync =>
   async (app) => {
     registerRoute(app, accountApi.deleteAccount, async ({ request, reply, body, viewer }) => {
-      await deletion.delete(accountOf(request), body, rateLimitAddress(request.ip));
+      await deletion.delete(accountOf(request), body, rateLimitAddress(request.ip), signedInRecently(request));
       logSecurityEvent(request, 'deleted account', { userId: viewer.id });
       clearSessionCookie(request, reply);
       return null;

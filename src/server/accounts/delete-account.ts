@@ -33,7 +33,16 @@ export class AccountDeletion {
    * then the files are deleted: a crash after the commit leaves keys for the sweep, never files
    * that nothing points at. Memory holds one key per file: about 3 short strings per post.
    */
-  async delete(user: UserRow, body: DeleteAccountBody, address: string): Promise<void> {
+  async delete(user: UserRow, body: DeleteAccountBody, address: string, signedInRecently = false): Promise<void> {
+    // An account made through single sign-on has no password to type: a fresh sign-in proves it is its owner (issue 29).
+    if (!user.hasPassword) {
+      if (!signedInRecently) throw new AppError(401, 'SSO_REAUTH_NEEDED').withAudit({ accountId: user.id });
+    } else await this.checkPassword(user, body, address);
+    await this.erase(user);
+  }
+
+  /** The password typed again, its wrong guesses limited per account and per address. */
+  private async checkPassword(user: UserRow, body: DeleteAccountBody, address: string): Promise<void> {
     if (body.password === '') throw new AppError(400, 'FILL_IN_ALL_FIELDS');
     const { loginPerIp, loginFailuresPerAccount, windowMs } = this.limits;
     const slots = await this.limiter.take(
@@ -47,7 +56,9 @@ export class AccountDeletion {
       throw new AppError(401, 'INCORRECT_PASSWORD').withAudit({ accountId: user.id });
     }
     await Promise.all(slots.map((slot) => slot.release()));
+  }
 
+  private async erase(user: UserRow): Promise<void> {
     // Every cache forgets the account (the change commits with it) before its files go: that can take a while.
     await this.files.release(async (tx, note) => {
       const account = await lockAccount(tx, user.id);

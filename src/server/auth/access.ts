@@ -64,7 +64,7 @@ export function registerAccess(app: FastifyInstance, auth: AuthService, verifica
       request.viewer = viewerOf(session.user);
       request.sessionId = session.sessionId;
       request.viewerLastChange = { lastChangeId: session.user.lastChangeId, lastChangeAt: session.user.lastChangeAt };
-      rememberAccount(request, session.user);
+      rememberAccount(request, session.user, session.session.createdAt);
       // The use extended the session: the browser's cookie is extended with it.
       if (token && session.renewedUntil) setSessionCookie(request, reply, token, session.renewedUntil);
     }

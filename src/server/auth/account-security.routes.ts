@@ -3,7 +3,7 @@ import { sessionsApi } from '../../shared/api/sessions.js';
 import { registerRoute } from '../http/register-route.js';
 import { logSecurityEvent } from '../http/security-log.js';
 import type { AuthService } from './auth.service.js';
-import { accountOf } from './session-account.js';
+import { accountOf, signedInRecently } from './session-account.js';
 import { clearSessionCookie, sessionTokenOf } from './session-cookie.js';
 
 /** Not in the spec (issue 16): Change Password and the Sessions list of Settings → Security. */
@@ -12,7 +12,7 @@ export const accountSecurityRoutes =
   async (app) => {
     registerRoute(app, sessionsApi.changePassword, async ({ request, body, viewer }) => {
       // A signed-in request has a token: the account came from it.
-      await auth.changePassword(accountOf(request), sessionTokenOf(request).token!, body);
+      await auth.changePassword(accountOf(request), sessionTokenOf(request).token!, body, signedInRecently(request));
       logSecurityEvent(request, 'changed password', { userId: viewer.id });
       return null;
     });

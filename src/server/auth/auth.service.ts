@@ -187,11 +187,15 @@ export class AuthService {
    * current password. Every other session ends, so a thief holding one is out; this one stays.
    * Each attempt counts against the account's limit before any argon2 work.
    */
-  async changePassword(user: UserRow, token: string, body: ChangePasswordBody): Promise<void> {
+  async changePassword(user: UserRow, token: string, body: ChangePasswordBody, signedInRecently = false): Promise<void> {
     await this.limiter.hit(`password:user:${user.id}`, this.limits.passwordChangesPerUser, this.limits.windowMs);
-    const messages = validateNewPassword(body, { commonPassword: isCommonPassword(body.newPassword) });
+    // An account made through single sign-on adds its first password: a fresh sign-in is its proof (issue 29).
+    const current = user.hasPassword ? body : { ...body, currentPassword: undefined };
+    const messages = validateNewPassword(current, { commonPassword: isCommonPassword(body.newPassword) });
     if (messages.length > 0) throw new AppError(400, errorCodeOf(messages[0]!), messages);
-    if (!(await verifyPassword(user.passwordHash, body.currentPassword))) {
+    if (!user.hasPassword) {
+      if (!signedInRecently) throw new AppError(401, 'SSO_REAUTH_NEEDED').withAudit({ accountId: user.id });
+    } else if (!(await verifyPassword(user.passwordHash, body.currentPassword))) {
       throw new AppError(401, 'INCORRECT_PASSWORD').withAudit({ accountId: user.id });
     }
     const passwordHash = await hashPassword(body.newPassword, this.passwordCost);

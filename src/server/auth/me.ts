@@ -15,5 +15,6 @@ export function toMe(user: UserRow, policy: VerificationPolicy): Me {
     emailVerified: user.emailVerifiedAt !== null,
     pendingEmail: user.pendingEmail,
     mustVerify: mustVerify(user, policy),
+    hasPassword: user.hasPassword,
   };
 }

@@ -20,6 +20,11 @@ export const Me = z
     pendingEmail: z.string().nullable(),
     /** The account cannot post, follow, save, report or invite until it proves `pendingEmail ?? email`. */
     mustVerify: z.boolean(),
+    /**
+     * False for an account made through single sign-on until it adds a password: Change Password
+     * then adds one, and Delete Account asks for a fresh university sign-in instead (issue 29).
+     */
+    hasPassword: z.boolean(),
   })
   .meta({ id: 'Me' });
 export type Me = z.infer<typeof Me>;

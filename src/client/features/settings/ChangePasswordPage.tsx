@@ -13,6 +13,7 @@ import { PopUp } from '../../ui/PopUp';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useChangePassword } from './api/sessions';
 import styles from './SecurityPages.module.css';
+import { useCurrentUser } from '../../api/current-user';
 
 /**
  * Not in the spec (issue 16): Settings → Security → Change Password. The sign-up rules for the
@@ -21,6 +22,8 @@ import styles from './SecurityPages.module.css';
 export function ChangePasswordPage() {
   const navigate = useNavigate();
   const change = useChangePassword();
+  // Issue 29: an account made through single sign-on adds its first password, with no current one to type.
+  const hasPassword = useCurrentUser()?.hasPassword !== false;
   useDocumentTitle(COPY.settings.changePassword);
   const [currentPassword, setCurrent] = useState('');
   const [newPassword, setNew] = useState('');
@@ -32,7 +35,7 @@ export function ChangePasswordPage() {
     event.preventDefault();
     if (change.isPending) return;
     const body = { currentPassword, newPassword, confirmPassword };
-    const problems = validateNewPassword(body);
+    const problems = validateNewPassword(hasPassword ? body : { newPassword, confirmPassword });
     setErrors(problems);
     if (problems.length > 0) return;
     change.mutate(body, {
@@ -50,7 +53,9 @@ export function ChangePasswordPage() {
     <Page title={COPY.settings.changePassword} back width="column">
       <form className={styles.form} onSubmit={submit} noValidate>
         <p className={styles.intro}>{COPY.security.changePasswordIntro}</p>
-        <CurrentPasswordField id="current-password" label={COPY.security.currentPassword} value={currentPassword} onChange={setCurrent} />
+        {hasPassword && (
+          <CurrentPasswordField id="current-password" label={COPY.security.currentPassword} value={currentPassword} onChange={setCurrent} />
+        )}
         <NewPasswordFields
           newPassword={newPassword}
           confirmPassword={confirmPassword}

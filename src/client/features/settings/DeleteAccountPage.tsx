@@ -15,6 +15,7 @@ import { useDocumentTitle } from '../../ui/use-document-title';
 import { useDeleteAccount } from './api/delete-account';
 import styles from './DeleteAccountPage.module.css';
 import security from './SecurityPages.module.css';
+import { useCurrentUser } from '../../api/current-user';
 
 /**
  * Not in the spec (issue 16): Settings → Security → Delete Account. Says what goes, asks for the
@@ -25,6 +26,8 @@ import security from './SecurityPages.module.css';
 export function DeleteAccountPage() {
   const navigate = useNavigate();
   const deletion = useDeleteAccount();
+  // Issue 29: an account made through single sign-on has no password to type (a fresh sign-in proves it).
+  const hasPassword = useCurrentUser()?.hasPassword !== false;
   useDocumentTitle(COPY.settings.deleteAccount);
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<string[]>([]);
@@ -33,7 +36,7 @@ export function DeleteAccountPage() {
   function submit(event: FormEvent) {
     event.preventDefault();
     if (deletion.isPending) return;
-    const problems = password === '' ? [ERRORS.FILL_IN_ALL_FIELDS] : [];
+    const problems = hasPassword && password === '' ? [ERRORS.FILL_IN_ALL_FIELDS] : [];
     setErrors(problems);
     if (problems.length === 0) setConfirming(true);
   }
@@ -63,7 +66,9 @@ export function DeleteAccountPage() {
           {COPY.deleteAccount.keepFirst} <Link to={paths.downloadData}>{COPY.deleteAccount.downloadFirst}</Link>
         </p>
         <p className={styles.note}>{COPY.deleteAccount.usernameHeld(USERNAME_HOLD_DAYS)}</p>
-        <CurrentPasswordField id="delete-password" label={COPY.deleteAccount.password} value={password} onChange={setPassword} />
+        {hasPassword && (
+          <CurrentPasswordField id="delete-password" label={COPY.deleteAccount.password} value={password} onChange={setPassword} />
+        )}
         <FormErrors messages={errors} testId="delete-errors" />
         <button type="submit" className={`${button.danger} ${styles.submit}`} disabled={deletion.isPending}>
           {COPY.settings.deleteAccount}

@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChangePasswordBody } from '../../../../shared/api/sessions';
+import { CURRENT_USER_KEY } from '../../../api/current-user';
 import { call } from '../../../api/http';
 
 /** Where the signed-in user is signed in (Settings → Sessions). */
@@ -20,11 +21,17 @@ export function useEndSession() {
   });
 }
 
-/** Change Password; every other session ends, so the Sessions list is stale after it. */
+/**
+ * Change Password; every other session ends, so the Sessions list is stale after it (and the
+ * account, which may just have added its first password: issue 29).
+ */
 export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ChangePasswordBody) => call('changePassword', { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsQuery().queryKey }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: sessionsQuery().queryKey });
+      await queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+    },
   });
 }
