@@ -124,11 +124,19 @@ describe('unknown query and body keys, on every documented route', () => {
     expect(operations.length).toBeGreaterThan(50);
   });
 
+  /**
+   * Routes whose query another party writes: the OpenID provider's redirect back (issue 29), to
+   * which a provider may add parameters of its own (Google adds scope, authuser, hd and prompt;
+   * Keycloak and Entra ID session_state), and which openid-client reads as a whole.
+   */
+  const QUERY_OF_ANOTHER_PARTY = new Set(['get /api/auth/sso/callback']);
+
   it('an unknown query key is a 400 on every route, and nothing is written', async () => {
     const before = await everyRow(t);
     const failures: string[] = [];
     for (const [path, operations] of Object.entries(paths)) {
       for (const [method, operation] of Object.entries(operations)) {
+        if (QUERY_OF_ANOTHER_PARTY.has(`${method} ${path}`)) continue;
         const response = await t.app.inject({
           method: method.toUpperCase() as 'GET',
           url: url(path, `?${UNKNOWN}=1`),
