@@ -7,7 +7,7 @@ import { ERRORS, type ErrorCode } from '../../src/shared/errors.js';
 import { DEFAULT_RATE_LIMITS, loadConfig, trustProxySetting } from '../../src/server/config.js';
 import type { Database } from '../../src/server/db/database.js';
 import { sessions, users } from '../../src/server/db/schema.js';
-import { newAccount, sessionCookie, signUp } from '../helpers/accounts.js';
+import { expectedMe, newAccount, sessionCookie, signUp } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 // ---------------------------------------------------------------- helpers
@@ -111,18 +111,9 @@ describe('POST /api/auth/register', () => {
     const response = await post(t.app, API.register, body);
     expect(response.statusCode, response.body).toBe(201);
     const { user } = response.json();
-    expect(user).toEqual({
-      uid: expect.any(String),
-      username: account.username.toLowerCase(),
-      email: account.email.toLowerCase(),
-      bio: '',
-      icon: null,
-      role: 'member',
-      emailVerified: false,
-      pendingEmail: null,
-      mustVerify: false,
-      hasPassword: true,
-    });
+    expect(user).toEqual(
+      expectedMe({ uid: expect.any(String), username: account.username.toLowerCase(), email: account.email.toLowerCase() }),
+    );
     // Nothing else leaks (no hash, no internal columns).
     expect(response.body).not.toContain('argon2');
     expect(response.body).not.toContain(account.password);
@@ -555,20 +546,7 @@ describe('POST /api/auth/login', () => {
   ])('signs in by %s', async (_, identifier) => {
     const response = await login(identifier(alice), alice.password);
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toEqual({
-      user: {
-        uid: alice.uid,
-        username: alice.username,
-        email: alice.email,
-        bio: '',
-        icon: null,
-        role: 'member',
-        emailVerified: false,
-        pendingEmail: null,
-        mustVerify: false,
-        hasPassword: true,
-      },
-    });
+    expect(response.json()).toEqual({ user: expectedMe(alice) });
     const header = sessionSetCookie(response);
     expect(header).toMatch(/;\s*HttpOnly/i);
     expect(header).toMatch(/;\s*SameSite=Lax/i);
@@ -794,20 +772,7 @@ describe('POST /api/auth/logout and GET /api/me', () => {
     const account = await signUp(t.app, newAccount());
     const response = await me(t.app, account.cookie);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({
-      user: {
-        uid: account.uid,
-        username: account.username,
-        email: account.email,
-        bio: '',
-        icon: null,
-        role: 'member',
-        emailVerified: false,
-        pendingEmail: null,
-        mustVerify: false,
-        hasPassword: true,
-      },
-    });
+    expect(response.json()).toEqual({ user: expectedMe(account) });
   });
 });
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Me } from '../../src/shared/api/auth.js';
 import { API } from '../../src/shared/api/paths.js';
 
 let counter = 0;
@@ -22,4 +23,24 @@ export async function signUp(app: FastifyInstance, body = newAccount()) {
   const response = await app.inject({ method: 'POST', url: API.register, payload: body });
   if (response.statusCode !== 201) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
   return { ...body, uid: response.json().user.uid as string, cookie: sessionCookie(response) };
+}
+
+/**
+ * A new member's Me as the API answers it: no bio or icon, a password of its own, an address
+ * not verified (and, without mail, nothing held back). `changes` set what differs.
+ */
+export function expectedMe(account: { uid: unknown; username: string; email: string }, changes: Partial<Me> = {}) {
+  return {
+    uid: account.uid,
+    username: account.username,
+    email: account.email,
+    bio: '',
+    icon: null,
+    role: 'member',
+    emailVerified: false,
+    pendingEmail: null,
+    mustVerify: false,
+    hasPassword: true,
+    ...changes,
+  };
 }
