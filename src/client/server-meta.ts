@@ -29,3 +29,6 @@ export const SSO_NAME: string | undefined = (() => {
   const name = serverMeta('sso') ?? '';
   return name === '' || name === '__SSO__' ? undefined : name;
 })();
+
+/** SSO_ONLY: the sign-in screen shows Continue with {OIDC_NAME}, the password form behind a link for admins. */
+export const SSO_ONLY = SSO_NAME !== undefined && serverMeta('sso-only') === 'on';

@@ -229,6 +229,7 @@ export async function buildApp({
   };
   const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions, config.passwordHashing, config.registration, {
     verify: verification.mail,
+    passwordSignIn: config.sso?.only ? 'admins' : 'everyone',
   });
   // Default deny: who the viewer is, and whether they may call the route at all (auth/access.ts).
   registerAccess(app, auth, verification);
@@ -431,6 +432,7 @@ export async function buildApp({
     forgotPassword: resets.mailsLinks,
     registration: config.registration,
     sso: config.sso?.name ?? null,
+    ssoOnly: config.sso?.only ?? false,
   });
   // Connections this app opened are closed with it (the database belongs to the caller).
   app.addHook('onClose', async () => {

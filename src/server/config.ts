@@ -219,6 +219,8 @@ export interface SsoConfig {
   allowedDomains: string[];
   /** Where the provider sends the browser back: PUBLIC_URL/api/auth/sso/callback. */
   redirectUri: string;
+  /** SSO_ONLY: nobody but admins signs in with a password. */
+  only: boolean;
 }
 
 /**
@@ -228,11 +230,24 @@ export interface SsoConfig {
 function ssoConfig(
   settings: Pick<
     SettingValues,
-    'OIDC_ISSUER' | 'OIDC_CLIENT_ID' | 'OIDC_CLIENT_SECRET' | 'OIDC_NAME' | 'OIDC_SCOPES' | 'OIDC_ALLOWED_DOMAINS' | 'PUBLIC_URL'
+    | 'OIDC_ISSUER'
+    | 'OIDC_CLIENT_ID'
+    | 'OIDC_CLIENT_SECRET'
+    | 'OIDC_NAME'
+    | 'OIDC_SCOPES'
+    | 'OIDC_ALLOWED_DOMAINS'
+    | 'PUBLIC_URL'
+    | 'REGISTRATION'
+    | 'SSO_ONLY'
   >,
 ): SsoConfig | undefined {
   const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret, PUBLIC_URL: publicUrl } = settings;
-  if (!issuer && !clientId && !clientSecret) return undefined;
+  if (!issuer && !clientId && !clientSecret) {
+    if (settings.REGISTRATION === 'sso')
+      throw new Error('REGISTRATION=sso needs single sign-on: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+    if (settings.SSO_ONLY) throw new Error('SSO_ONLY needs single sign-on: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+    return undefined;
+  }
   const missing = Object.entries({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret })
     .filter(([, value]) => !value)
     .map(([name]) => name);
@@ -250,6 +265,7 @@ function ssoConfig(
     scopes: scopes.join(' '),
     allowedDomains: settings.OIDC_ALLOWED_DOMAINS,
     redirectUri: `${publicUrl}/api/auth/sso/callback`,
+    only: settings.SSO_ONLY,
   };
 }
 

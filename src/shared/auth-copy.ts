@@ -106,6 +106,8 @@ export const emailSettings = {
 export const sso = {
   continueWith: (name: string) => `Continue with ${name}`,
   or: 'or',
+  /** SSO_ONLY: the password form, for admins. */
+  adminSignIn: 'Sign in with a password (admins)',
   welcomeTitle: 'Choose your username',
   welcomeIntro: (email: string) => `You signed in as ${email}. Choose the name people will know you by here.`,
   create: 'Create Account',

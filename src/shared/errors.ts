@@ -41,6 +41,10 @@ export const ERRORS = {
   EMAIL_DOMAIN_NOT_ALLOWED: 'Sign-ups are limited to addresses at {domains}.',
   INVITE_CODE_INVALID: 'Invalid invite code.',
   SIGN_UPS_CLOSED: 'Sign-ups are closed.',
+  /** REGISTRATION=sso (issue 29): the create-account form's note, and its refusal. */
+  SIGN_UP_WITH_SSO: 'New accounts are made by signing in with your university account.',
+  /** SSO_ONLY (issue 29): a password sign-in (or reset link) of anyone but an admin, told only after the password is right. */
+  SIGN_IN_WITH_SSO: 'Sign in with your university account.',
   // Sign-in
   INCORRECT_LOGIN: 'Incorrect log in details.',
   USERNAME_NOT_REGISTERED: 'Username not registered.',

@@ -5,7 +5,8 @@
 import { ERRORS } from './errors.js';
 import type { EmailAddress } from './validation/email.js';
 
-export const REGISTRATION_MODES = ['open', 'domains', 'invite', 'closed'] as const;
+/** `sso` (issue 29): new accounts only through single sign-on; existing password accounts still sign in. */
+export const REGISTRATION_MODES = ['open', 'domains', 'invite', 'sso', 'closed'] as const;
 export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
 
 /** Who may sign up: the server's REGISTRATION settings, which it also writes into index.html. */

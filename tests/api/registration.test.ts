@@ -347,7 +347,7 @@ describe('existing accounts sign in whatever REGISTRATION says', () => {
 describe('the settings', () => {
   it('an unknown mode, a bad domain, or domains without any: refuses to start with a clear message', () => {
     expect(() => registrationConfig({ REGISTRATION: 'invites' })).toThrow(
-      'REGISTRATION must be one of open, domains, invite, closed, got "invites"',
+      'REGISTRATION must be one of open, domains, invite, sso, closed, got "invites"',
     );
     expect(() => registrationConfig({ REGISTRATION: 'domains' })).toThrow(/REGISTRATION=domains needs REGISTRATION_EMAIL_DOMAINS/);
     for (const entry of ['@uni.edu', 'uni', '*uni.edu', 'uni.edu/x', '*.*.uni.edu', 'uni..edu', '-uni.edu']) {

@@ -11,7 +11,9 @@ import { startOidcProvider, type TestOidcAccount, type TestOidcProvider } from '
 import { expectError, get, insertUsers, query } from '../helpers/people.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, TEST_ARGON2ID, type TestApp } from '../helpers/test-app.js';
+import { hashPassword } from '../../src/server/auth/password.js';
+import { resetLinkFor } from '../helpers/reset-links.js';
 import { mailedVerification, mailingApp, mailsTo, resendVerification, verifyLink, type MailingApp } from '../helpers/verification.js';
 
 /**
@@ -979,7 +981,9 @@ describe('OIDC_* settings (loadConfig)', () => {
       scopes: 'openid email profile',
       allowedDomains: [],
       redirectUri: REDIRECT_URI,
+      only: false,
     });
+    expect(loadConfig({ ...full, SSO_ONLY: 'true' }).sso?.only).toBe(true);
     expect(
       loadConfig({ ...full, OIDC_NAME: 'Uni Login', OIDC_SCOPES: ' openid  email ', OIDC_ALLOWED_DOMAINS: `${UNI},*.${UNI}` }).sso,
     ).toMatchObject({ name: 'Uni Login', scopes: 'openid email', allowedDomains: [UNI, `*.${UNI}`] });
@@ -1105,5 +1109,69 @@ describe('an account made through single sign-on proves itself by a fresh sign-i
     expect(deleted.statusCode, deleted.body).toBe(204);
     expect(await query(t.database, 'SELECT 1 FROM users WHERE id = $1', [me.uid])).toEqual([]);
     expect(await linkedTo(t, account.sub)).toEqual([]);
+  });
+});
+
+describe('REGISTRATION=sso and SSO_ONLY (issue 29)', () => {
+  it('REGISTRATION=sso: a password sign-up is refused with its words; single sign-on makes accounts; password accounts still sign in', async () => {
+    const t = await ssoApp({ registration: { mode: 'sso', emailDomains: [] } });
+    try {
+      const [existing] = await insertUsers(t.database, 1, 'regsso');
+      const typed = newAccount('nosso');
+      const refused = await t.app.inject({ method: 'POST', url: API.register, payload: typed });
+      expectError(refused, 403, 'SIGN_UP_WITH_SSO');
+      expect(refused.json().message).toBe(ERRORS.SIGN_UP_WITH_SSO);
+      expect(await query(t.database, 'SELECT 1 FROM users WHERE username = $1', [typed.username])).toEqual([]);
+
+      const { me } = await ssoSignUp(t, student());
+      expect(me.emailVerified).toBe(true);
+      await query(t.database, 'UPDATE users SET password_hash = $1 WHERE id = $2', [
+        await hashPassword('correct horse 1', TEST_ARGON2ID),
+        existing!.id,
+      ]);
+      expect((await login(t, existing!.username, 'correct horse 1')).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('SSO_ONLY: a right password signs in an admin alone (anyone else is told to use the university sign-in); a wrong one is wrong for all', async () => {
+    const t = await ssoApp({ sso: { ...ssoConfig(), only: true } });
+    try {
+      const member = await signUp(t.app, newAccount('member'));
+      const admin = await signUp(t.app, newAccount('admin'));
+      await query(t.database, `UPDATE users SET role = 'admin' WHERE id = $1`, [admin.uid]);
+
+      expectError(await login(t, member.username, member.password), 403, 'SIGN_IN_WITH_SSO');
+      // Told only after the password is right: a wrong one learns nothing of the rule.
+      expectError(await login(t, member.username, 'not the password 9'), 401, 'INCORRECT_LOGIN');
+      const signedIn = await login(t, admin.username, admin.password);
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+
+      // Nor does a reset link sign a member in (the link is left, of no use); an admin's works.
+      const { token: memberLink } = await resetLinkFor(t, member.username);
+      const body = (token: string) => ({ token, newPassword: 'brand new pass 7', confirmPassword: 'brand new pass 7' });
+      expectError(await t.app.inject({ method: 'POST', url: API.reset, payload: body(memberLink) }), 403, 'SIGN_IN_WITH_SSO');
+      const { token: adminLink } = await resetLinkFor(t, admin.username);
+      expect((await t.app.inject({ method: 'POST', url: API.reset, payload: body(adminLink) })).statusCode).toBe(200);
+
+      // The member signs in through the university sign-in, once linked.
+      const linked = student();
+      await query(t.database, 'INSERT INTO sso_identities (issuer, subject, user_id) VALUES ($1, $2, $3)', [
+        op.issuer,
+        linked.sub,
+        member.uid,
+      ]);
+      const browser = new Browser(t);
+      expectRedirect(await round(browser, linked.sub), '/');
+      expect((await browser.me())?.uid).toBe(member.uid);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('REGISTRATION=sso and SSO_ONLY refuse to start without single sign-on, saying why', () => {
+    expect(() => loadConfig({ REGISTRATION: 'sso' })).toThrow(/^REGISTRATION=sso needs single sign-on/);
+    expect(() => loadConfig({ SSO_ONLY: 'true' })).toThrow(/^SSO_ONLY needs single sign-on/);
   });
 });

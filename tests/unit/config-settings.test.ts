@@ -26,7 +26,7 @@ describe('a setting the server would misread stops it, naming the variable', () 
     expect(refusal({ LOG_LEVEL: 'verbose' })).toBe(
       'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "verbose"',
     );
-    expect(refusal({ REGISTRATION: 'invites' })).toBe('REGISTRATION must be one of open, domains, invite, closed, got "invites"');
+    expect(refusal({ REGISTRATION: 'invites' })).toBe('REGISTRATION must be one of open, domains, invite, sso, closed, got "invites"');
   });
 
   it('prepared statements are on or off, nothing else', () => {

@@ -38,9 +38,10 @@ export interface CurrentSession extends SessionOwner {
 /** SQLSTATE of an insert that hit a unique constraint. */
 const UNIQUE_VIOLATION = '23505';
 
-/** Whether new accounts verify their address (issue 29: mail is on). */
+/** Issue 29: whether new accounts verify their address (mail is on), and whether everyone may sign in with a password (SSO_ONLY). */
 export interface NewAccountVerification {
   verify: boolean;
+  passwordSignIn?: 'everyone' | 'admins';
 }
 
 export class AuthService {
@@ -55,7 +56,8 @@ export class AuthService {
   ) {}
 
   /**
-   * REGISTRATION (issue 17): `closed` answers only 'Sign-ups are closed.'; `domains` adds its
+   * REGISTRATION (issue 17): `closed` answers only 'Sign-ups are closed.' (`sso`, issue 29: 'New
+   * accounts are made by signing in with your university account.'); `domains` adds its
    * message after the e-mail's own; `invite` adds 'Invalid invite code.' last (the field is the
    * form's last), and takes a use of the code in the transaction that creates the account.
    * Wrong codes count against the sign-up limit like any other attempt.
@@ -64,6 +66,8 @@ export class AuthService {
     await this.limiter.hit(`register:ip:${address}`, this.limits.registerPerIp, this.limits.windowMs);
     const { mode, emailDomains } = this.registration;
     if (mode === 'closed') throw new AppError(403, 'SIGN_UPS_CLOSED');
+    // Issue 29: new accounts come through single sign-on only (sso/sso.service.ts).
+    if (mode === 'sso') throw new AppError(403, 'SIGN_UP_WITH_SSO');
     const policy = mode === 'domains' ? { emailDomains } : {};
     const input = normalizeSignUp(body);
     const invite = mode === 'invite' ? inviteCodeHash(body.inviteCode ?? '') : undefined;
@@ -165,7 +169,15 @@ export class AuthService {
     await Promise.all([fromAddress.slot.release(), this.limiter.clear(typedKey)]);
     // Only after the password: someone without it learns nothing about the account (issue 17).
     if (isSuspended(user.suspendedUntil)) throw suspendedError(user.suspendedUntil!).withAudit({ accountId: user.id });
+    this.assertPasswordSignIn(user);
     return this.startSession(user, userAgent);
+  }
+
+  /** SSO_ONLY (issue 29): a password signs in admins alone; everyone else uses the university sign-in. */
+  assertPasswordSignIn(user: UserRow): void {
+    if (this.newAccounts.passwordSignIn === 'admins' && user.role !== 'admin') {
+      throw new AppError(403, 'SIGN_IN_WITH_SSO').withAudit({ accountId: user.id });
+    }
   }
 
   /** Forget after the delete: a read in between would otherwise re-cache the session. */

@@ -108,7 +108,8 @@ export class PasswordResetService {
    */
   async reset(body: ResetBody, address: string, userAgent: string | undefined): Promise<SignedIn> {
     await this.hitAddressLimit(address);
-    await this.liveLinkUser(body.token);
+    // SSO_ONLY: a link signs in admins alone, like a password (the link stays, of no use to anyone else).
+    this.deps.auth.assertPasswordSignIn(await this.liveLinkUser(body.token));
     const messages = validateNewPassword(body, { commonPassword: isCommonPassword(body.newPassword) });
     if (messages.length > 0) throw new AppError(400, errorCodeOf(messages[0]!), messages);
 

@@ -151,6 +151,13 @@ export const SETTINGS = {
     about: "the provider's name on the sign-in screen's button: **Continue with {OIDC_NAME}** (`Uni Login`)",
   }),
   OIDC_SCOPES: text({ group: 'sso', default: 'openid email profile', about: 'the scopes asked for; `openid` and `email` are needed' }),
+  SSO_ONLY: flag({
+    group: 'sso',
+    about:
+      '`true`: everyone but admins signs in through single sign-on only: the sign-in screen shows **Continue with ' +
+      '{OIDC_NAME}** (the password form behind a link for admins), and the server refuses a password sign-in or a reset ' +
+      'link of anyone else. Needs `OIDC_*`',
+  }),
   OIDC_ALLOWED_DOMAINS: custom({
     group: 'sso',
     shown: '—',
@@ -164,7 +171,8 @@ export const SETTINGS = {
     default: 'open',
     about:
       'who may sign up: `open` (anyone), `domains` (addresses at `REGISTRATION_EMAIL_DOMAINS` only), `invite` (an invite code ' +
-      "from an admin: `npm run admin -- invite` or `/moderation/invites`), `closed` ('Sign-ups are closed.'). Existing accounts " +
+      'from an admin: `npm run admin -- invite` or `/moderation/invites`), `sso` (only through single sign-on, `OIDC_*`), ' +
+      "`closed` ('Sign-ups are closed.'). Existing accounts " +
       'sign in whatever it says. Any other value refuses to start (a typo must not open a site meant to be by invitation)',
   }),
   REGISTRATION_EMAIL_DOMAINS: custom({

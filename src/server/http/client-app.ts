@@ -24,6 +24,8 @@ export interface ClientSettings {
   registration: RegistrationSettings;
   /** Single sign-on's name (OIDC_NAME) when it is set up: the sign-in screen's Continue with {name}. */
   sso: string | null;
+  /** SSO_ONLY: the sign-in screen leads with single sign-on, the password form behind a link (for admins). */
+  ssoOnly: boolean;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
         .replaceAll('__REGISTRATION__', () => settings.registration.mode)
         .replaceAll('__REGISTRATION_EMAIL_DOMAINS__', () => escapeHtml(settings.registration.emailDomains.join(',')))
         .replaceAll('__SSO__', () => escapeHtml(settings.sso ?? ''))
+        .replaceAll('__SSO_ONLY__', () => (settings.ssoOnly ? 'on' : 'off'))
     : undefined;
 
   if (indexHtml) {

@@ -230,8 +230,8 @@ export class SsoService {
   }
 
   /**
-   * A first sign-in: new accounts where sign-up is open (`domains`: at an allowed domain, as the
-   * provider vouches); the provider's address, which no account here may already have.
+   * A first sign-in: new accounts where sign-up is open or `sso` (`domains`: at an allowed domain,
+   * as the provider vouches); the provider's address, which no account here may already have.
    */
   private async beginSignup(claims: oidc.IDToken, email: EmailAddress | undefined, emailVerified: boolean): Promise<string> {
     const { mode, emailDomains } = this.deps.registration;

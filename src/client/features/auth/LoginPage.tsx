@@ -6,7 +6,7 @@ import { validateSignIn } from '../../../shared/validation/sign-in';
 import { normalizeSignUp, validateSignUp } from '../../../shared/validation/sign-up';
 import { domainsMessage } from '../../../shared/registration';
 import { paths } from '../../paths';
-import { FORGOT_PASSWORD_OFFERED, REGISTRATION, SSO_NAME } from '../../server-meta';
+import { FORGOT_PASSWORD_OFFERED, REGISTRATION, SSO_NAME, SSO_ONLY } from '../../server-meta';
 import { ssoRefusal } from '../../lib/sso-refusal';
 import { SsoButton } from './SsoButton';
 import { errorMessages } from '../../lib/rejected';
@@ -28,9 +28,11 @@ type Mode = 'sign-in' | 'create';
 const REGISTRATION_NOTE =
   REGISTRATION.mode === 'closed'
     ? ERRORS.SIGN_UPS_CLOSED
-    : REGISTRATION.mode === 'domains'
-      ? domainsMessage(REGISTRATION.emailDomains)
-      : undefined;
+    : REGISTRATION.mode === 'sso'
+      ? ERRORS.SIGN_UP_WITH_SSO
+      : REGISTRATION.mode === 'domains'
+        ? domainsMessage(REGISTRATION.emailDomains)
+        : undefined;
 const SIGN_UP_POLICY = REGISTRATION.mode === 'domains' ? { emailDomains: REGISTRATION.emailDomains } : {};
 
 const USERNAME_RULES: readonly string[] = [ERRORS.USERNAME_SPACES, ERRORS.USERNAME_LENGTH, ERRORS.USERNAME_INVALID];
@@ -58,8 +60,24 @@ export function LoginPage() {
   // Who may sign up, said once: not again above the error that repeats it.
   const showNote = mode === 'create' && REGISTRATION_NOTE !== undefined && !errors.includes(REGISTRATION_NOTE);
 
+  // SSO_ONLY (issue 29): the university sign-in first; the password form is for admins, behind a link.
+  const [passwordShown, setPasswordShown] = useState(!SSO_ONLY);
+
   // Already signed in (e.g. the back button): nothing to do here.
   if (user && !busy) return <Navigate to={paths.home} replace />;
+  if (SSO_NAME && !passwordShown) {
+    return (
+      <AuthScreen>
+        <section className={styles.card} aria-label="Sign in">
+          <SsoButton name={SSO_NAME} />
+          <button type="button" className={recovery.textLink} onClick={() => setPasswordShown(true)}>
+            {COPY.sso.adminSignIn}
+          </button>
+          <FormErrors messages={errors} testId="login-errors" />
+        </section>
+      </AuthScreen>
+    );
+  }
 
   const switchMode = (next: Mode) => {
     setMode(next);
@@ -79,8 +97,8 @@ export function LoginPage() {
         signIn.mutate(body, { onSuccess, onError: (error) => setErrors(errorMessages(error, [ERRORS.SIGN_IN_FAILED])) });
       }
     } else {
-      if (REGISTRATION.mode === 'closed') {
-        setErrors([ERRORS.SIGN_UPS_CLOSED]);
+      if (REGISTRATION.mode === 'closed' || REGISTRATION.mode === 'sso') {
+        setErrors([REGISTRATION_NOTE!]);
         return;
       }
       const body = {

@@ -13,7 +13,9 @@ export function SsoButton({ name }: { name: string }) {
       <a href={urlOf('ssoStart')} className={button.primary}>
         {COPY.sso.continueWith(name)}
       </a>
-      <p className={styles.or}>{COPY.sso.or}</p>
+      <p className={styles.or} aria-hidden="true">
+        {COPY.sso.or}
+      </p>
     </>
   );
 }
