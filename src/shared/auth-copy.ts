@@ -1,3 +1,5 @@
+import { ERRORS } from './errors.js';
+
 /** Signing in, creating an account and resetting a password: the spec's text where it has one (copy.ts). */
 
 export const login = {
@@ -65,8 +67,8 @@ export const verifyMail = {
  * it cannot use yet (posting, following, saving, reporting, inviting), and the link's page.
  */
 export const verify = {
-  /** ERRORS.EMAIL_NOT_VERIFIED's words, filled in. */
-  checkInbox: (email: string) => `Check your inbox to verify ${email}.`,
+  /** ERRORS.EMAIL_NOT_VERIFIED's words, filled in: the server's 403 and the screens say the same. */
+  checkInbox: (email: string) => ERRORS.EMAIL_NOT_VERIFIED.replace('{email}', email),
   resend: 'Resend',
   changeAddress: 'Change address',
   codeLabel: '6-digit code',

@@ -39,7 +39,7 @@ export interface CurrentSession extends SessionOwner {
 const UNIQUE_VIOLATION = '23505';
 
 /** Issue 29: whether new accounts verify their address (mail is on), and whether everyone may sign in with a password (SSO_ONLY). */
-export interface NewAccountVerification {
+export interface AccountPolicy {
   verify: boolean;
   passwordSignIn?: 'everyone' | 'admins';
 }
@@ -52,7 +52,7 @@ export class AuthService {
     private readonly sessions: SessionCache,
     private readonly passwordCost: Argon2Cost = OWASP_ARGON2ID,
     private readonly registration: RegistrationConfig = { mode: 'open', emailDomains: [] },
-    private readonly newAccounts: NewAccountVerification = { verify: false },
+    private readonly accountPolicy: AccountPolicy = { verify: false },
   ) {}
 
   /**
@@ -93,7 +93,7 @@ export class AuthService {
           username: input.username,
           email: input.email,
           passwordHash,
-          verifyEmail: this.newAccounts.verify,
+          verifyEmail: this.accountPolicy.verify,
         });
       });
     } catch (error) {
@@ -175,7 +175,7 @@ export class AuthService {
 
   /** SSO_ONLY (issue 29): a password signs in admins alone; everyone else uses the university sign-in. */
   assertPasswordSignIn(user: UserRow): void {
-    if (this.newAccounts.passwordSignIn === 'admins' && user.role !== 'admin') {
+    if (this.accountPolicy.passwordSignIn === 'admins' && user.role !== 'admin') {
       throw new AppError(403, 'SIGN_IN_WITH_SSO').withAudit({ accountId: user.id });
     }
   }

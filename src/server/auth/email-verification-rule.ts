@@ -1,4 +1,4 @@
-import { ERRORS } from '../../shared/errors.js';
+import * as COPY from '../../shared/copy.js';
 import { AppError } from '../http/app-error.js';
 import type { UserRow } from './auth.queries.js';
 
@@ -30,6 +30,5 @@ export function addressToVerify(user: VerificationState): string | undefined {
 
 /** 'Check your inbox to verify {email}.', filled in with the address being verified. */
 export function notVerifiedError(user: VerificationState): AppError {
-  const email = user.pendingEmail ?? user.email;
-  return new AppError(403, 'EMAIL_NOT_VERIFIED', [ERRORS.EMAIL_NOT_VERIFIED.replace('{email}', email)]);
+  return new AppError(403, 'EMAIL_NOT_VERIFIED', [COPY.verify.checkInbox(user.pendingEmail ?? user.email)]);
 }

@@ -153,7 +153,8 @@ export class SsoService {
       const user = await accounts.findUserById(this.deps.db, identity.userId);
       if (!user) throw new SsoRefused('SSO_FAILED', 'sign-in');
       if (isSuspended(user.suspendedUntil)) {
-        throw new SsoRefused(suspendedError(user.suspendedUntil!).code, 'sign-in', suspendedError(user.suspendedUntil!).messages);
+        const suspended = suspendedError(user.suspendedUntil!);
+        throw new SsoRefused(suspended.code, 'sign-in', suspended.messages);
       }
       await queries.touchIdentity(this.deps.db, issuer, claims.sub, email?.address ?? null);
       return { kind: 'signed-in', user };
