@@ -28,10 +28,12 @@ export const OIDC = {
 export const mailDirFor = (serverPort: number) => path.resolve('.e2e-data', `mail-${serverPort}`);
 
 /**
- * The newest mail to `address`, polled for until it is there: `ms` only bounds a wait for mail
- * that normally lands in well under a second, generously enough for a loaded machine.
+ * The newest mail to `address` (whose text matches `containing`, when given: a new account's
+ * verification mail lands first, so a later mail must be told apart from it), polled for until
+ * it is there: `ms` only bounds a wait for mail that normally lands in well under a second,
+ * generously enough for a loaded machine.
  */
-export async function mailTo(address: string, ms = 30_000): Promise<ReceivedMail> {
+export async function mailTo(address: string, containing?: RegExp, ms = 30_000): Promise<ReceivedMail> {
   const dir = mailDirFor(Number(process.env.E2E_PORT) || 3100);
   const deadline = Date.now() + ms;
   for (;;) {
@@ -41,7 +43,7 @@ export async function mailTo(address: string, ms = 30_000): Promise<ReceivedMail
           .sort()
           .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as ReceivedMail)
       : [];
-    const found = mails.filter((mail) => mail.to.includes(address)).at(-1);
+    const found = mails.filter((mail) => mail.to.includes(address) && (!containing || containing.test(mail.text))).at(-1);
     if (found) return found;
     if (Date.now() > deadline) throw new Error(`no mail to ${address} within ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
