@@ -221,6 +221,8 @@ export interface SsoConfig {
   redirectUri: string;
   /** SSO_ONLY: nobody but admins signs in with a password. */
   only: boolean;
+  /** SSO_STALE_DAYS: no sign-in through the provider for this long, and the account is reminded its university account may have ended. */
+  staleDays: number;
 }
 
 /**
@@ -239,6 +241,7 @@ function ssoConfig(
     | 'PUBLIC_URL'
     | 'REGISTRATION'
     | 'SSO_ONLY'
+    | 'SSO_STALE_DAYS'
   >,
 ): SsoConfig | undefined {
   const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret, PUBLIC_URL: publicUrl } = settings;
@@ -266,6 +269,7 @@ function ssoConfig(
     allowedDomains: settings.OIDC_ALLOWED_DOMAINS,
     redirectUri: `${publicUrl}/api/auth/sso/callback`,
     only: settings.SSO_ONLY,
+    staleDays: settings.SSO_STALE_DAYS,
   };
 }
 

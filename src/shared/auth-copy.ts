@@ -122,4 +122,14 @@ export const sso = {
   connect: (name: string) => `Connect ${name}`,
   disconnect: (name: string) => `Disconnect ${name}`,
   disconnected: (name: string) => `${name} is disconnected.`,
+  /** Issue 29 point 3: an account without a password proves it is its owner by a fresh sign-in. */
+  signInAgain: (name: string) => `Sign in again with ${name}`,
+  /** Issue 29 point 3: graduation. An account that signs in only through the provider. */
+  onlyThrough: (name: string) =>
+    `You sign in only with ${name}. Add a password and an address of your own, so you can still sign in when your university account ends.`,
+  addPassword: 'Add a password',
+  addAddress: 'Add your own address',
+  lastSignIn: (name: string, date: string) => `${name} last signed you in on ${date}.`,
+  refused: (name: string, date: string) => `${name} did not sign you in on ${date}: your university account may have ended.`,
+  stale: (name: string, date: string) => `${name} has not signed you in since ${date}: your university account may have ended.`,
 } as const;

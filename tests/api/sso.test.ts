@@ -123,7 +123,7 @@ class Browser {
     return `session=${value}`;
   }
 
-  async send(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object): Promise<LightMyRequestResponse> {
+  async send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object): Promise<LightMyRequestResponse> {
     const path = url.split('?')[0]!;
     const cookie = [...this.cookies]
       .filter(([, c]) => path === c.path || path.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`))
@@ -349,7 +349,7 @@ describe('single sign-on with sign-up open', () => {
     // Signed in, the sign-up used up (its cookie cleared), the account linked by the provider's sub.
     expect(browser.cookie('sso_signup')).toBeUndefined();
     expect((await browser.me())?.uid).toBe(me.uid);
-    expect((await browser.get(SSO_STATE)).json()).toEqual({ linked: true, hasPassword: false });
+    expect((await browser.get(SSO_STATE)).json()).toMatchObject({ linked: true, hasPassword: false });
     expect(await linkedTo(t, account.sub)).toEqual([me.uid]);
     expect(await query(t.database, 'SELECT has_password FROM users WHERE id = $1', [me.uid])).toEqual([{ has_password: false }]);
 
@@ -431,7 +431,7 @@ describe('single sign-on with sign-up open', () => {
       await expectRefused(browser, await round(browser, account.sub), '/login?sso=SSO_EMAIL_TAKEN', account.sub);
       expect(await browser.me()).toBeNull();
     }
-    expect((await get(t.app, SSO_STATE, owner.cookie)).json()).toEqual({ linked: false, hasPassword: true });
+    expect((await get(t.app, SSO_STATE, owner.cookie)).json()).toMatchObject({ linked: false, hasPassword: true });
 
     // Taken between the sign-in and the username: refused then, nothing made.
     const late = student();
@@ -455,7 +455,7 @@ describe('single sign-on with sign-up open', () => {
     const owner = await signUp(t.app, newAccount('linker'));
     const account = student();
     const browser = new Browser(t, owner.cookie);
-    expect((await browser.get(SSO_STATE)).json()).toEqual({ linked: false, hasPassword: true });
+    expect((await browser.get(SSO_STATE)).json()).toMatchObject({ linked: false, hasPassword: true });
 
     const linkStart = await begin(browser, { link: true });
     const [attempt] = await query<{ purpose: string; user_id: string }>(
@@ -468,7 +468,7 @@ describe('single sign-on with sign-up open', () => {
     expectRedirect(response, '/settings/sso?linked=1');
     // Still the same session, now linked (whatever the provider's address: the link is by sub).
     expect(browser.session).toBe(owner.cookie);
-    expect((await browser.get(SSO_STATE)).json()).toEqual({ linked: true, hasPassword: true });
+    expect((await browser.get(SSO_STATE)).json()).toMatchObject({ linked: true, hasPassword: true });
     expect(await linkedTo(t, account.sub)).toEqual([owner.uid]);
 
     // Connecting it again is no change.
@@ -496,7 +496,7 @@ describe('single sign-on with sign-up open', () => {
     const browser = new Browser(t, other.cookie);
     expectRedirect(await round(browser, account.sub, { link: true }), '/settings/sso?sso=SSO_ALREADY_LINKED');
     expect(await linkedTo(t, account.sub)).toEqual([first.uid]);
-    expect((await browser.get(SSO_STATE)).json()).toEqual({ linked: false, hasPassword: true });
+    expect((await browser.get(SSO_STATE)).json()).toMatchObject({ linked: false, hasPassword: true });
     expect(browser.session).toBe(other.cookie);
 
     // An account linked already connects no second provider account (one per provider).
@@ -535,7 +535,7 @@ describe('single sign-on with sign-up open', () => {
     expectRedirect(await round(browser, account.sub, { link: true }), '/settings/sso?linked=1');
     const unlinked = await browser.send('DELETE', SSO_STATE);
     expect(unlinked.statusCode, unlinked.body).toBe(204);
-    expect((await browser.get(SSO_STATE)).json()).toEqual({ linked: false, hasPassword: true });
+    expect((await browser.get(SSO_STATE)).json()).toMatchObject({ linked: false, hasPassword: true });
     expect(await linkedTo(t, account.sub)).toEqual([]);
     expectError(await browser.send('DELETE', SSO_STATE), 404, 'NOT_FOUND');
     // The provider account no longer signs in to it: it is a first sign-in again.
@@ -546,7 +546,7 @@ describe('single sign-on with sign-up open', () => {
     // An account made by single sign-on has no password: it could not sign in without the provider.
     const made = await ssoSignUp(t, student());
     expectError(await made.browser.send('DELETE', SSO_STATE), 409, 'SSO_NEEDS_PASSWORD');
-    expect((await made.browser.get(SSO_STATE)).json()).toEqual({ linked: true, hasPassword: false });
+    expect((await made.browser.get(SSO_STATE)).json()).toMatchObject({ linked: true, hasPassword: false });
 
     const signedOut = new Browser(t);
     expectError(await signedOut.send('DELETE', SSO_STATE), 401, 'NOT_SIGNED_IN');
@@ -982,6 +982,7 @@ describe('OIDC_* settings (loadConfig)', () => {
       allowedDomains: [],
       redirectUri: REDIRECT_URI,
       only: false,
+      staleDays: 400,
     });
     expect(loadConfig({ ...full, SSO_ONLY: 'true' }).sso?.only).toBe(true);
     expect(
@@ -1109,6 +1110,148 @@ describe('an account made through single sign-on proves itself by a fresh sign-i
     expect(deleted.statusCode, deleted.body).toBe(204);
     expect(await query(t.database, 'SELECT 1 FROM users WHERE id = $1', [me.uid])).toEqual([]);
     expect(await linkedTo(t, account.sub)).toEqual([]);
+  });
+});
+
+describe('graduation: signing in again, and a university account that may have ended (issue 29 point 3)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await ssoApp({ sessionCacheMs: 0 });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** Settings' "Sign in again": the app's 302 to the provider, for the signed-in account, back to `page`. */
+  async function beginAgain(browser: Browser, page: string): Promise<URL> {
+    const response = await browser.get(`${API.ssoStart}?again=${encodeURIComponent(page)}`);
+    expect(response.statusCode, response.body).toBe(302);
+    const location = new URL(String(response.headers.location));
+    expect(location.origin).toBe(op.issuer);
+    SECRETS.add(location.searchParams.get('state')!);
+    return location;
+  }
+  const signedInLongAgo = (userId: string) =>
+    query(t.database, `UPDATE sessions SET created_at = now() - interval '1 hour' WHERE user_id = $1`, [userId]);
+
+  it('signing in again: the provider is told whose sign-in it is and to ask afresh; the browser comes back to the page with a new session, and the address changes without a password', async () => {
+    const account = student();
+    const { browser, me } = await ssoSignUp(t, account);
+    await signedInLongAgo(me.uid);
+    const ownAddress = `own${serial}@personal.example.org`;
+    expectError(await browser.send('PUT', API.email, { email: ownAddress, currentPassword: '' }), 401, 'SSO_REAUTH_NEEDED');
+    const before = browser.session;
+
+    const authorization = await beginAgain(browser, '/settings/email');
+    expect(authorization.searchParams.get('login_hint')).toBe(account.email);
+    expect(authorization.searchParams.get('prompt')).toBe('login');
+    expectRedirect(await browser.get(await atProvider(authorization, account.sub)), '/settings/email');
+    expect(browser.session).not.toBe(before);
+
+    const changed = await browser.send('PUT', API.email, { email: ownAddress, currentPassword: '' });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json<{ user: Me }>().user.email).toBe(ownAddress);
+  });
+
+  it('signing in again comes back to the page only for the same account: another account at the provider is signed in and goes home', async () => {
+    const { browser } = await ssoSignUp(t, student());
+    const otherAccount = student();
+    const other = await ssoSignUp(t, otherAccount);
+    expectRedirect(await browser.get(await atProvider(await beginAgain(browser, '/settings/password'), otherAccount.sub)), '/');
+    expect((await browser.me())?.uid).toBe(other.me.uid);
+  });
+
+  it('signing in again needs a signed-in browser, and comes back only to the settings pages that ask for it', async () => {
+    const signedOut = new Browser(t);
+    expectRedirect(await signedOut.get(`${API.ssoStart}?again=/settings/email`), '/login');
+    const { browser } = await ssoSignUp(t, student());
+    for (const page of ['/', '/settings', 'https://evil.example/settings/email', '//evil.example', '/settings/email/../../x']) {
+      expectError(await browser.get(`${API.ssoStart}?again=${encodeURIComponent(page)}`), 400, 'BAD_REQUEST');
+    }
+  });
+
+  it('the provider answering a sign-in meant for the account with an error marks it, deletes nothing, and the next sign-in clears the mark', async () => {
+    const account = student();
+    const { browser, me } = await ssoSignUp(t, account);
+    const fresh = await browser.get(SSO_STATE);
+    expect(fresh.json()).toMatchObject({ linked: true, hasPassword: false, refusedAt: null, stale: false });
+    expect(Date.parse(fresh.json<{ lastSignInAt: string }>().lastSignInAt)).toBeGreaterThan(Date.now() - 60_000);
+
+    // The provider's own answer when it cannot sign the hinted account in without asking (no
+    // session there): an error redirect (login_required) instead of a code.
+    const authorization = await beginAgain(browser, '/settings/password');
+    authorization.searchParams.set('prompt', 'none');
+    const answer = await fetch(authorization, { redirect: 'manual' });
+    const back = new URL(answer.headers.get('location')!);
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
+    expect(back.searchParams.get('error')).toBe('login_required');
+    expectRedirect(await browser.get(`${back.pathname}${back.search}`), '/settings/sso?sso=SSO_FAILED');
+
+    const marked = (await browser.get(SSO_STATE)).json<{ refusedAt: string | null; linked: boolean }>();
+    expect(marked.linked).toBe(true);
+    expect(Date.parse(marked.refusedAt!)).toBeGreaterThan(Date.now() - 60_000);
+    // Nothing is deleted: the account, its link and this session are all still there.
+    expect((await browser.me())?.uid).toBe(me.uid);
+    expect(await linkedTo(t, account.sub)).toEqual([me.uid]);
+
+    expectRedirect(await round(new Browser(t), account.sub), '/');
+    expect((await browser.get(SSO_STATE)).json()).toMatchObject({ refusedAt: null, stale: false });
+  });
+
+  it('an error for a sign-in that was not meant for an account (signed out) marks nobody', async () => {
+    const account = student();
+    const { browser } = await ssoSignUp(t, account);
+    const signedOut = new Browser(t);
+    const authorization = await begin(signedOut);
+    authorization.searchParams.set('prompt', 'none');
+    const back = new URL((await fetch(authorization, { redirect: 'manual' })).headers.get('location')!);
+    expectRedirect(await signedOut.get(`${back.pathname}${back.search}`), '/login?sso=SSO_FAILED');
+    expect((await browser.get(SSO_STATE)).json()).toMatchObject({ refusedAt: null });
+  });
+
+  it('no sign-in through the provider for SSO_STALE_DAYS: the account is told its university account may have ended, and nothing is deleted', async () => {
+    const stale = await ssoApp({ sessionCacheMs: 0, sso: { ...ssoConfig(op, { SSO_STALE_DAYS: '30' }) } });
+    try {
+      const account = student();
+      const { browser, me } = await ssoSignUp(stale, account);
+      const setLast = (days: number) =>
+        query(stale.database, `UPDATE sso_identities SET last_sign_in_at = now() - make_interval(days => $2) WHERE user_id = $1`, [
+          me.uid,
+          days,
+        ]);
+      await setLast(29);
+      expect((await browser.get(SSO_STATE)).json()).toMatchObject({ stale: false });
+      await setLast(31);
+      expect((await browser.get(SSO_STATE)).json()).toMatchObject({ linked: true, stale: true, refusedAt: null });
+      expect((await browser.me())?.uid).toBe(me.uid);
+      expect(await linkedTo(stale, account.sub)).toEqual([me.uid]);
+      // A sign-in through it again, and it is not stale any more.
+      expectRedirect(await round(new Browser(stale), account.sub), '/');
+      expect((await browser.get(SSO_STATE)).json()).toMatchObject({ stale: false });
+    } finally {
+      await stale.close();
+    }
+  });
+
+  it('SSO_STALE_DAYS is 400 unless set (longer than a session lasts), and must be a whole number of days', () => {
+    expect(ssoConfig().staleDays).toBe(400);
+    expect(ssoConfig(op, { SSO_STALE_DAYS: '30' }).staleDays).toBe(30);
+    for (const bad of ['0', '-1', 'soon', '1.5']) expect(() => ssoConfig(op, { SSO_STALE_DAYS: bad }), bad).toThrow(/SSO_STALE_DAYS/);
+  });
+
+  it('an account with a password still types it to change its address, signed in however recently', async () => {
+    const account = await signUp(t.app, newAccount('ownpw'));
+    const browser = new Browser(t, account.cookie);
+    expectError(
+      await browser.send('PUT', API.email, { email: `x${serial}@personal.example.org`, currentPassword: '' }),
+      400,
+      'FILL_IN_ALL_FIELDS',
+    );
+    expectError(
+      await browser.send('PUT', API.email, { email: `x${serial}@personal.example.org`, currentPassword: 'not it at all 1' }),
+      401,
+      'INCORRECT_PASSWORD',
+    );
   });
 });
 

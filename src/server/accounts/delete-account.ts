@@ -1,6 +1,7 @@
 import type { DeleteAccountBody } from '../../shared/api/delete-account.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import { verifyPassword } from '../auth/password.js';
+import { proveOwner } from '../auth/owner-proof.js';
 import { holdUsername } from '../auth/username-hold.js';
 import type { RateLimitConfig } from '../config.js';
 import { iconFileKeys } from '../directory/icon-images.js';
@@ -34,10 +35,7 @@ export class AccountDeletion {
    * that nothing points at. Memory holds one key per file: about 3 short strings per post.
    */
   async delete(user: UserRow, body: DeleteAccountBody, address: string, signedInRecently = false): Promise<void> {
-    // An account made through single sign-on has no password to type: a fresh sign-in proves it is its owner (issue 29).
-    if (!user.hasPassword) {
-      if (!signedInRecently) throw new AppError(401, 'SSO_REAUTH_NEEDED').withAudit({ accountId: user.id });
-    } else await this.checkPassword(user, body, address);
+    await proveOwner(user, signedInRecently, () => this.checkPassword(user, body, address));
     await this.erase(user);
   }
 

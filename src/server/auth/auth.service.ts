@@ -18,6 +18,7 @@ import type { Viewer } from '../http/viewer.js';
 import { isCommonPassword } from './common-passwords.js';
 import { inviteCodeHash } from './invites.js';
 import { isInviteLive, redeemInvite } from './invites.queries.js';
+import { proveOwner } from './owner-proof.js';
 import { hashPassword, verifyDecoy, verifyPassword } from './password.js';
 import type { SessionCache, SessionOwner } from './session-cache.js';
 import { sessionIsLive } from './session-rule.js';
@@ -205,11 +206,7 @@ export class AuthService {
     const current = user.hasPassword ? body : { ...body, currentPassword: undefined };
     const messages = validateNewPassword(current, { commonPassword: isCommonPassword(body.newPassword) });
     if (messages.length > 0) throw new AppError(400, errorCodeOf(messages[0]!), messages);
-    if (!user.hasPassword) {
-      if (!signedInRecently) throw new AppError(401, 'SSO_REAUTH_NEEDED').withAudit({ accountId: user.id });
-    } else if (!(await verifyPassword(user.passwordHash, body.currentPassword))) {
-      throw new AppError(401, 'INCORRECT_PASSWORD').withAudit({ accountId: user.id });
-    }
+    await proveOwner(user, signedInRecently, body.currentPassword);
     const passwordHash = await hashPassword(body.newPassword, this.passwordCost);
     await this.db.transaction(async (tx) => {
       await queries.endSessions(tx, user.id, hashSessionToken(token));

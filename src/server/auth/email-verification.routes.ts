@@ -6,7 +6,7 @@ import { logSecurityEvent } from '../http/security-log.js';
 import type { VerificationPolicy } from './email-verification-rule.js';
 import type { EmailVerificationService } from './email-verification.service.js';
 import { toMe } from './me.js';
-import { accountOf } from './session-account.js';
+import { accountOf, signedInRecently } from './session-account.js';
 
 /** Not in the spec (issue 29): verified addresses. The link's token travels in a JSON body, never in an API URL. */
 export const emailVerificationRoutes =
@@ -30,7 +30,7 @@ export const emailVerificationRoutes =
     });
 
     registerRoute(app, emailVerificationApi.changeEmail, async ({ request, body }) => {
-      const user = await verifications.changeEmail(accountOf(request), body, request.log);
+      const user = await verifications.changeEmail(accountOf(request), body, request.log, signedInRecently(request));
       logSecurityEvent(request, 'changed e-mail', { userId: user.id });
       return { user: toMe(user, policy) };
     });

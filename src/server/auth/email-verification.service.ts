@@ -15,7 +15,7 @@ import type { UserRow } from './auth.queries.js';
 import { verificationMail } from './email-verification-mail.js';
 import { addressToVerify } from './email-verification-rule.js';
 import * as queries from './email-verification.queries.js';
-import { verifyPassword } from './password.js';
+import { proveOwner } from './owner-proof.js';
 import type { SessionCache } from './session-cache.js';
 import { hashSessionToken, newSessionToken } from './session-token.js';
 
@@ -101,9 +101,10 @@ export class EmailVerificationService {
    * asked again: the account proved where it belongs when it signed up, and a graduate needs
    * an address of their own.
    */
-  async changeEmail(user: UserRow, body: ChangeEmailBody, log: FastifyBaseLogger): Promise<UserRow> {
+  async changeEmail(user: UserRow, body: ChangeEmailBody, log: FastifyBaseLogger, signedInRecently = false): Promise<UserRow> {
     await this.deps.limiter.hit(`email:user:${user.id}`, this.deps.limits.passwordChangesPerUser, this.deps.limits.windowMs);
-    if (body.email.trim() === '' || body.currentPassword === '') throw new AppError(400, 'FILL_IN_ALL_FIELDS');
+    // An account made through single sign-on has no password to type (issue 29 point 3: a graduate's own address).
+    if (body.email.trim() === '' || (user.hasPassword && body.currentPassword === '')) throw new AppError(400, 'FILL_IN_ALL_FIELDS');
     const address = parseEmail(body.email);
     if (!address) throw new AppError(400, 'EMAIL_INVALID');
     const email = address.address;
@@ -112,9 +113,7 @@ export class EmailVerificationService {
     } else if (email !== user.pendingEmail && (await accounts.findTaken(this.db, '', email)).emailTaken) {
       throw new AppError(409, 'EMAIL_TAKEN');
     }
-    if (!(await verifyPassword(user.passwordHash, body.currentPassword))) {
-      throw new AppError(401, 'INCORRECT_PASSWORD').withAudit({ accountId: user.id });
-    }
+    await proveOwner(user, signedInRecently, body.currentPassword);
     if (email === user.email) return this.forgetting(user.id, await queries.setPendingEmail(this.db, user.id, null));
     if (!this.deps.mail) return this.forgetting(user.id, await this.applyNow(user.id, email));
     await this.takeMailSlots(user, email);

@@ -29,7 +29,8 @@ const BATCH = 1000;
  * arrives, and a board's chosen cover (a key into board_posts) is set once its saves are there.
  * Sessions' reset links (password_resets, an hour's life), address verification links
  * (email_verifications, a day's: a new one is a Resend away), single sign-ons under way
- * (sso_attempts, sso_signups: minutes), held usernames and upload forms'
+ * (sso_attempts, sso_signups: minutes), held usernames and the mailed links that claim one early
+ * (username_claims, a day's: the sign-up can be asked for again), and upload forms'
  * keys (post_idempotency, ten minutes') are not copied. Whether an address is verified, and a
  * pending new one, travel with the users' rows.
  */

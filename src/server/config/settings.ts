@@ -166,6 +166,15 @@ export const SETTINGS = {
       'vouches for an address at one of them (`email_verified`). Unset: any address the provider gives',
     read: domainList('OIDC_ALLOWED_DOMAINS'),
   }),
+  SSO_STALE_DAYS: integer({
+    group: 'sso',
+    default: 400,
+    min: 1,
+    about:
+      'an account the provider has not signed in for this many days is told on its Security pages that its university ' +
+      'account may have ended, and to add a password (nothing is ever deleted for it). Longer than a session lasts (a year), ' +
+      'so a student who stays signed in is not told',
+  }),
   REGISTRATION: oneOf(REGISTRATION_MODES, {
     group: 'accounts',
     default: 'open',

@@ -91,6 +91,8 @@ export const ssoIdentities = pgTable(
     email: text('email'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The provider answered a sign-in meant for this account with an error (migration 18). */
+    refusedAt: timestamp('refused_at', { withTimezone: true }),
   },
   (table) => [primaryKey({ columns: [table.issuer, table.subject] })],
 );
@@ -103,6 +105,8 @@ export const ssoAttempts = pgTable('sso_attempts', {
   purpose: text('purpose').$type<'sign-in' | 'link'>().notNull(),
   userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  /** A signed-in account signing in again goes back here (migration 18). */
+  returnTo: text('return_to'),
 });
 
 /** A first single sign-on waiting for its username (migration 17). */
@@ -117,6 +121,15 @@ export const ssoSignups = pgTable('sso_signups', {
 });
 
 /** Usernames of deleted accounts, held against impersonation (migration 10). */
+/** A held name asked for with its deleted account's address, waiting for the mailed link (migration 18). */
+export const usernameClaims = pgTable('username_claims', {
+  tokenHash: text('token_hash').primaryKey(),
+  username: text('username').notNull(),
+  email: text('email').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
 export const releasedUsernames = pgTable('released_usernames', {
   username: text('username').primaryKey(),
   /**
@@ -309,6 +322,7 @@ export const schema = {
   ssoAttempts,
   ssoSignups,
   releasedUsernames,
+  usernameClaims,
   blocks,
   reports,
   moderationLog,

@@ -45,11 +45,20 @@ export async function insertIdentity(db: AppDb, identity: { issuer: string; subj
   await db.insert(ssoIdentities).values(identity);
 }
 
-export async function touchIdentity(db: AppDb, issuer: string, subject: string, email: string | null): Promise<void> {
+/** A sign-in through the provider: when, and the address it gave; a refusal before it no longer counts. */
+export async function touchIdentity(db: AppDb, issuer: string, subject: string, email: string | null, now: Date): Promise<void> {
   await db
     .update(ssoIdentities)
-    .set({ lastSignInAt: new Date(), email })
+    .set({ lastSignInAt: now, email, refusedAt: null })
     .where(and(eq(ssoIdentities.issuer, issuer), eq(ssoIdentities.subject, subject)));
+}
+
+/** The provider refused a sign-in meant for the account (never a deletion: see migration 18). */
+export async function markRefused(db: AppDb, userId: string, issuer: string, now: Date): Promise<void> {
+  await db
+    .update(ssoIdentities)
+    .set({ refusedAt: now })
+    .where(and(eq(ssoIdentities.userId, userId), eq(ssoIdentities.issuer, issuer)));
 }
 
 /** Unlinks the account from this provider; whether there was a link. */

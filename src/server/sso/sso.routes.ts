@@ -31,9 +31,9 @@ function cookieOptions(request: FastifyRequest, maxAgeSeconds: number) {
 /** A URL with its query (if any) replaced by a mark that there was one. */
 const withoutQuery = (url: string) => (url.includes('?') ? `${url.slice(0, url.indexOf('?'))}?[redacted]` : url);
 
-/** Where a refusal is shown: the sign-in screen, or Settings for a link; the page words the code. */
+/** Where a refusal is shown: the sign-in screen, or Settings for a signed-in account; the page words the code. */
 function refusedPage(refused: SsoRefused): string {
-  const page = refused.purpose === 'link' ? PAGES.settings : PAGES.login;
+  const page = refused.shownOn === 'settings' ? PAGES.settings : PAGES.login;
   return `${page}?sso=${encodeURIComponent(refused.code)}`;
 }
 
@@ -87,10 +87,14 @@ export const ssoRoutes =
     registerRoute(app, ssoApi.ssoStart, async ({ request, reply, query, viewer }) => {
       const service = configured();
       const link = query.link === '1';
-      // Linking is for the signed-in account; a signed-out browser signs in first.
-      if (link && !viewer) return redirect(reply, PAGES.login);
+      // Linking and signing in again are for the signed-in account; a signed-out browser signs in first.
+      if ((link || query.again) && !viewer) return redirect(reply, PAGES.login);
       return redirecting(reply, async () => {
-        const { url, state } = await service.start(link ? 'link' : 'sign-in', link ? viewer!.id : null);
+        const { url, state } = await service.start(
+          link
+            ? { purpose: 'link', userId: viewer!.id }
+            : { purpose: 'sign-in', userId: query.again ? viewer!.id : null, returnTo: query.again },
+        );
         reply.setCookie(STATE_COOKIE, state, cookieOptions(request, 600));
         return url;
       });
@@ -114,7 +118,7 @@ export const ssoRoutes =
         const session = await auth.startSession(outcome.user, request.headers['user-agent']);
         logSecurityEvent(request, 'signed in', { userId: outcome.user.id });
         await replaceSession(auth, request, reply, session);
-        return PAGES.home;
+        return outcome.returnTo ?? PAGES.home;
       });
     });
 
@@ -134,7 +138,13 @@ export const ssoRoutes =
 
     registerRoute(app, ssoApi.ssoState, async ({ request }) => {
       const account = accountOf(request);
-      return { linked: await configured().linked(account.id), hasPassword: account.hasPassword };
+      const state = await configured().linkState(account.id);
+      return {
+        ...state,
+        hasPassword: account.hasPassword,
+        lastSignInAt: state.lastSignInAt?.toISOString() ?? null,
+        refusedAt: state.refusedAt?.toISOString() ?? null,
+      };
     });
 
     registerRoute(app, ssoApi.ssoUnlink, async ({ request }) => {

@@ -33,13 +33,38 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 /** What came back from the provider, checked: what the route does next. */
 export type SsoOutcome =
-  { kind: 'signed-in'; user: UserRow } | { kind: 'choose-username'; token: string } | { kind: 'linked'; userId: string };
+  | { kind: 'signed-in'; user: UserRow; returnTo: string | null }
+  | { kind: 'choose-username'; token: string }
+  | { kind: 'linked'; userId: string };
+
+/**
+ * A sign-in (signed out, or with `userId` signing that account in again, to come back to
+ * `returnTo`), or a signed-in account linking the provider.
+ */
+export interface SsoBegun {
+  purpose: 'sign-in' | 'link';
+  userId?: string | null;
+  returnTo?: string | null;
+}
+
+/** Settings → Security: the account's link, and whether the provider may have stopped vouching for it. */
+export interface SsoLinkState {
+  linked: boolean;
+  lastSignInAt: Date | null;
+  /** The provider answered a sign-in meant for this account with an error, and none has worked since. */
+  refusedAt: Date | null;
+  /** No sign-in through the provider for SSO_STALE_DAYS. */
+  stale: boolean;
+}
+
+type RefusalPage = 'sign-in' | 'settings';
 
 /** A refusal the route shows on a page (the sign-in screen, or Settings), never a 500. */
 export class SsoRefused extends Error {
   constructor(
     readonly code: ErrorCode,
-    readonly purpose: 'sign-in' | 'link',
+    /** The sign-in screen, or Settings when a signed-in account was linking or signing in again. */
+    readonly shownOn: RefusalPage,
     readonly messages: string[] = [ERRORS[code]],
   ) {
     super(messages[0]);
@@ -82,18 +107,22 @@ export class SsoService {
   }
 
   /**
-   * Where to send the browser to sign in (or, with a user, to link their account), and the
-   * state its cookie must hold when it comes back.
+   * Where to send the browser to sign in (or, with a user, to link their account, or to sign them
+   * in again before a change that asks for it), and the state its cookie must hold when it comes back.
    */
-  async start(purpose: 'sign-in' | 'link', userId: string | null): Promise<{ url: string; state: string }> {
-    const config = await this.discover(purpose);
+  async start(begun: SsoBegun): Promise<{ url: string; state: string }> {
+    const { purpose, userId = null, returnTo = null } = begun;
+    const config = await this.discover(userId ? 'settings' : 'sign-in');
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
     const now = this.now();
+    // Signing in again: the provider is told whose sign-in it is, and to ask for it afresh.
+    const again = purpose === 'sign-in' && userId !== null;
+    const identity = again ? await queries.identityOf(this.deps.db, userId, this.deps.config.issuer) : undefined;
     await queries.insertAttempt(
       this.deps.db,
-      { stateHash: sha256(state), codeVerifier, nonce, purpose, userId, expiresAt: new Date(now + ATTEMPT_TTL_MS) },
+      { stateHash: sha256(state), codeVerifier, nonce, purpose, userId, returnTo, expiresAt: new Date(now + ATTEMPT_TTL_MS) },
       new Date(now),
     );
     const url = oidc.buildAuthorizationUrl(config, {
@@ -103,6 +132,7 @@ export class SsoService {
       code_challenge_method: 'S256',
       state,
       nonce,
+      ...(again ? { prompt: 'login', ...(identity ? { login_hint: identity.email ?? identity.subject } : {}) } : {}),
     });
     return { url: url.href, state };
   }
@@ -114,11 +144,17 @@ export class SsoService {
    */
   async callback(currentUrl: URL, cookieState: string | undefined, viewerId: string | null): Promise<SsoOutcome> {
     const state = currentUrl.searchParams.get('state') ?? '';
-    if (!cookieState || !sameText(state, cookieState)) throw new SsoRefused('SSO_FAILED', viewerId ? 'link' : 'sign-in');
+    if (!cookieState || !sameText(state, cookieState)) throw new SsoRefused('SSO_FAILED', viewerId ? 'settings' : 'sign-in');
     const attempt = await queries.consumeAttempt(this.deps.db, sha256(state), new Date(this.now()));
-    if (!attempt) throw new SsoRefused('SSO_FAILED', viewerId ? 'link' : 'sign-in');
+    if (!attempt) throw new SsoRefused('SSO_FAILED', viewerId ? 'settings' : 'sign-in');
     const { purpose } = attempt;
-    const config = await this.discover(purpose);
+    const shownOn = attempt.userId ? 'settings' : 'sign-in';
+    const config = await this.discover(shownOn);
+    // The provider answered a sign-in meant for this account with an error: its account there may
+    // have ended. Noted for the account's Security pages; nothing is deleted for it.
+    if (purpose === 'sign-in' && attempt.userId && currentUrl.searchParams.has('error')) {
+      await queries.markRefused(this.deps.db, attempt.userId, this.deps.config.issuer, new Date(this.now()));
+    }
     let claims: oidc.IDToken;
     try {
       const tokens = await oidc.authorizationCodeGrant(config, currentUrl, {
@@ -129,22 +165,22 @@ export class SsoService {
       });
       claims = tokens.claims()!;
     } catch (error) {
-      throw this.refusal(error, purpose);
+      throw this.refusal(error, shownOn);
     }
     // OpenID Connect caps `sub` at 255 ASCII characters; a longer one is no provider's (and no row's).
-    if (claims.sub.length > 255) throw new SsoRefused('SSO_FAILED', purpose);
+    if (claims.sub.length > 255) throw new SsoRefused('SSO_FAILED', shownOn);
     const { issuer } = this.deps.config;
     const email = typeof claims.email === 'string' ? parseEmail(claims.email) : undefined;
     const emailVerified = claims.email_verified === true;
     const { allowedDomains } = this.deps.config;
     if (allowedDomains.length > 0 && !(email && emailVerified && emailDomainAllowed(email, allowedDomains))) {
-      throw new SsoRefused('SSO_DOMAIN_NOT_ALLOWED', purpose);
+      throw new SsoRefused('SSO_DOMAIN_NOT_ALLOWED', shownOn);
     }
     const identity = await queries.findIdentity(this.deps.db, issuer, claims.sub);
 
     if (purpose === 'link') {
-      if (!viewerId || viewerId !== attempt.userId) throw new SsoRefused('SSO_FAILED', 'link');
-      if (identity && identity.userId !== viewerId) throw new SsoRefused('SSO_ALREADY_LINKED', 'link');
+      if (!viewerId || viewerId !== attempt.userId) throw new SsoRefused('SSO_FAILED', 'settings');
+      if (identity && identity.userId !== viewerId) throw new SsoRefused('SSO_ALREADY_LINKED', 'settings');
       if (!identity) await this.link(viewerId, claims.sub, email?.address ?? null);
       return { kind: 'linked', userId: viewerId };
     }
@@ -156,8 +192,8 @@ export class SsoService {
         const suspended = suspendedError(user.suspendedUntil!);
         throw new SsoRefused(suspended.code, 'sign-in', suspended.messages);
       }
-      await queries.touchIdentity(this.deps.db, issuer, claims.sub, email?.address ?? null);
-      return { kind: 'signed-in', user };
+      await queries.touchIdentity(this.deps.db, issuer, claims.sub, email?.address ?? null, new Date(this.now()));
+      return { kind: 'signed-in', user, returnTo: attempt.userId === user.id ? attempt.returnTo : null };
     }
     return { kind: 'choose-username', token: await this.beginSignup(claims, email, emailVerified) };
   }
@@ -209,9 +245,17 @@ export class SsoService {
     }
   }
 
-  /** Whether the account is linked to the provider. */
-  async linked(userId: string): Promise<boolean> {
-    return (await queries.identityOf(this.deps.db, userId, this.deps.config.issuer)) !== undefined;
+  /** Whether the account is linked to the provider, and whether the provider may have stopped vouching for it. */
+  async linkState(userId: string): Promise<SsoLinkState> {
+    const identity = await queries.identityOf(this.deps.db, userId, this.deps.config.issuer);
+    if (!identity) return { linked: false, lastSignInAt: null, refusedAt: null, stale: false };
+    const staleAfter = this.deps.config.staleDays * 24 * 60 * 60 * 1000;
+    return {
+      linked: true,
+      lastSignInAt: identity.lastSignInAt,
+      refusedAt: identity.refusedAt,
+      stale: this.now() - identity.lastSignInAt.getTime() > staleAfter,
+    };
   }
 
   /** Disconnects the provider; only an account with a password of its own may (else it could not sign in). */
@@ -225,7 +269,7 @@ export class SsoService {
       await queries.insertIdentity(this.deps.db, { issuer: this.deps.config.issuer, subject, userId, email });
     } catch (error) {
       // Linked meanwhile: to another account, or (user_id, issuer) this one to another sub.
-      if (hasSqlState(error, UNIQUE_VIOLATION)) throw new SsoRefused('SSO_ALREADY_LINKED', 'link');
+      if (hasSqlState(error, UNIQUE_VIOLATION)) throw new SsoRefused('SSO_ALREADY_LINKED', 'settings');
       throw error;
     }
   }
@@ -259,7 +303,7 @@ export class SsoService {
    * The provider's discovery document, cached; a failure is not (the next sign-in asks again).
    * Plain http only for a provider on this machine (tests, a local Keycloak).
    */
-  private async discover(purpose: 'sign-in' | 'link'): Promise<oidc.Configuration> {
+  private async discover(shownOn: RefusalPage): Promise<oidc.Configuration> {
     const now = this.now();
     if (!this.discovered || now - this.discovered.at > DISCOVERY_TTL_MS) {
       const { issuer, clientId, clientSecret } = this.deps.config;
@@ -280,15 +324,15 @@ export class SsoService {
     try {
       return await this.discovered.config;
     } catch (error) {
-      throw this.refusal(error, purpose);
+      throw this.refusal(error, shownOn);
     }
   }
 
   /** A network failure is the provider being down; anything else (a forged token, a replayed code) a failed sign-in. */
-  private refusal(error: unknown, purpose: 'sign-in' | 'link'): SsoRefused {
+  private refusal(error: unknown, shownOn: RefusalPage): SsoRefused {
     const down = isNetworkFailure(error);
     this.deps.log.warn({ err: error, sso: down ? 'unavailable' : 'refused' }, 'single sign-on failed');
-    return new SsoRefused(down ? 'SSO_UNAVAILABLE' : 'SSO_FAILED', purpose);
+    return new SsoRefused(down ? 'SSO_UNAVAILABLE' : 'SSO_FAILED', shownOn);
   }
 }
 

@@ -3,8 +3,17 @@ import { MeResponse } from './auth.js';
 import { ErrorBody, text } from './common.js';
 import { defineRoute, PUBLIC, signedIn } from './route.js';
 
-/** `link=1`: a signed-in account connects the provider (Settings); else a sign-in. */
-export const SsoStartQuery = z.strictObject({ link: z.enum(['1']).optional() });
+/**
+ * The settings pages that ask an account without a password to have signed in within 10 minutes
+ * (issue 29): signing in again from one of them comes back to it.
+ */
+export const SSO_AGAIN_PAGES = ['/settings/password', '/settings/email', '/settings/delete'] as const;
+
+/**
+ * `link=1`: a signed-in account connects the provider (Settings); `again=<page>`: a signed-in
+ * account signs in again, then comes back to the page; else a sign-in.
+ */
+export const SsoStartQuery = z.strictObject({ link: z.enum(['1']).optional(), again: z.enum(SSO_AGAIN_PAGES).optional() });
 
 /** What the provider sends back: handled as a whole URL (openid-client reads it), any parameters. */
 export const SsoCallbackQuery = z.record(z.string(), z.string().max(4096));
@@ -16,8 +25,18 @@ export type SsoSignupResponse = z.infer<typeof SsoSignupResponse>;
 export const SsoSignupBody = z.strictObject({ username: text() });
 export type SsoSignupBody = z.infer<typeof SsoSignupBody>;
 
-/** Settings → Security: whether the account is connected, and whether it could sign in without. */
-export const SsoStateResponse = z.object({ linked: z.boolean(), hasPassword: z.boolean() });
+/**
+ * Settings → Security: whether the account is connected, and whether it could sign in without;
+ * when the provider last signed it in, and whether its university account may have ended (the
+ * provider refused a sign-in meant for it, or has signed it in for none of SSO_STALE_DAYS).
+ */
+export const SsoStateResponse = z.object({
+  linked: z.boolean(),
+  hasPassword: z.boolean(),
+  lastSignInAt: z.iso.datetime().nullable(),
+  refusedAt: z.iso.datetime().nullable(),
+  stale: z.boolean(),
+});
 export type SsoStateResponse = z.infer<typeof SsoStateResponse>;
 
 const tags = ['accounts'];

@@ -13,6 +13,7 @@ import { PopUp } from '../../ui/PopUp';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useChangePassword } from './api/sessions';
 import styles from './SecurityPages.module.css';
+import { SignInAgain } from './SignInAgain';
 import { useCurrentUser } from '../../api/current-user';
 
 /**
@@ -63,6 +64,7 @@ export function ChangePasswordPage() {
           onConfirmPassword={setConfirm}
         />
         <FormErrors messages={errors} testId="password-errors" />
+        <SignInAgain errors={errors} page={paths.changePassword} />
         <button type="submit" className={button.primary} disabled={change.isPending}>
           {COPY.settings.changePassword}
         </button>

@@ -13,6 +13,7 @@ import { Page } from '../../ui/Page';
 import { PopUp } from '../../ui/PopUp';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useDeleteAccount } from './api/delete-account';
+import { SignInAgain } from './SignInAgain';
 import styles from './DeleteAccountPage.module.css';
 import security from './SecurityPages.module.css';
 import { useCurrentUser } from '../../api/current-user';
@@ -70,6 +71,7 @@ export function DeleteAccountPage() {
           <CurrentPasswordField id="delete-password" label={COPY.deleteAccount.password} value={password} onChange={setPassword} />
         )}
         <FormErrors messages={errors} testId="delete-errors" />
+        <SignInAgain errors={errors} page={paths.deleteAccount} />
         <button type="submit" className={`${button.danger} ${styles.submit}`} disabled={deletion.isPending}>
           {COPY.settings.deleteAccount}
         </button>

@@ -10,12 +10,16 @@ import { PopUp } from '../../ui/PopUp';
 import { TextField } from '../../ui/TextField';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useChangeEmail, VerifyNotice } from '../verify-email';
+import { paths } from '../../paths';
 import styles from './SecurityPages.module.css';
+import { SignInAgain } from './SignInAgain';
 
 /**
  * Not in the spec (issue 29): Settings → Security → E-mail Address. The address, whether it is
  * verified, a new one waiting to be (with its code, Resend, and a way to keep the current one),
- * and the form for a new address, proved by the current password.
+ * and the form for a new address, proved by the current password (an account made through
+ * single sign-on, which has none, by a fresh sign-in there: its own address is how a graduate
+ * keeps the account).
  */
 export function EmailSettingsPage() {
   const me = useCurrentUser();
@@ -80,13 +84,16 @@ export function EmailSettingsPage() {
           value={email}
           onChange={(event) => setEmail(event.target.value)}
         />
-        <CurrentPasswordField
-          id="email-current-password"
-          label={COPY.emailSettings.currentPassword}
-          value={currentPassword}
-          onChange={setCurrent}
-        />
+        {me.hasPassword && (
+          <CurrentPasswordField
+            id="email-current-password"
+            label={COPY.emailSettings.currentPassword}
+            value={currentPassword}
+            onChange={setCurrent}
+          />
+        )}
         <FormErrors messages={errors} testId="email-errors" />
+        <SignInAgain errors={errors} page={paths.emailSettings} />
         <button type="submit" className={button.primary} disabled={change.isPending}>
           {COPY.emailSettings.submit}
         </button>
@@ -103,6 +110,7 @@ export function EmailSettingsPage() {
       )}
       {cancelling && (
         <CancelPendingDialog
+          askPassword={me.hasPassword}
           onCancel={() => setCancelling(false)}
           onConfirm={(password) => send({ email: me.email, currentPassword: password }, () => setCancelling(false))}
           errors={errors}
@@ -112,12 +120,14 @@ export function EmailSettingsPage() {
   );
 }
 
-/** Keeping the current address drops the pending one; the password proves the owner asks. */
+/** Keeping the current address drops the pending one; the password (if it has one) proves the owner asks. */
 function CancelPendingDialog({
+  askPassword,
   onCancel,
   onConfirm,
   errors,
 }: {
+  askPassword: boolean;
   onCancel: () => void;
   onConfirm: (password: string) => void;
   errors: string[];
@@ -132,13 +142,16 @@ function CancelPendingDialog({
       ]}
       onCancel={onCancel}
     >
-      <CurrentPasswordField
-        id="cancel-current-password"
-        label={COPY.emailSettings.currentPassword}
-        value={password}
-        onChange={setPassword}
-      />
+      {askPassword && (
+        <CurrentPasswordField
+          id="cancel-current-password"
+          label={COPY.emailSettings.currentPassword}
+          value={password}
+          onChange={setPassword}
+        />
+      )}
       <FormErrors messages={errors} testId="cancel-email-errors" />
+      <SignInAgain errors={errors} page={paths.emailSettings} />
     </PopUp>
   );
 }

@@ -8,6 +8,7 @@ import { ChevronIcon } from '../../ui/icons';
 import { Page } from '../../ui/Page';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import styles from './SettingsPage.module.css';
+import { OnlyThroughSso } from './OnlyThroughSso';
 import { useSignOutDialog } from './use-sign-out-dialog';
 
 /** Not in the spec (issue 16): the account's own security, each row a page of its own. */
@@ -66,6 +67,8 @@ export function SettingsPage() {
         <h2 id="security" className={styles.heading}>
           {COPY.settings.security}
         </h2>
+        {/* Issue 29 point 3: before the university account ends, a password and an address of its own. */}
+        {SSO_NAME && me?.hasPassword === false && <OnlyThroughSso name={SSO_NAME} />}
         <ul className={styles.list}>
           {SECURITY_ROWS.map((row) => (
             <li key={row.to}>

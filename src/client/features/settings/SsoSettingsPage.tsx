@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import * as COPY from '../../../shared/copy';
-import { ERRORS } from '../../../shared/errors';
+import type { SsoStateResponse } from '../../../shared/api/sso';
 import { urlOf } from '../../api/http';
 import { errorMessages } from '../../lib/rejected';
 import { useLocation } from '../../lib/router';
@@ -12,12 +12,17 @@ import { Page } from '../../ui/Page';
 import { SkeletonRows } from '../../ui/Skeleton';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useSsoState, useSsoUnlink } from './api/sso';
+import { OnlyThroughSso } from './OnlyThroughSso';
 import styles from './SecurityPages.module.css';
+
+const longDate = new Intl.DateTimeFormat('en', { dateStyle: 'long' });
 
 /**
  * Not in the spec (issue 29): Settings → Security → {OIDC_NAME}. Connect the university's
  * account (signed in, so it is this account that gets linked), or disconnect it when the account
- * has a password of its own to sign in with.
+ * has a password of its own to sign in with. When the provider last signed the account in, and,
+ * if it refused to or has not for SSO_STALE_DAYS, that the university account may have ended:
+ * an account that signs in only through it is told to add a password and an address of its own.
  */
 export function SsoSettingsPage() {
   const name = SSO_NAME ?? '';
@@ -49,7 +54,8 @@ export function SsoSettingsPage() {
             <p className={styles.intro}>{state.data.linked ? COPY.sso.connected(name) : COPY.sso.notConnected(name)}</p>
             {state.data.linked ? (
               <>
-                {!state.data.hasPassword && <p className={styles.intro}>{ERRORS.SSO_NEEDS_PASSWORD}</p>}
+                <p className={styles.intro}>{lastSignIn(name, state.data)}</p>
+                {!state.data.hasPassword && <OnlyThroughSso name={name} />}
                 <button
                   type="button"
                   className={button.secondary}
@@ -73,4 +79,10 @@ export function SsoSettingsPage() {
       </div>
     </Page>
   );
+}
+
+function lastSignIn(name: string, state: SsoStateResponse): string {
+  if (state.refusedAt) return COPY.sso.refused(name, longDate.format(new Date(state.refusedAt)));
+  const date = longDate.format(new Date(state.lastSignInAt!));
+  return state.stale ? COPY.sso.stale(name, date) : COPY.sso.lastSignIn(name, date);
 }

@@ -15,6 +15,7 @@ import lookalikesAndKeyedHolds from './0014-lookalikes-and-keyed-holds.js';
 import postIdempotency from './0015-post-idempotency.js';
 import emailVerification from './0016-email-verification.js';
 import singleSignOn from './0017-single-sign-on.js';
+import graduationAndNameClaims from './0018-graduation-and-name-claims.js';
 
 /**
  * Every schema change, in order. Append only: a released migration is never edited, because
@@ -38,4 +39,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 15, name: 'post-idempotency', sql: postIdempotency },
   { version: 16, name: 'email-verification', sql: emailVerification },
   { version: 17, name: 'single-sign-on', sql: singleSignOn },
+  { version: 18, name: 'graduation-and-name-claims', sql: graduationAndNameClaims },
 ];
