@@ -44,6 +44,7 @@ const ModerationPage = page(() => import('./features/moderation/ModerationPage')
 const FollowListPage = page(() => import('./features/people/FollowListPage').then((m) => m.FollowListPage));
 const BoardPage = page(() => import('./features/boards/BoardPage').then((m) => m.BoardPage));
 const VerifyEmailPage = page(() => import('./features/auth/VerifyEmailPage').then((m) => m.VerifyEmailPage));
+const ClaimUsernamePage = page(() => import('./features/auth/ClaimUsernamePage').then((m) => m.ClaimUsernamePage));
 const EmailSettingsPage = page(() => import('./features/settings/EmailSettingsPage').then((m) => m.EmailSettingsPage));
 const SsoWelcomePage = page(() => import('./features/auth/SsoWelcomePage').then((m) => m.SsoWelcomePage));
 const SsoSettingsPage = page(() => import('./features/settings/SsoSettingsPage').then((m) => m.SsoSettingsPage));
@@ -139,6 +140,10 @@ export function App() {
             {/* A mailed verification link (issue 29): opened anywhere, signed in or not. */}
             <Route path="/verify/:token">
               <VerifyEmailPage />
+            </Route>
+            {/* A mailed link that gives a deleted account's held name back to its address's owner (issue 29). */}
+            <Route path="/claim/:token">
+              <ClaimUsernamePage />
             </Route>
             {/* A first single sign-on chooses its username (issue 29). */}
             <Route path="/sso/welcome">

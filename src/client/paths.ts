@@ -27,6 +27,8 @@ export const paths = {
   forgotPassword: '/forgot-password',
   /** Not in the spec (issue 29): a mailed address verification link, and Settings → E-mail address. */
   verify: (token: string) => `/verify/${token}`,
+  /** Not in the spec (issue 29): a mailed link that gives a held username back to its address's owner. */
+  claim: (token: string) => `/claim/${token}`,
   emailSettings: '/settings/email',
   /** Not in the spec (issue 29): a first single sign-on's username, and Settings → {OIDC_NAME}. */
   ssoWelcome: '/sso/welcome',

@@ -44,6 +44,8 @@ import { loadServerSecret } from './server-secret.js';
 import type { VerificationPolicy } from './auth/email-verification-rule.js';
 import { emailVerificationRoutes } from './auth/email-verification.routes.js';
 import { EmailVerificationService } from './auth/email-verification.service.js';
+import { usernameClaimRoutes } from './auth/username-claim.routes.js';
+import { UsernameClaims } from './auth/username-claim.service.js';
 import { EmailVerifiedByAdmin } from './moderation/email-verified-by-admin.js';
 import { ssoRoutes } from './sso/sso.routes.js';
 import { SsoService } from './sso/sso.service.js';
@@ -324,6 +326,8 @@ export async function buildApp({
   const boards = new BoardService(database.orm, directory, cache, notices, limiter, config.rateLimits);
   const boardMembers = new BoardMemberService(database.orm, directory, notices, limiter, config.rateLimits);
   const outbox = givenOutbox ?? (config.mail && new Outbox(new Mailer(config.mail)));
+  // Mail with links back here: SMTP_URL and PUBLIC_URL both (config.ts refuses one without the other).
+  const mail = outbox && config.publicUrl ? { outbox, publicUrl: config.publicUrl, appName: config.appName } : undefined;
   const resets = new PasswordResetService({
     db: database.orm,
     auth,
@@ -331,7 +335,7 @@ export async function buildApp({
     limiter,
     limits: config.rateLimits,
     passwordCost: config.passwordHashing,
-    mail: outbox && config.publicUrl ? { outbox, publicUrl: config.publicUrl, appName: config.appName } : undefined,
+    mail,
   });
   const verifications = new EmailVerificationService({
     db: database.orm,
@@ -339,7 +343,16 @@ export async function buildApp({
     limits: config.rateLimits,
     sessions,
     secret: serverSecret,
-    mail: outbox && config.publicUrl ? { outbox, publicUrl: config.publicUrl, appName: config.appName } : undefined,
+    mail,
+  });
+  const claims = new UsernameClaims({
+    db: database.orm,
+    secret: serverSecret,
+    limiter,
+    limits: config.rateLimits,
+    registration: config.registration,
+    passwordCost: config.passwordHashing,
+    mail,
   });
   const emailVerifiedByAdmin = new EmailVerifiedByAdmin(database.orm, sessions);
   const sso =
@@ -353,6 +366,7 @@ export async function buildApp({
       sessions,
       mailVerifies: verification.mail,
       passwordCost: config.passwordHashing,
+      secret: serverSecret,
       log: app.log,
       now: clock,
     });
@@ -378,7 +392,8 @@ export async function buildApp({
     log: app.log,
   });
 
-  await app.register(authRoutes(auth, verifications, verification));
+  await app.register(authRoutes(auth, verifications, claims, verification));
+  await app.register(usernameClaimRoutes(claims, auth, verification));
   await app.register(accountSecurityRoutes(auth));
   await app.register(passwordResetRoutes(resets, auth, verification));
   await app.register(emailVerificationRoutes(verifications, verification));

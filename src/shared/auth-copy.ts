@@ -50,6 +50,30 @@ export const resetMail = {
   ignore: 'If you did not ask for it, ignore this e-mail: your password stays as it is.',
 } as const;
 
+/** Not in the spec (issue 29): a deleted account's held name, back early to whoever proves its address. */
+export const claimMail = {
+  subject: (appName: string) => `Your username on ${appName}`,
+  greeting: 'Hi,',
+  asked: (appName: string, username: string) =>
+    `Someone, hopefully you, asked to sign up to ${appName} as @${username} with this address. That name belonged to the account of this address, which was deleted, and nobody else can have it yet. To have it back with a new account, open this link:`,
+  button: (username: string) => `Sign up as @${username}`,
+  expires: 'The link works once, within 24 hours. The account gets the password you chose when you signed up.',
+  ignore: 'If you did not ask for it, ignore this e-mail: nothing happens.',
+} as const;
+
+/** Not in the spec (issue 29): the page of the link in that mail (/claim/{token}). */
+export const claim = {
+  title: 'Your username',
+  checking: 'Checking your link',
+  intro: (username: string, email: string) =>
+    `Make a new account as @${username}, with ${email} (now verified) and the password you chose when you signed up.`,
+  submit: 'Create Account',
+  creatingTitle: 'Creating your account',
+  creatingMessage: 'Hold on while we set up your account',
+  invalidTitle: 'Link not valid',
+  toSignIn: 'Back to Sign In',
+} as const;
+
 /** Not in the spec (issue 29): the mail that verifies an address. */
 export const verifyMail = {
   subject: (appName: string) => `Verify your e-mail address for ${appName}`,

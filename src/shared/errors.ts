@@ -78,6 +78,8 @@ export const ERRORS = {
   /** Posting, following, saving, reporting or inviting before the address is verified. */
   EMAIL_NOT_VERIFIED: 'Check your inbox to verify {email}.',
   VERIFY_LINK_INVALID: 'This verification link has expired or has already been used. Send a new one.',
+  /** Issue 29: a mailed link that takes back a deleted account's held name. */
+  CLAIM_LINK_INVALID: 'This link has expired or has already been used. Sign up again to get a new one.',
   /** A wrong code, or one that ran out; after VERIFY_CODE_ATTEMPTS wrong ones the code is void until a new mail. */
   VERIFY_CODE_INVALID: 'That code is not right, or it has expired.',
   /** Verification mails per account, or to one address, per 15 minutes (RATE_LIMIT_VERIFY_MAILS_*). */

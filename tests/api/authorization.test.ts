@@ -10,6 +10,7 @@ import type { BoardDetail } from '../../src/shared/api/boards.js';
 import { API } from '../../src/shared/api/paths.js';
 import type { PostDetail } from '../../src/shared/api/posts.js';
 import { ssoApi } from '../../src/shared/api/sso.js';
+import { usernameClaimApi } from '../../src/shared/api/username-claim.js';
 import { ERRORS, type ErrorCode } from '../../src/shared/errors.js';
 import { newAccount, signUp } from '../helpers/accounts.js';
 import { boardRoutes, boardRows, boardSteps, insertPostsBy } from '../helpers/boards.js';
@@ -80,6 +81,9 @@ interface Scene {
   provider?: TestOidcProvider;
   /** A first single sign-on waiting for its username in the owner's browser: its cookie's token, and the provider's sub. */
   ssoSignup?: { token: string; sub: string };
+  /** A deleted account whose held name was asked for with its address, and the claim link mailed to it. */
+  gone?: Account;
+  claimToken?: string;
   /** The provider accounts (subs) the owner and the other user connected. */
   ssoSubs?: { owner: string; other: string };
 }
@@ -1086,6 +1090,27 @@ const heldBack = (then: Cell['then']): Cell => ({
   },
 });
 
+/** A third account, deleted; a sign-up asked for its held name with its address, which was mailed a claim link. */
+const claimMailed = async (s: Scene) => {
+  const mailing = need(s.mailing);
+  const gone = await signUp(mailing.app, newAccount('gone'));
+  expect(
+    (await mailing.app.inject({ method: 'DELETE', url: API.me, payload: { password: gone.password }, headers: { cookie: gone.cookie } }))
+      .statusCode,
+  ).toBe(204);
+  const again = await mailing.app.inject({
+    method: 'POST',
+    url: API.register,
+    payload: { username: gone.username, email: gone.email, password: 'coming back 4' },
+  });
+  expectError(again, 409, 'USERNAME_TAKEN');
+  const mails = await mailsTo(mailing, gone.email);
+  s.claimToken = /\/claim\/([\w-]{43})/.exec(mails.at(-1)?.text ?? '')?.[1];
+  s.gone = gone;
+};
+const sendClaim = (s: Scene, cookie: string | undefined, url: string) =>
+  s.t.app.inject({ method: 'POST', url, payload: { token: need(s.claimToken) }, headers: withCookie(cookie) });
+
 const ownersMailed = async (s: Scene) => {
   s.verification = await mailedVerification(need(s.mailing), s.owner.email);
 };
@@ -1270,6 +1295,41 @@ const MAIL_ROWS: Row[] = [
         'another user': { status: 200, then: invited(false, true) },
         owner: heldBack(invited(false, false)),
       };
+    })(),
+  },
+  {
+    // Whoever holds a claim link is who it is for (issue 29): the token is the authority, not the cookie.
+    route: `POST ${usernameClaimApi.claimCheck.path}`,
+    what: "check the claim link mailed to a deleted account's address: names the held name and the address, uses nothing up",
+    setup: claimMailed,
+    send: (s, cookie) => sendClaim(s, cookie, usernameClaimApi.claimCheck.path),
+    cells: forEveryone({
+      status: 200,
+      async then(s, response) {
+        const gone = need(s.gone);
+        expect(response.json()).toEqual({ username: gone.username, email: gone.email });
+        expect(await usersNamed(s.t, gone.username)).toEqual([]);
+        await sessionsAre(1, 1)(s);
+      },
+    }),
+  },
+  {
+    route: `POST ${usernameClaimApi.claimUsername.path}`,
+    what: 'use the claim link: the held name becomes a new account with the proved address, and the browser is signed in as it',
+    setup: claimMailed,
+    send: (s, cookie) => sendClaim(s, cookie, usernameClaimApi.claimUsername.path),
+    cells: (() => {
+      // The browser's old session (the other user's or the owner's) ends with the new cookie.
+      const claimed = (owner: number, other: number): Cell => ({
+        status: 201,
+        async then(s, response) {
+          const gone = need(s.gone);
+          expect(response.json().user).toMatchObject({ username: gone.username, email: gone.email, emailVerified: true });
+          expect(await usersNamed(s.t, gone.username)).toHaveLength(1);
+          await sessionsAre(owner, other)(s);
+        },
+      });
+      return { 'signed out': claimed(1, 1), 'another user': claimed(1, 0), owner: claimed(0, 1) };
     })(),
   },
 ];

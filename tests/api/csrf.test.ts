@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/server/config.js';
 import type { Outbox } from '../../src/server/mail/outbox.js';
 import { API } from '../../src/shared/api/paths.js';
 import { ssoApi } from '../../src/shared/api/sso.js';
+import { usernameClaimApi } from '../../src/shared/api/username-claim.js';
 import { newAccount, signUp } from '../helpers/accounts.js';
 import { boardRows, boardSteps, insertPostsBy } from '../helpers/boards.js';
 import { jpeg } from '../helpers/images.js';
@@ -425,6 +426,26 @@ const WRITES: Write[] = [
       return {
         send: (headers) => inject(t, 'POST', API.verifyLink, headers, { token }),
         changed: () => addressVerified(t, user.uid),
+      };
+    },
+  },
+  // Issue 29: a held name back to its address's owner, by a mailed link (opened anywhere).
+  {
+    name: 'POST claim (a mailed link)',
+    success: 201,
+    async prepare(t) {
+      const gone = await signUp(t.app);
+      expect((await inject(t, 'DELETE', API.me, { cookie: gone.cookie }, { password: gone.password })).statusCode).toBe(204);
+      const again = await t.app.inject({
+        method: 'POST',
+        url: API.register,
+        payload: { ...newAccount(), username: gone.username, email: gone.email },
+      });
+      expectError(again, 409, 'USERNAME_TAKEN');
+      const token = /\/claim\/([\w-]{43})/.exec((await mailsTo(mailing, gone.email)).at(-1)?.text ?? '')?.[1];
+      return {
+        send: (headers) => inject(t, 'POST', usernameClaimApi.claimUsername.path, headers, { token }),
+        changed: async () => (await query(t.database, 'SELECT 1 FROM users WHERE username = $1', [gone.username])).length === 1,
       };
     },
   },

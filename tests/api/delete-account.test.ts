@@ -341,9 +341,9 @@ describe('the name of a deleted account', () => {
   });
 
   // Issue 26 (9): typing the deleted account's address got the name back at once, which also
-  // told anyone whether a guessed address was the account's. Addresses are not verified, so
-  // nobody can prove one: the name stays held whatever is typed.
-  it('is held from its own e-mail address too, however it is typed (nobody can prove an address yet)', async () => {
+  // told anyone whether a guessed address was the account's. Without mail nobody can prove an
+  // address, so the name stays held whatever is typed (with mail, tests/api/username-claim.test.ts).
+  it('is held from its own e-mail address too, however it is typed (without mail nobody can prove an address)', async () => {
     const alice = await signUp(t.app);
     expect((await deleteAccount(t.app, alice.cookie, { password: alice.password })).statusCode).toBe(204);
     for (const email of [alice.email, alice.email.toUpperCase(), alice.email.replace('@', '\uFF20')]) {

@@ -13,6 +13,7 @@ import { Mailer } from '../../src/server/mail/mailer.js';
 import { Outbox } from '../../src/server/mail/outbox.js';
 import { imageFileKeys } from '../../src/server/posts/post-images.js';
 import { API } from '../../src/shared/api/paths.js';
+import { usernameClaimApi } from '../../src/shared/api/username-claim.js';
 import { ERRORS, errorCodeOf, isErrorCode } from '../../src/shared/errors.js';
 import { REPORT_REASONS } from '../../src/shared/moderation.js';
 import { deriveHashtags } from '../../src/shared/hashtags.js';
@@ -338,6 +339,26 @@ async function liveVerifyToken(): Promise<string> {
   return token;
 }
 
+/**
+ * Stands for a live claim link's token (issue 29): a held name's claim, made when the request is
+ * sent as the mail would have made it, for a name and an address nobody has (a use makes that account).
+ */
+const LIVE_CLAIM_TOKEN = '__live_claim_token__';
+let claims = 0;
+
+async function liveClaimToken(): Promise<string> {
+  const token = newSessionToken();
+  claims += 1;
+  const name = `claimed_${process.pid % 1000}_${claims}`;
+  await query(
+    t.database,
+    `INSERT INTO username_claims (token_hash, username, email, password_hash, expires_at)
+     SELECT $1, $2, $3, password_hash, now() + interval '1 day' FROM users WHERE id = $4`,
+    [hashSessionToken(token), name, `${name}@example.com`, leaver.uid],
+  );
+  return token;
+}
+
 async function cookieHeader(spec: CookieSpec, url: string): Promise<string | undefined> {
   switch (spec.kind) {
     case 'none':
@@ -385,6 +406,9 @@ async function send(req: Req): Promise<LightMyRequestResponse> {
   }
   if (typeof req.payload === 'string' && req.payload.includes(LIVE_VERIFY_TOKEN)) {
     req = { ...req, payload: req.payload.replaceAll(LIVE_VERIFY_TOKEN, await liveVerifyToken()) };
+  }
+  if (typeof req.payload === 'string' && req.payload.includes(LIVE_CLAIM_TOKEN)) {
+    req = { ...req, payload: req.payload.replaceAll(LIVE_CLAIM_TOKEN, await liveClaimToken()) };
   }
   const headers: Record<string, string> = { ...req.headers };
   const cookie = await cookieHeader(req.cookie, req.url);
@@ -1350,8 +1374,18 @@ const newAddress = fc.oneof(
   { weight: 1, arbitrary: fromPool(() => pools.emails).map((e) => e.toUpperCase()) },
   { weight: 1, arbitrary: fc.constant(0).map(() => unverified.email) },
 );
+/** A held name's claim link (issue 29): a live one, well-formed ones that match nothing, junk. */
+const claimToken = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(LIVE_CLAIM_TOKEN) },
+  { weight: 2, arbitrary: fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => Buffer.from(bytes).toString('base64url')) },
+  { weight: 3, arbitrary: nastyText },
+);
 const verificationRequests = fc.oneof(
   withBody(request({ method: methodFor('POST'), url: fc.constant(API.verifyLink) }), jsonBody({ token: verifyToken })),
+  withBody(
+    request({ method: methodFor('POST'), url: fc.constantFrom(usernameClaimApi.claimCheck.path, usernameClaimApi.claimUsername.path) }),
+    jsonBody({ token: claimToken }),
+  ),
   withBody(
     request({ method: methodFor('POST'), url: fc.constant(API.verifyCode), cookie: unverifiedCookie }),
     jsonBody({ code: verifyCodeText }),

@@ -1,7 +1,7 @@
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOidcProvider, TestOidcSignInError, type TestOidcProvider } from '../helpers/oidc-provider.js';
+import { startOidcProvider, TestOidcSignInError, type TestOidcProvider, type TestOidcTokenAnswer } from '../helpers/oidc-provider.js';
 
 /**
  * The test OpenID Connect provider (tests/helpers/oidc-provider.ts) on its own, without the app:
@@ -220,5 +220,61 @@ describe('the test OIDC provider', () => {
     const { url, checks } = await authorizationRequest(config);
     const tokens = await client.authorizationCodeGrant(config, await op.signIn(url, alice.sub), checks);
     expect(tokens.claims()?.sub).toBe(alice.sub);
+  });
+});
+
+describe('the test OIDC provider with `tamper`', () => {
+  const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  const accounts = ['plain', 'renamed', 'otherkey', 'hangup'].map((sub) => ({ ...alice, sub }));
+  /** Every answer tamper saw, by sub. */
+  const seen = new Map<string, TestOidcTokenAnswer>();
+  let op: TestOidcProvider;
+  let config: client.Configuration;
+
+  beforeAll(async () => {
+    op = await startOidcProvider({
+      redirectUris: [REDIRECT_URI],
+      accounts,
+      tamper: (answer) => {
+        seen.set(answer.sub, answer);
+        if (answer.sub === 'renamed') return { ...answer.body, id_token: answer.resign({ ...answer.idToken.claims, name: 'Renamed' }) };
+        if (answer.sub === 'otherkey') return { ...answer.body, id_token: answer.resign(answer.idToken.claims, otherKey) };
+        if (answer.sub === 'hangup') return 'hang-up';
+        return undefined;
+      },
+    });
+    // As the app discovers it: ID tokens from the token endpoint have their signatures checked.
+    config = await client.discovery(new URL(op.issuer), op.clientId, undefined, client.ClientSecretBasic(op.clientSecret), {
+      execute: [client.allowInsecureRequests, client.enableNonRepudiationChecks],
+    });
+  });
+  afterAll(() => op?.close());
+
+  async function grant(sub: string) {
+    const { url, checks } = await authorizationRequest(config);
+    return client.authorizationCodeGrant(config, await op.signIn(url, sub), checks);
+  }
+
+  it('sees each answer (its sub, the ID token decoded, the body); undefined sends it unchanged', async () => {
+    const tokens = await grant('plain');
+    const answer = seen.get('plain')!;
+    expect(answer.idToken.header).toMatchObject({ alg: 'RS256', kid: op.signingKey.kid });
+    expect(answer.idToken.claims).toMatchObject({ sub: 'plain', iss: op.issuer, aud: op.clientId });
+    expect(answer.body).toMatchObject({ id_token: tokens.id_token, access_token: tokens.access_token, token_type: 'Bearer' });
+  });
+
+  it('sends the body it returns: an ID token re-signed with the provider’s key passes, with another key is refused', async () => {
+    expect((await grant('renamed')).claims()).toMatchObject({ sub: 'renamed', name: 'Renamed', email: alice.email });
+    await expect(grant('otherkey')).rejects.toMatchObject({
+      code: 'OAUTH_INVALID_RESPONSE',
+      cause: { message: 'JWT signature verification failed' },
+    });
+  });
+
+  it("'hang-up' cuts the connection with no answer (a network failure, as the provider going down); others still sign in", async () => {
+    const cut = await grant('hangup').catch((e: unknown) => e);
+    expect(cut).toBeInstanceOf(TypeError);
+    expect(cut).toMatchObject({ message: 'fetch failed' });
+    expect((await grant('plain')).claims()?.sub).toBe('plain');
   });
 });

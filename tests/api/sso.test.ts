@@ -1255,6 +1255,52 @@ describe('graduation: signing in again, and a university account that may have e
   });
 });
 
+describe("a deleted account's held name, back to the owner of its address (issue 29 point 1)", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await ssoApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** An account with a password, deleted: its name held for its address. */
+  async function deletedAt(email: string) {
+    const account = await signUp(t.app, { ...newAccount('held'), email });
+    const gone = await t.app.inject({
+      method: 'DELETE',
+      url: API.me,
+      payload: { password: account.password },
+      headers: { cookie: account.cookie },
+    });
+    expect(gone.statusCode, gone.body).toBe(204);
+    return account.username;
+  }
+  const choose = async (account: TestOidcAccount, username: string) => {
+    const browser = new Browser(t);
+    expectRedirect(await round(browser, account.sub), '/sso/welcome');
+    return browser.send('POST', SIGNUP, { username });
+  };
+
+  it('a first sign-in whose address the provider vouches for gets the name it was held for; the hold goes', async () => {
+    const account = student();
+    const held = await deletedAt(account.email!);
+    const made = await choose(account, held);
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.json<{ user: Me }>().user).toMatchObject({ username: held, email: account.email, emailVerified: true });
+    expect(await query(t.database, 'SELECT 1 FROM released_usernames WHERE username = $1', [held])).toEqual([]);
+  });
+
+  it('an address the provider does not vouch for, or another one, gets the 409 everyone gets', async () => {
+    const unvouched = student({ email_verified: false });
+    const heldForIt = await deletedAt(unvouched.email!);
+    expectError(await choose(unvouched, heldForIt), 409, 'USERNAME_TAKEN');
+    const other = student();
+    expectError(await choose(other, heldForIt), 409, 'USERNAME_TAKEN');
+    expect(await query(t.database, 'SELECT 1 FROM released_usernames WHERE username = $1', [heldForIt])).toHaveLength(1);
+  });
+});
+
 describe('REGISTRATION=sso and SSO_ONLY (issue 29)', () => {
   it('REGISTRATION=sso: a password sign-up is refused with its words; single sign-on makes accounts; password accounts still sign in', async () => {
     const t = await ssoApp({ registration: { mode: 'sso', emailDomains: [] } });

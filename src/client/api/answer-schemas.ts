@@ -14,6 +14,7 @@ export const ANSWER_SCHEMAS: Record<RouteGroup, () => Promise<Definitions>> = {
   sessions: () => import('../../shared/api/sessions').then((m) => m.sessionsApi),
   passwordReset: () => import('../../shared/api/password-reset').then((m) => m.passwordResetApi),
   emailVerification: () => import('../../shared/api/email-verification').then((m) => m.emailVerificationApi),
+  usernameClaim: () => import('../../shared/api/username-claim').then((m) => m.usernameClaimApi),
   sso: () => import('../../shared/api/sso').then((m) => m.ssoApi),
   account: () => import('../../shared/api/delete-account').then((m) => m.accountApi),
   invites: () => import('../../shared/api/invites').then((m) => m.invitesApi),

@@ -10,12 +10,17 @@ import { toMe } from './me.js';
 import { accountOf } from './session-account.js';
 import { clearSessionCookie, clearTossedSessionCookies, sessionTokenOf } from './session-cookie.js';
 import { replaceSession } from './sign-in-cookie.js';
+import type { UsernameClaims } from './username-claim.service.js';
 
 export const authRoutes =
-  (auth: AuthService, verifications: EmailVerificationService, policy: VerificationPolicy): FastifyPluginAsync =>
+  (auth: AuthService, verifications: EmailVerificationService, claims: UsernameClaims, policy: VerificationPolicy): FastifyPluginAsync =>
   async (app) => {
     registerRoute(app, authApi.register, async ({ request, reply, body }) => {
-      const session = await auth.register(body, rateLimitAddress(request.ip), request.headers['user-agent']);
+      const session = await auth.register(body, rateLimitAddress(request.ip), request.headers['user-agent']).catch((error: unknown) => {
+        // Issue 29: a held name asked for with its own address is mailed a claim link, after this answer.
+        claims.afterRefusedSignUp(error, body, request.log);
+        throw error;
+      });
       logSecurityEvent(request, 'signed up', { userId: session.user.id });
       await replaceSession(auth, request, reply, session);
       if (session.user.verifyEmail) verifications.afterSignUp(session.user, request.log);

@@ -32,7 +32,8 @@ export async function holdUsername(db: AppDb, secret: Buffer, username: string, 
 /**
  * Whether the name is held, for whoever asks. Never released to a sign-up that types the held
  * address (issue 29 tried: 201 for the right address and 409 for a wrong one told a guesser
- * whose address it was); an early release needs the address proved before anything is answered.
+ * whose address it was); an early release needs the address proved before anything is answered
+ * (a mailed link, username-claim.service.ts; or the provider's vouching, sso.service.ts).
  */
 export async function isUsernameHeld(db: AppDb, username: string): Promise<boolean> {
   const [row] = await db
@@ -41,4 +42,19 @@ export async function isUsernameHeld(db: AppDb, username: string): Promise<boole
     .where(and(eq(releasedUsernames.username, username), gt(releasedUsernames.releasedAt, sql`now() - ${holdInterval}`)))
     .limit(1);
   return row !== undefined;
+}
+
+/** Whether the name is held for exactly this address (a live hold whose key is the address's). */
+export async function isHeldFor(db: AppDb, secret: Buffer, username: string, email: string): Promise<boolean> {
+  const [row] = await db
+    .select({ emailHmac: releasedUsernames.emailHmac })
+    .from(releasedUsernames)
+    .where(and(eq(releasedUsernames.username, username), gt(releasedUsernames.releasedAt, sql`now() - ${holdInterval}`)))
+    .limit(1);
+  return row?.emailHmac === heldEmailHmac(secret, email);
+}
+
+/** Gives a held name back (to its proved owner, in the transaction that makes their account). */
+export async function releaseHold(db: AppDb, username: string): Promise<void> {
+  await db.delete(releasedUsernames).where(eq(releasedUsernames.username, username));
 }

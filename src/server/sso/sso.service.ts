@@ -10,6 +10,7 @@ import * as accounts from '../auth/auth.queries.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import { suspendedError } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/password.js';
+import { isHeldFor, releaseHold } from '../auth/username-hold.js';
 import type { SessionCache } from '../auth/session-cache.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Argon2Cost, RateLimitConfig, RegistrationConfig, SsoConfig } from '../config.js';
@@ -81,6 +82,8 @@ export interface SsoDeps {
   /** Mail is on: an address the provider did not vouch for is verified by mail, as any new one. */
   mailVerifies: boolean;
   passwordCost: Argon2Cost;
+  /** The server's secret, the key of held names' addresses (username-hold.ts). */
+  secret: Buffer;
   log: FastifyBaseLogger;
   now?: Clock;
 }
@@ -144,9 +147,11 @@ export class SsoService {
    */
   async callback(currentUrl: URL, cookieState: string | undefined, viewerId: string | null): Promise<SsoOutcome> {
     const state = currentUrl.searchParams.get('state') ?? '';
-    if (!cookieState || !sameText(state, cookieState)) throw new SsoRefused('SSO_FAILED', viewerId ? 'settings' : 'sign-in');
+    const shownOnBefore = viewerId ? 'settings' : 'sign-in';
+    // Not this browser's sign-in, or one used up or run out (a replay): logged, as a forged token is.
+    if (!cookieState || !sameText(state, cookieState)) throw this.refusal(new Error('state not this browser’s'), shownOnBefore);
     const attempt = await queries.consumeAttempt(this.deps.db, sha256(state), new Date(this.now()));
-    if (!attempt) throw new SsoRefused('SSO_FAILED', viewerId ? 'settings' : 'sign-in');
+    if (!attempt) throw this.refusal(new Error('no live sign-in with this state'), shownOnBefore);
     const { purpose } = attempt;
     const shownOn = attempt.userId ? 'settings' : 'sign-in';
     const config = await this.discover(shownOn);
@@ -200,8 +205,7 @@ export class SsoService {
 
   /** A first sign-in's address and suggested username, for the page that asks for a username. */
   async signup(token: string | undefined): Promise<{ email: string; suggestedUsername: string }> {
-    const signup = token ? await queries.findSignup(this.deps.db, sha256(token), new Date(this.now())) : undefined;
-    if (!signup) throw new AppError(400, 'SSO_SIGNUP_EXPIRED');
+    const signup = await this.pendingSignup(token);
     return { email: signup.email, suggestedUsername: signup.suggestedUsername };
   }
 
@@ -212,10 +216,14 @@ export class SsoService {
    */
   async completeSignup(token: string | undefined, username: string, address: string): Promise<UserRow> {
     await this.deps.limiter.hit(`register:ip:${address}`, this.deps.limits.registerPerIp, this.deps.limits.windowMs);
-    const pending = await this.signup(token);
+    const pending = await this.pendingSignup(token);
     const name = username.toLowerCase();
     if (name === '') throw new AppError(400, 'FILL_IN_ALL_FIELDS');
-    const messages = usernameProblems(name, (await accounts.findTaken(this.deps.db, name, '')).usernameTaken);
+    const { usernameTaken } = await accounts.findTaken(this.deps.db, name, '');
+    // A deleted account's held name goes back early to the owner of its address, which the
+    // provider has just vouched for (username-hold.ts).
+    const ownHold = usernameTaken && pending.emailVerified && (await isHeldFor(this.deps.db, this.deps.secret, name, pending.email));
+    const messages = usernameProblems(name, usernameTaken && !ownHold);
     if (messages.length > 0)
       throw new AppError(messages.every((m) => m === ERRORS.USERNAME_TAKEN) ? 409 : 400, errorCodeOf(messages[0]!), messages);
     const passwordHash = await hashPassword(randomBytes(32).toString('base64url'), this.deps.passwordCost);
@@ -223,6 +231,7 @@ export class SsoService {
       return await this.deps.db.transaction(async (tx) => {
         const signup = await queries.consumeSignup(tx, sha256(token!), new Date(this.now()));
         if (!signup) throw new AppError(400, 'SSO_SIGNUP_EXPIRED');
+        if (ownHold) await releaseHold(tx, name);
         const user = await accounts.insertUser(tx, {
           id: newId(),
           username: name,
@@ -243,6 +252,12 @@ export class SsoService {
       if (now.emailTaken) throw new AppError(409, 'SSO_EMAIL_TAKEN');
       throw new AppError(409, 'SSO_ALREADY_LINKED');
     }
+  }
+
+  private async pendingSignup(token: string | undefined): Promise<queries.SsoSignup> {
+    const signup = token ? await queries.findSignup(this.deps.db, sha256(token), new Date(this.now())) : undefined;
+    if (!signup) throw new AppError(400, 'SSO_SIGNUP_EXPIRED');
+    return signup;
   }
 
   /** Whether the account is linked to the provider, and whether the provider may have stopped vouching for it. */

@@ -10,6 +10,7 @@ import type { RouteDefinition } from './route.js';
 import { searchApi } from './search.js';
 import { sessionsApi } from './sessions.js';
 import { ssoApi } from './sso.js';
+import { usernameClaimApi } from './username-claim.js';
 import { usersApi } from './users.js';
 
 /**
@@ -22,6 +23,7 @@ export const ROUTE_GROUPS = {
   sessions: sessionsApi,
   passwordReset: passwordResetApi,
   emailVerification: emailVerificationApi,
+  usernameClaim: usernameClaimApi,
   sso: ssoApi,
   account: accountApi,
   invites: invitesApi,
@@ -43,6 +45,7 @@ export const ROUTES = {
   ...sessionsApi,
   ...passwordResetApi,
   ...emailVerificationApi,
+  ...usernameClaimApi,
   ...ssoApi,
   ...accountApi,
   ...invitesApi,
