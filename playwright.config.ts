@@ -68,7 +68,14 @@ export default defineConfig({
     // ...and single sign-on with the provider global-setup.ts starts (issue 29).
     server(MAIL_PORT, {
       mail: true,
-      env: { OIDC_ISSUER: OIDC.issuer(PORT), OIDC_CLIENT_ID: OIDC.clientId, OIDC_CLIENT_SECRET: OIDC.clientSecret, OIDC_NAME: OIDC.name },
+      env: {
+        OIDC_ISSUER: OIDC.issuer(PORT),
+        OIDC_CLIENT_ID: OIDC.clientId,
+        OIDC_CLIENT_SECRET: OIDC.clientSecret,
+        OIDC_NAME: OIDC.name,
+        // The students' domain only: an alumni-… account (elsewhere) is refused (sso.spec.ts).
+        OIDC_ALLOWED_DOMAINS: OIDC.domain,
+      },
     }),
   ],
 });

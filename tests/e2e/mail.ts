@@ -15,8 +15,9 @@ export const MAIL_URL = `http://127.0.0.1:${mailServerPortFor(Number(process.env
 
 /**
  * The university's sign-in (issue 29): a real OpenID provider (tests/helpers/oidc-provider.ts)
- * that global-setup.ts starts on E2E_PORT + 5, which the mail server uses for single sign-on.
- * It knows every account named `student-…` (an address at uni.example.edu it vouches for).
+ * that global-setup.ts starts on E2E_PORT + 5, which the mail server uses for single sign-on
+ * (only for addresses at OIDC.domain: OIDC_ALLOWED_DOMAINS).
+ * It knows every account named `<kind>-…` of OIDC_ACCOUNT_KINDS, and vouches for its address.
  */
 export const oidcPortFor = (serverPort: number) => serverPort + 5;
 export const OIDC = {
@@ -24,7 +25,19 @@ export const OIDC = {
   clientId: 'dormboard-e2e',
   clientSecret: 'e2e-client-secret-not-a-real-one',
   issuer: (serverPort: number) => `http://127.0.0.1:${oidcPortFor(serverPort)}`,
+  domain: 'uni.example.edu',
 } as const;
+
+/**
+ * The e2e provider's accounts, by the first word of their sub: a `student-…` (at OIDC.domain)
+ * signs in as it should, an `alumni-…` has its address at another domain, and for the others the
+ * provider's token endpoint misbehaves (global-setup.ts): an ID token signed with another key
+ * (`forged`), expired (`expired`), from another issuer (`otheriss`), or no answer at all, the
+ * connection cut (`down`). The provider is shared by every worker, so a test picks its failure
+ * by the account it signs in as, never by stopping or changing the provider.
+ */
+export const OIDC_ACCOUNT_KINDS = ['student', 'alumni', 'forged', 'expired', 'otheriss', 'down'] as const;
+export type OidcAccountKind = (typeof OIDC_ACCOUNT_KINDS)[number];
 export const mailDirFor = (serverPort: number) => path.resolve('.e2e-data', `mail-${serverPort}`);
 
 /**

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { API } from '../../src/shared/api/paths';
+import { ssoApi } from '../../src/shared/api/sso';
 import * as COPY from '../../src/shared/copy';
-import { ERRORS } from '../../src/shared/errors';
+import { ERRORS, type ErrorCode } from '../../src/shared/errors';
 import { newAccount, signIn, signOut, signUpViaApi, WALK_TIMEOUT } from './helpers';
-import { MAIL_URL, OIDC } from './mail';
+import { MAIL_URL, OIDC, type OidcAccountKind } from './mail';
 
 /**
  * Single sign-on in Chromium (issue 29), against a real OpenID provider (oidc-provider, started by
@@ -12,13 +13,40 @@ import { MAIL_URL, OIDC } from './mail';
  */
 test.use({ baseURL: MAIL_URL });
 
-const student = () => `student-${randomBytes(4).toString('hex')}`;
+/** A new account at the provider; its kind picks how the provider behaves for it (mail.ts). */
+const accountAt = (kind: OidcAccountKind) => `${kind}-${randomBytes(4).toString('hex')}`;
+const student = () => accountAt('student');
+
+/** The provider's redirect back to the app, with the code and the state. */
+const isCallback = (url: string) => new URL(url).pathname === ssoApi.ssoCallback.path;
 
 /** At the provider's login page: signs in as `sub`. */
 async function atProvider(page: Page, sub: string) {
   await expect(page).toHaveURL(new RegExp(`^${OIDC.issuer(Number(process.env.E2E_PORT) || 3100)}/interaction/`));
   await page.getByLabel('Account').fill(sub);
   await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/** The sign-in screen, saying why single sign-on was refused (`code`'s words); nobody is signed in in this browser. */
+async function expectRefused(page: Page, code: ErrorCode) {
+  await expect(page).toHaveURL(new RegExp(`/login\\?sso=${code}$`));
+  await expect(page.getByTestId('login-errors')).toHaveText(ERRORS[code]);
+  // The screen itself, to try again from: not an error page.
+  await expect(page.getByRole('link', { name: COPY.sso.continueWith(OIDC.name) })).toBeVisible();
+  expect((await page.request.get(API.me)).status()).toBe(401);
+}
+
+/**
+ * From the sign-in screen, signs in at the provider as `sub`, which the app refuses with `code`:
+ * the provider's redirect back is answered with a redirect to the sign-in screen, never a 500.
+ */
+async function refusedSignIn(page: Page, sub: string, code: ErrorCode) {
+  await page.goto('/login');
+  await page.getByRole('link', { name: COPY.sso.continueWith(OIDC.name) }).click();
+  const callback = page.waitForResponse((response) => isCallback(response.url()));
+  await atProvider(page, sub);
+  expect((await callback).status()).toBe(302);
+  await expectRefused(page, code);
 }
 
 test('first sign-in chooses a username (the provider’s, prefilled); the next one goes straight home', async ({ page }) => {
@@ -89,8 +117,51 @@ test('a password account connects the university sign-in in Settings, signs in w
 });
 
 test('a callback that is not this browser’s (a wrong state) signs nobody in and says so on the sign-in screen', async ({ page }) => {
-  await page.goto(`/api/auth/sso/callback?code=${'x'.repeat(20)}&state=${'y'.repeat(20)}`);
-  await expect(page).toHaveURL(/\/login\?sso=SSO_FAILED$/);
-  await expect(page.getByTestId('login-errors')).toHaveText(ERRORS.SSO_FAILED);
-  expect((await page.request.get(API.me)).status()).toBe(401);
+  await page.goto(`${ssoApi.ssoCallback.path}?code=${'x'.repeat(20)}&state=${'y'.repeat(20)}`);
+  await expectRefused(page, 'SSO_FAILED');
 });
+
+test('a replayed callback (its code used already) signs nobody in, in the same browser or in another with its state cookie', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(WALK_TIMEOUT);
+  await page.goto('/login');
+  await page.getByRole('link', { name: COPY.sso.continueWith(OIDC.name) }).click();
+  const callback = page.waitForRequest((request) => isCallback(request.url()));
+  await atProvider(page, student());
+  const back = (await callback).url();
+  // The first use of the code and the state: a first sign-in, asking for a username.
+  await expect(page).toHaveURL('/sso/welcome');
+
+  // Again in this browser: its state cookie went with the first use.
+  await page.goto(back);
+  await expectRefused(page, 'SSO_FAILED');
+
+  // Whoever saw the URL sends it from their own browser, with the state cookie that went with it
+  // (the state, as the URL has it): past the state check, the sign-in is used up, and the code too.
+  const other = await browser.newContext({ baseURL: MAIL_URL });
+  try {
+    const state = new URL(back).searchParams.get('state')!;
+    await other.addCookies([
+      { name: 'sso_state', value: state, domain: '127.0.0.1', path: '/api/auth/sso', httpOnly: true, sameSite: 'Lax' },
+    ]);
+    const replay = await other.newPage();
+    await replay.goto(back);
+    await expectRefused(replay, 'SSO_FAILED');
+  } finally {
+    await other.close();
+  }
+});
+
+for (const { kind, what, code } of [
+  { kind: 'forged', what: 'an ID token signed with another key (under the provider’s key id)', code: 'SSO_FAILED' },
+  { kind: 'expired', what: 'an expired ID token (signed by the provider)', code: 'SSO_FAILED' },
+  { kind: 'otheriss', what: 'an ID token from another issuer (signed with the provider’s key)', code: 'SSO_FAILED' },
+  { kind: 'alumni', what: 'an address at a domain the site is not for (OIDC_ALLOWED_DOMAINS)', code: 'SSO_DOMAIN_NOT_ALLOWED' },
+  { kind: 'down', what: 'the provider gone down before the code is exchanged', code: 'SSO_UNAVAILABLE' },
+] satisfies { kind: OidcAccountKind; what: string; code: ErrorCode }[]) {
+  test(`${what}: nobody is signed in, and the sign-in screen says ${code}`, async ({ page }) => {
+    await refusedSignIn(page, accountAt(kind), code);
+  });
+}

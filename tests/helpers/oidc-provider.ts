@@ -1,4 +1,4 @@
-import { generateKeyPair, randomBytes, randomUUID, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { generateKeyPair, randomBytes, randomUUID, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
@@ -63,6 +63,21 @@ export interface TestOidcProvider {
   close(): Promise<void>;
 }
 
+/** A successful answer of the token endpoint, as `tamper` sees it before it is sent. */
+export interface TestOidcTokenAnswer {
+  /** The account signed in: the ID token's sub. */
+  sub: string;
+  /** The ID token, decoded (the provider has just signed it). */
+  idToken: { header: Record<string, unknown>; claims: Record<string, unknown> };
+  /** The answer's JSON body (access_token, id_token, token_type, expires_in, scope). */
+  body: Record<string, unknown>;
+  /** An ID token with these claims under the ID token's own header, signed RS256 by `key` (default: the provider's key). */
+  resign(claims: Record<string, unknown>, key?: KeyObject): string;
+}
+
+/** See StartOidcProviderOptions.tamper. */
+export type TestOidcTamper = (answer: TestOidcTokenAnswer) => Record<string, unknown> | 'hang-up' | undefined;
+
 export interface StartOidcProviderOptions {
   redirectUris: string[];
   clientId?: string;
@@ -70,6 +85,15 @@ export interface StartOidcProviderOptions {
   /** Default 0: a free port. restart() listens on the same one. */
   port?: number;
   accounts?: TestOidcAccount[];
+  /**
+   * Makes the token endpoint misbehave for some sign-ins (a forged or expired ID token, another
+   * issuer's, the provider going down mid-sign-in) while it answers every other as it should: a
+   * provider shared by tests running at once (the e2e run's) can be neither stopped nor patched
+   * for one of them. Called with each successful answer that carries an ID token; returns the
+   * body to send instead, `'hang-up'` to cut the connection without an answer (the code is spent
+   * by then, as when a provider dies after its work), or undefined to send the answer unchanged.
+   */
+  tamper?: TestOidcTamper;
 }
 
 /** What signIn throws when the provider answers with an error rather than a code. */
@@ -233,6 +257,43 @@ function interactionRoutes(provider: Provider, accounts: Map<string, TestOidcAcc
   };
 }
 
+const jwtPart = (json: object) => Buffer.from(JSON.stringify(json)).toString('base64url');
+const parseJwtPart = (part: string | undefined) =>
+  JSON.parse(Buffer.from(part ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+
+/** A compact JWS, RS256 (the provider's ID token algorithm), of `header` (its alg set so) and `claims`. */
+function signJwt(header: Record<string, unknown>, claims: Record<string, unknown>, key: KeyObject): string {
+  const input = `${jwtPart({ ...header, alg: 'RS256' })}.${jwtPart(claims)}`;
+  return `${input}.${sign('sha256', Buffer.from(input), key).toString('base64url')}`;
+}
+
+/**
+ * `tamper` at the token endpoint: a middleware around the provider's own routes, which changes the
+ * token endpoint's answer (ctx.body, still an object there) after the provider has made it.
+ */
+function tamperRoute(tamper: TestOidcTamper, signingKey: KeyObject) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<unknown>) => {
+    await next();
+    const body = ctx.body as Record<string, unknown> | undefined;
+    if (ctx.oidc?.route !== 'token' || ctx.status !== 200 || typeof body?.id_token !== 'string') return;
+    const [header, claims] = body.id_token.split('.');
+    const idToken = { header: parseJwtPart(header), claims: parseJwtPart(claims) };
+    const answer = tamper({
+      sub: String(idToken.claims.sub),
+      idToken,
+      body: structuredClone(body),
+      resign: (changed, key = signingKey) => signJwt(idToken.header, changed, key),
+    });
+    if (answer === 'hang-up') {
+      // No answer at all: Koa sends nothing, and the client sees the connection closed under it.
+      ctx.respond = false;
+      ctx.req.socket.destroy();
+    } else if (answer) {
+      ctx.body = answer;
+    }
+  };
+}
+
 function parseSetCookie(header: string): { name: string; value: string; path: string; expired: boolean } {
   const [pair = '', ...attributes] = header.split(';');
   const eq = pair.indexOf('=');
@@ -380,6 +441,7 @@ export async function startOidcProvider(options: StartOidcProviderOptions): Prom
   // X-Forwarded-Proto would let a request claim https and get Secure cookies over http.
   const provider = new Provider(issuer, configuration);
   provider.use(interactionRoutes(provider, accounts));
+  if (options.tamper) provider.use(tamperRoute(options.tamper, privateKey));
   handler = provider.callback();
 
   let closed = false;
