@@ -481,6 +481,23 @@ test.describe('on a server with mail', () => {
     await expect(page).toHaveURL('/');
     await audit(page, found, 'settings (single sign-on row)', (p) => p.getByRole('link', { name: OIDC.name }), '/settings');
     await audit(page, found, 'settings → single sign-on', (p) => p.getByText(COPY.sso.connected(OIDC.name)), '/settings/sso');
+    await audit(page, found, 'e-mail address (single sign-on only)', (p) => p.getByLabel(COPY.emailSettings.newEmail), '/settings/email');
+    expect(found).toEqual([]);
+  });
+
+  test("a held name's claim link: its page, live and used up", async ({ page, request }) => {
+    test.setTimeout(WALK_TIMEOUT);
+    const found: string[] = [];
+    const gone = await signUpViaApi(request, newAccount(WORD));
+    expect((await request.delete(API.me, { data: { password: gone.password } })).status()).toBe(204);
+    const again = await request.post(API.register, { data: { ...gone, password: 'coming back 3' } });
+    expect(again.status()).toBe(409);
+    const claimLink = /http:\/\/127\.0\.0\.1:\d+(\/claim\/[\w-]{43})/;
+    const link = claimLink.exec((await mailTo(gone.email, claimLink)).text)?.[1];
+    await audit(page, found, 'claim link', (p) => p.getByRole('button', { name: COPY.claim.submit }), link);
+    await page.getByRole('button', { name: COPY.claim.submit }).click();
+    await expect(page).toHaveURL('/');
+    await audit(page, found, 'claim link (used)', (p) => p.getByRole('alert'), link);
     expect(found).toEqual([]);
   });
 });

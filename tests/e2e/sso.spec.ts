@@ -5,7 +5,7 @@ import { ssoApi } from '../../src/shared/api/sso';
 import * as COPY from '../../src/shared/copy';
 import { ERRORS, type ErrorCode } from '../../src/shared/errors';
 import { newAccount, signIn, signOut, signUpViaApi, WALK_TIMEOUT } from './helpers';
-import { MAIL_URL, OIDC, type OidcAccountKind } from './mail';
+import { MAIL_URL, mailTo, OIDC, type OidcAccountKind } from './mail';
 
 /**
  * Single sign-on in Chromium (issue 29), against a real OpenID provider (oidc-provider, started by
@@ -80,6 +80,62 @@ test('first sign-in chooses a username (the provider’s, prefilled); the next o
   if (page.url().includes('/interaction/')) await atProvider(page, sub);
   await expect(page).toHaveURL('/');
   expect((await page.request.get(API.me)).status()).toBe(200);
+});
+
+/** A first single sign-on as a new `student-…`, through to Home: its username and address. */
+async function ssoSignUp(page: Page) {
+  const sub = student();
+  await page.goto('/login');
+  await page.getByRole('link', { name: COPY.sso.continueWith(OIDC.name) }).click();
+  await atProvider(page, sub);
+  await expect(page).toHaveURL('/sso/welcome');
+  await page.getByRole('button', { name: COPY.sso.create }).click();
+  await expect(page).toHaveURL('/');
+  return { username: sub.replace(/-/g, '_'), email: `${sub}@${OIDC.domain}` };
+}
+
+test('graduation: an account that signs in only with the university is told to add a password and its own address, and adds both', async ({
+  page,
+}) => {
+  test.setTimeout(WALK_TIMEOUT);
+  const { username } = await ssoSignUp(page);
+  const reminder = page.getByRole('note').filter({ hasText: COPY.sso.onlyThrough(OIDC.name) });
+
+  await page.goto('/settings');
+  await expect(reminder).toBeVisible();
+  await page.goto('/settings/sso');
+  await expect(page.getByText(COPY.sso.connected(OIDC.name))).toBeVisible();
+  await expect(page.getByText(new RegExp(`^${OIDC.name} last signed you in on `))).toBeVisible();
+  await expect(reminder).toBeVisible();
+
+  // Its own address, with no password to type: a recent sign-in is the proof.
+  await reminder.getByRole('link', { name: COPY.sso.addAddress }).click();
+  await expect(page).toHaveURL('/settings/email');
+  await expect(page.getByLabel(COPY.emailSettings.currentPassword)).toHaveCount(0);
+  const own = newAccount('own').email;
+  await page.getByLabel(COPY.emailSettings.newEmail).fill(own);
+  await page.getByRole('button', { name: COPY.emailSettings.submit }).click();
+  await expect(page.getByRole('dialog')).toContainText(COPY.emailSettings.changed(own));
+  await page.keyboard.press('Escape');
+  expect((await mailTo(own, /\/verify\//)).text).toContain(own);
+
+  // A password, typed twice, no current one.
+  await page.goto('/settings/sso');
+  await reminder.getByRole('link', { name: COPY.sso.addPassword }).click();
+  await expect(page).toHaveURL('/settings/password');
+  await expect(page.getByLabel(COPY.security.currentPassword)).toHaveCount(0);
+  await page.getByLabel(COPY.security.newPassword, { exact: true }).fill('after graduation 2');
+  await page.getByLabel(COPY.security.confirmPassword).fill('after graduation 2');
+  await page.getByRole('button', { name: COPY.settings.changePassword }).click();
+  await expect(page.getByRole('dialog')).toContainText(COPY.security.changedTitle);
+
+  // It signs in with the password now, and is reminded of nothing.
+  await page.goto('/settings');
+  await expect(page.getByRole('heading', { name: COPY.settings.security })).toBeVisible();
+  await expect(reminder).toHaveCount(0);
+  await signOut(page);
+  await signIn(page, username, 'after graduation 2');
+  await expect(page).toHaveURL('/');
 });
 
 test('a password account connects the university sign-in in Settings, signs in with it, and disconnects it', async ({ page, browser }) => {

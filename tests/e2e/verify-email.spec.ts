@@ -148,3 +148,36 @@ test('Change address: the new one waits for its link while the old one still sig
   await signIn(page, moved, account.password);
   await expect(page).toHaveURL('/');
 });
+
+test('a deleted account’s name: taken for a sign-up with its address too, whose inbox gets a link that makes the account with it', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(WALK_TIMEOUT);
+  const gone = await signUpViaApi(request, newAccount('gone'));
+  expect((await request.delete(API.me, { data: { password: gone.password } })).status()).toBe(204);
+
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'New Account' }).click();
+  await page.getByPlaceholder('Username').fill(gone.username);
+  await page.getByPlaceholder('Email').fill(gone.email);
+  await page.getByPlaceholder('Password').fill('coming back 3');
+  await page.getByRole('button', { name: 'Create' }).click();
+  // The spec's answer, as anyone asking for the name gets it.
+  await expect(page.getByTestId('login-errors')).toHaveText(ERRORS.USERNAME_TAKEN);
+
+  const claimLink = /http:\/\/127\.0\.0\.1:\d+(\/claim\/[\w-]{43})/;
+  const link = claimLink.exec((await mailTo(gone.email, claimLink)).text)?.[1];
+  expect(link).toBeDefined();
+  await page.goto(link!);
+  await expect(page.getByRole('heading', { name: COPY.claim.title })).toBeVisible();
+  await expect(page.getByText(COPY.claim.intro(gone.username, gone.email))).toBeVisible();
+  await page.getByRole('button', { name: COPY.claim.submit }).click();
+  await expect(page).toHaveURL('/');
+  const me = await (await page.request.get(API.me)).json();
+  expect(me.user).toMatchObject({ username: gone.username, email: gone.email, emailVerified: true });
+
+  // Used once: the link is dead now, and says so.
+  await page.goto(link!);
+  await expect(page.getByRole('alert')).toHaveText(ERRORS.CLAIM_LINK_INVALID);
+});
