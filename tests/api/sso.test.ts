@@ -1359,6 +1359,25 @@ describe('REGISTRATION=sso and SSO_ONLY (issue 29)', () => {
     }
   });
 
+  it('SSO_ONLY with mail: Forgot password? mails an admin their link, and a member nothing (the same answer for both)', async () => {
+    const smtp = await startSmtpServer();
+    const t = await mailingApp(smtp, { sso: { ...ssoConfig(), only: true } });
+    try {
+      const member = await signUp(t.app, newAccount('member'));
+      const admin = await signUp(t.app, newAccount('admin'));
+      await query(t.database, `UPDATE users SET role = 'admin' WHERE id = $1`, [admin.uid]);
+      const forgot = (identifier: string) => t.app.inject({ method: 'POST', url: API.forgotPassword, payload: { identifier } });
+      expect((await forgot(member.username)).statusCode).toBe(204);
+      expect((await forgot(admin.username)).statusCode).toBe(204);
+      const resetMails = async (email: string) => (await mailsTo(t, email)).filter((mail) => mail.text.includes('/reset/'));
+      expect(await resetMails(member.email)).toEqual([]);
+      expect(await resetMails(admin.email)).toHaveLength(1);
+    } finally {
+      await t.close();
+      await smtp.close();
+    }
+  });
+
   it('REGISTRATION=sso and SSO_ONLY refuse to start without single sign-on, saying why', () => {
     expect(() => loadConfig({ REGISTRATION: 'sso' })).toThrow(/^REGISTRATION=sso needs single sign-on/);
     expect(() => loadConfig({ SSO_ONLY: 'true' })).toThrow(/^SSO_ONLY needs single sign-on/);

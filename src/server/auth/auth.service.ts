@@ -174,11 +174,13 @@ export class AuthService {
     return this.startSession(user, userAgent);
   }
 
-  /** SSO_ONLY (issue 29): a password signs in admins alone; everyone else uses the university sign-in. */
+  /** SSO_ONLY (issue 29): a password (or a reset link) signs in admins alone; everyone else uses the university sign-in. */
+  passwordSignsIn(user: UserRow): boolean {
+    return this.accountPolicy.passwordSignIn !== 'admins' || user.role === 'admin';
+  }
+
   assertPasswordSignIn(user: UserRow): void {
-    if (this.accountPolicy.passwordSignIn === 'admins' && user.role !== 'admin') {
-      throw new AppError(403, 'SIGN_IN_WITH_SSO').withAudit({ accountId: user.id });
-    }
+    if (!this.passwordSignsIn(user)) throw new AppError(403, 'SIGN_IN_WITH_SSO').withAudit({ accountId: user.id });
   }
 
   /** Forget after the delete: a read in between would otherwise re-cache the session. */

@@ -154,7 +154,8 @@ export class PasswordResetService {
         identity.by === 'email'
           ? await queries.findUserByEmail(this.db, identity.email)
           : await queries.findUserByUsername(this.db, identity.username);
-      if (!user) return undefined;
+      // SSO_ONLY: a link it could not use is not sent (the answer was the same either way).
+      if (!user || !this.deps.auth.passwordSignsIn(user)) return undefined;
       // Mail goes to one parsed address or nowhere: a stored address from before the parser
       // (npm run admin -- invalid-emails lists them) could be read as a list of recipients.
       const to = storedEmail(user.email);
