@@ -5,7 +5,7 @@ import type { Outbox } from '../../src/server/mail/outbox.js';
 import { API } from '../../src/shared/api/paths.js';
 import { ssoApi } from '../../src/shared/api/sso.js';
 import { usernameClaimApi } from '../../src/shared/api/username-claim.js';
-import { newAccount, signUp } from '../helpers/accounts.js';
+import { deleteOwnAccount, newAccount, signUp } from '../helpers/accounts.js';
 import { boardRows, boardSteps, insertPostsBy } from '../helpers/boards.js';
 import { jpeg } from '../helpers/images.js';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.js';
@@ -435,7 +435,7 @@ const WRITES: Write[] = [
     success: 201,
     async prepare(t) {
       const gone = await signUp(t.app);
-      expect((await inject(t, 'DELETE', API.me, { cookie: gone.cookie }, { password: gone.password })).statusCode).toBe(204);
+      await deleteOwnAccount(t.app, gone);
       const again = await t.app.inject({
         method: 'POST',
         url: API.register,

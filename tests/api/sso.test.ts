@@ -6,7 +6,7 @@ import type { Me } from '../../src/shared/api/auth.js';
 import { API } from '../../src/shared/api/paths.js';
 import { ssoApi } from '../../src/shared/api/sso.js';
 import { ERRORS } from '../../src/shared/errors.js';
-import { newAccount, signUp } from '../helpers/accounts.js';
+import { deleteOwnAccount, newAccount, signUp } from '../helpers/accounts.js';
 import { startOidcProvider, type TestOidcAccount, type TestOidcProvider } from '../helpers/oidc-provider.js';
 import { expectError, get, insertUsers, query } from '../helpers/people.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
@@ -1267,13 +1267,7 @@ describe("a deleted account's held name, back to the owner of its address (issue
   /** An account with a password, deleted: its name held for its address. */
   async function deletedAt(email: string) {
     const account = await signUp(t.app, { ...newAccount('held'), email });
-    const gone = await t.app.inject({
-      method: 'DELETE',
-      url: API.me,
-      payload: { password: account.password },
-      headers: { cookie: account.cookie },
-    });
-    expect(gone.statusCode, gone.body).toBe(204);
+    await deleteOwnAccount(t.app, account);
     return account.username;
   }
   const choose = async (account: TestOidcAccount, username: string) => {

@@ -8,7 +8,7 @@ import { API } from '../../src/shared/api/paths.js';
 import { usernameClaimApi } from '../../src/shared/api/username-claim.js';
 import * as COPY from '../../src/shared/copy.js';
 import { ERRORS } from '../../src/shared/errors.js';
-import { newAccount, sessionCookie, signUp } from '../helpers/accounts.js';
+import { deleteOwnAccount, newAccount, sessionCookie, signUp } from '../helpers/accounts.js';
 import { expectError, get, query } from '../helpers/people.js';
 import type { ReceivedMail } from '../helpers/smtp.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
@@ -33,17 +33,10 @@ const login = (app: FastifyInstance, identifier: string, password: string) =>
 /** An account, deleted: its name is held for its address. */
 async function deleted(t: MailingApp) {
   const account = await signUp(t.app, newAccount('gone'));
-  const response = await t.app.inject({
-    method: 'DELETE',
-    url: API.me,
-    payload: { password: account.password },
-    headers: { cookie: account.cookie },
-  });
-  expect(response.statusCode, response.body).toBe(204);
+  await deleteOwnAccount(t.app, account);
   return account;
 }
 
-/** The claim links of these mails, one per mail (a mail repeats its link in its text and its HTML). */
 const claimLinks = (mails: ReceivedMail[]) =>
   mails.flatMap((mail) => [...new Set([...mail.text.matchAll(/\/claim\/([\w-]{43})(?![\w-])/g)].map((match) => match[1]!))]);
 

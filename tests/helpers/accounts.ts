@@ -25,6 +25,17 @@ export async function signUp(app: FastifyInstance, body = newAccount()) {
   return { ...body, uid: response.json().user.uid as string, cookie: sessionCookie(response) };
 }
 
+/** Deletes the account (Delete Account, with its password): its name is then held for its address. */
+export async function deleteOwnAccount(app: FastifyInstance, account: { cookie: string; password: string }): Promise<void> {
+  const response = await app.inject({
+    method: 'DELETE',
+    url: API.me,
+    payload: { password: account.password },
+    headers: { cookie: account.cookie },
+  });
+  if (response.statusCode !== 204) throw new Error(`delete failed: ${response.statusCode} ${response.body}`);
+}
+
 /**
  * A new member's Me as the API answers it: no bio or icon, a password of its own, an address
  * not verified (and, without mail, nothing held back). `changes` set what differs.

@@ -1,6 +1,7 @@
 import * as COPY from '../../shared/copy.js';
 import type { EmailAddress } from '../../shared/validation/email.js';
 import { escapeHtml } from '../http/escape-html.js';
+import { composeMail, linkHtml, together } from '../mail/mail-layout.js';
 import type { Mail } from '../mail/mailer.js';
 
 /** The verification mail: the link, the same proof as a 6-digit code, how long both work, and what to do if unasked. */
@@ -19,30 +20,14 @@ export function verificationMail({
 }): Mail {
   const words = COPY.verifyMail;
   const spaced = `${code.slice(0, 3)} ${code.slice(3)}`;
-  const text = [
-    words.greeting(username),
-    '',
-    words.asked(appName, to.address),
-    '',
-    link,
-    '',
-    words.code(spaced),
-    '',
-    words.expires,
-    words.ignore(appName),
-    '',
-    `— ${appName}`,
-  ].join('\n');
-  const paragraph = (content: string) => `<p>${content}</p>`;
-  const html = [
-    '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">',
-    paragraph(escapeHtml(words.greeting(username))),
-    paragraph(escapeHtml(words.asked(appName, to.address))),
-    paragraph(`<a href="${escapeHtml(link)}">${escapeHtml(words.button)}</a><br>${escapeHtml(link)}`),
-    paragraph(`${escapeHtml(words.codeLead)}<br><strong style="font-size: 1.5em; letter-spacing: 0.1em">${escapeHtml(spaced)}</strong>`),
-    paragraph(`${escapeHtml(words.expires)} ${escapeHtml(words.ignore(appName))}`),
-    paragraph(`— ${escapeHtml(appName)}`),
-    '</body></html>',
-  ].join('\n');
-  return { to, subject: words.subject(appName), text, html };
+  return composeMail(to, words.subject(appName), appName, [
+    { text: words.greeting(username) },
+    { text: words.asked(appName, to.address) },
+    { text: link, html: linkHtml(words.button, link) },
+    {
+      text: words.code(spaced),
+      html: `${escapeHtml(words.codeLead)}<br><strong style="font-size: 1.5em; letter-spacing: 0.1em">${escapeHtml(spaced)}</strong>`,
+    },
+    together(words.expires, words.ignore(appName)),
+  ]);
 }

@@ -1,6 +1,6 @@
 import * as COPY from '../../shared/copy.js';
 import type { EmailAddress } from '../../shared/validation/email.js';
-import { escapeHtml } from '../http/escape-html.js';
+import { composeMail, linkHtml, together } from '../mail/mail-layout.js';
 import type { Mail } from '../mail/mailer.js';
 
 /** The mail "Forgot password?" sends: the link, that it expires in an hour, and what to do if unasked. */
@@ -16,18 +16,10 @@ export function passwordResetMail({
   appName: string;
 }): Mail {
   const words = COPY.resetMail;
-  const text = [words.greeting(username), '', words.asked(appName), '', link, '', words.expires, words.ignore, '', `— ${appName}`].join(
-    '\n',
-  );
-  const paragraph = (content: string) => `<p>${content}</p>`;
-  const html = [
-    '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">',
-    paragraph(escapeHtml(words.greeting(username))),
-    paragraph(escapeHtml(words.asked(appName))),
-    paragraph(`<a href="${escapeHtml(link)}">${escapeHtml(words.button)}</a><br>${escapeHtml(link)}`),
-    paragraph(`${escapeHtml(words.expires)} ${escapeHtml(words.ignore)}`),
-    paragraph(`— ${escapeHtml(appName)}`),
-    '</body></html>',
-  ].join('\n');
-  return { to, subject: words.subject(appName), text, html };
+  return composeMail(to, words.subject(appName), appName, [
+    { text: words.greeting(username) },
+    { text: words.asked(appName) },
+    { text: link, html: linkHtml(words.button, link) },
+    together(words.expires, words.ignore),
+  ]);
 }

@@ -1,6 +1,6 @@
 import * as COPY from '../../shared/copy.js';
 import type { EmailAddress } from '../../shared/validation/email.js';
-import { escapeHtml } from '../http/escape-html.js';
+import { composeMail, linkHtml, together } from '../mail/mail-layout.js';
 import type { Mail } from '../mail/mailer.js';
 
 /** The mail that gives a held name back: whose name, the link, how long it works, and what to do if unasked. */
@@ -16,18 +16,10 @@ export function usernameClaimMail({
   appName: string;
 }): Mail {
   const words = COPY.claimMail;
-  const text = [words.greeting, '', words.asked(appName, username), '', link, '', words.expires, words.ignore, '', `— ${appName}`].join(
-    '\n',
-  );
-  const paragraph = (content: string) => `<p>${content}</p>`;
-  const html = [
-    '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">',
-    paragraph(escapeHtml(words.greeting)),
-    paragraph(escapeHtml(words.asked(appName, username))),
-    paragraph(`<a href="${escapeHtml(link)}">${escapeHtml(words.button(username))}</a><br>${escapeHtml(link)}`),
-    paragraph(`${escapeHtml(words.expires)} ${escapeHtml(words.ignore)}`),
-    paragraph(`— ${escapeHtml(appName)}`),
-    '</body></html>',
-  ].join('\n');
-  return { to, subject: words.subject(appName), text, html };
+  return composeMail(to, words.subject(appName), appName, [
+    { text: words.greeting },
+    { text: words.asked(appName, username) },
+    { text: link, html: linkHtml(words.button(username), link) },
+    together(words.expires, words.ignore),
+  ]);
 }
