@@ -91,14 +91,14 @@ async function ssoSignUp(page: Page) {
   await expect(page).toHaveURL('/sso/welcome');
   await page.getByRole('button', { name: COPY.sso.create }).click();
   await expect(page).toHaveURL('/');
-  return { username: sub.replace(/-/g, '_'), email: `${sub}@${OIDC.domain}` };
+  return { sub, username: sub.replace(/-/g, '_'), email: `${sub}@${OIDC.domain}` };
 }
 
 test('graduation: an account that signs in only with the university is told to add a password and its own address, and adds both', async ({
   page,
 }) => {
   test.setTimeout(WALK_TIMEOUT);
-  const { username } = await ssoSignUp(page);
+  const { sub, username } = await ssoSignUp(page);
   const reminder = page.getByRole('note').filter({ hasText: COPY.sso.onlyThrough(OIDC.name) });
 
   await page.goto('/settings');
@@ -118,6 +118,12 @@ test('graduation: an account that signs in only with the university is told to a
   await expect(page.getByRole('dialog')).toContainText(COPY.emailSettings.changed(own));
   await page.keyboard.press('Escape');
   expect((await mailTo(own, /\/verify\//)).text).toContain(own);
+
+  // Sign in again (what those pages offer once the sign-in is older than 10 minutes): the
+  // provider asks afresh, and the browser comes back to the page it left.
+  await page.goto(`${ssoApi.ssoStart.path}?again=${encodeURIComponent('/settings/password')}`);
+  await atProvider(page, sub);
+  await expect(page).toHaveURL('/settings/password');
 
   // A password, typed twice, no current one.
   await page.goto('/settings/sso');
