@@ -308,10 +308,10 @@ const liveUntil = () => new Date(Date.now() + SESSION_TTL_MS);
 
 /**
  * Signing out (of this browser, or everywhere), in or up (which end the session of the cookie
- * sent) must not end the actors' standing sessions: those requests get a new session of a user
- * who exists only to be signed out.
+ * sent: a claim link's account too) must not end the actors' standing sessions: those requests
+ * get a new session of a user who exists only to be signed out.
  */
-const endsSessions = (url: string) => /^\/api\/(auth\/(logout|login|register|reset)|me\/password)/i.test(url);
+const endsSessions = (url: string) => /^\/api\/(auth\/(logout|login|register|reset|claim)|me\/password)/i.test(url);
 
 /**
  * Stands for a live reset link in a body, made when the request is sent: the leaver's, whose
