@@ -223,12 +223,11 @@ export async function buildApp({
   // Sound only where one process owns the database (embedded); see auth/session-cache.ts.
   const sessions = new SessionCache(cache, database.kind === 'pglite' ? config.sessionCacheMs : 0);
   const serverSecret = await loadServerSecret(config);
+  const outbox = givenOutbox ?? (config.mail && new Outbox(new Mailer(config.mail)));
+  // Mail with links back here: SMTP_URL and PUBLIC_URL both (config.ts refuses one without the other).
+  const mail = outbox && config.publicUrl ? { outbox, publicUrl: config.publicUrl, appName: config.appName } : undefined;
   // Verified addresses (issue 29): with mail on, new accounts prove theirs before they post.
-  // Mail needs PUBLIC_URL for its links (config.ts refuses SMTP_URL without it): both, or nobody is held back.
-  const verification: VerificationPolicy = {
-    mail: config.mail !== undefined && config.publicUrl !== undefined,
-    requireAll: config.requireVerifiedEmail,
-  };
+  const verification: VerificationPolicy = { mail: mail !== undefined, requireAll: config.requireVerifiedEmail };
   const auth = new AuthService(database.orm, limiter, config.rateLimits, sessions, config.passwordHashing, config.registration, {
     verify: verification.mail,
     passwordSignIn: config.sso?.only ? 'admins' : 'everyone',
@@ -325,9 +324,6 @@ export async function buildApp({
   const blocks = new BlockService(database.orm, directory, notices, limiter, config.rateLimits);
   const boards = new BoardService(database.orm, directory, cache, notices, limiter, config.rateLimits);
   const boardMembers = new BoardMemberService(database.orm, directory, notices, limiter, config.rateLimits);
-  const outbox = givenOutbox ?? (config.mail && new Outbox(new Mailer(config.mail)));
-  // Mail with links back here: SMTP_URL and PUBLIC_URL both (config.ts refuses one without the other).
-  const mail = outbox && config.publicUrl ? { outbox, publicUrl: config.publicUrl, appName: config.appName } : undefined;
   const resets = new PasswordResetService({
     db: database.orm,
     auth,

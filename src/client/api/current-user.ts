@@ -78,6 +78,15 @@ export function setCurrentUser(queryClient: QueryClient, user: Me | null) {
   queryClient.setQueryData(CURRENT_USER_KEY, user);
 }
 
+/**
+ * The server signed this browser in as `user`, who may not be whoever was signed in before (a
+ * reset or claim link, a first single sign-on): nothing of the previous account's may linger.
+ */
+export function signedInAs(queryClient: QueryClient, user: Me) {
+  queryClient.clear();
+  setCurrentUser(queryClient, user);
+}
+
 /** Drops the cached copy only; the server's answer (the query) is left as it is. */
 export function forgetCachedUser() {
   writeCachedUser(null);

@@ -47,10 +47,6 @@ export async function ownPostsPage(
     .limit(options.limit);
 }
 
-/**
- * The boards the user owns or joined (issue 18), oldest first: at most 500 of their own and the
- * few they joined. Nobody else's secret board is here unless the user is a member of it.
- */
 /** Issue 29: the university sign-ins linked to the account: which provider, since when (never a token). */
 export async function exportSingleSignOns(db: AppDb, userId: string) {
   return db
@@ -60,6 +56,10 @@ export async function exportSingleSignOns(db: AppDb, userId: string) {
     .orderBy(asc(ssoIdentities.createdAt));
 }
 
+/**
+ * The boards the user owns or joined (issue 18), oldest first: at most 500 of their own and the
+ * few they joined. Nobody else's secret board is here unless the user is a member of it.
+ */
 export async function exportBoards(db: AppDb, userId: string) {
   const joined = sql`exists (select 1 from ${boardMembers} where ${boardMembers.boardId} = ${boards.id} and ${boardMembers.userId} = ${userId} and ${isNotNull(boardMembers.joinedAt)})`;
   return db

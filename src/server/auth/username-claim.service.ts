@@ -18,7 +18,7 @@ import { hashPassword } from './password.js';
 import { hashSessionToken, newSessionToken } from './session-token.js';
 import * as queries from './username-claim.queries.js';
 import { usernameClaimMail } from './username-claim-mail.js';
-import { isHeldFor, releaseHold } from './username-hold.js';
+import { holdOn, releaseHold } from './username-hold.js';
 
 /** A claim link works for a day, as a verification link does. */
 const CLAIM_TTL_MS = 24 * 60 * 60 * 1000;
@@ -68,7 +68,7 @@ export class UsernameClaims {
     const input = normalizeSignUp(body);
     mail.outbox.post('username claim', log, async () => {
       const to = storedEmail(input.email);
-      if (!to || !(await isHeldFor(this.deps.db, this.deps.secret, input.username, input.email))) return undefined;
+      if (!to || (await holdOn(this.deps.db, this.deps.secret, input.username, input.email)) !== 'owner') return undefined;
       const { verifyMailsPerAddress, windowMs } = this.deps.limits;
       try {
         await this.deps.limiter.take([{ key: `claim:mail:address:${input.email}`, limit: verifyMailsPerAddress }], windowMs);
@@ -111,15 +111,18 @@ export class UsernameClaims {
   async claim(token: string, address: string): Promise<UserRow> {
     await this.hitAddressLimit(address);
     if (!TOKEN_PATTERN.test(token)) throw new AppError(400, 'CLAIM_LINK_INVALID');
-    const pending = await queries.findClaim(this.deps.db, hashSessionToken(token), new Date(this.now()));
-    if (!pending) throw new AppError(400, 'CLAIM_LINK_INVALID');
-    this.checkRegistration(pending.email);
+    // Used up in the transaction that makes the account: any refusal below leaves it as it was.
+    let claim: queries.UsernameClaim | undefined;
     try {
       return await this.deps.db.transaction(async (tx) => {
-        const claim = await queries.consumeClaim(tx, hashSessionToken(token), new Date(this.now()));
+        claim = await queries.consumeClaim(tx, hashSessionToken(token), new Date(this.now()));
         if (!claim) throw new AppError(400, 'CLAIM_LINK_INVALID');
-        // Held for this address still, or no longer held at all (the hold ran out meanwhile).
-        if (await isHeldFor(tx, this.deps.secret, claim.username, claim.email)) await releaseHold(tx, claim.username);
+        this.checkRegistration(claim.email);
+        // Held for this address still, or no longer held at all (the hold ran out meanwhile); held
+        // for another (it ran out, and someone else's account took the name and was deleted): taken.
+        const hold = await holdOn(tx, this.deps.secret, claim.username, claim.email);
+        if (hold === 'other') throw new AppError(409, 'USERNAME_TAKEN', [ERRORS.USERNAME_TAKEN]);
+        if (hold === 'owner') await releaseHold(tx, claim.username);
         return accounts.insertUser(tx, {
           id: newId(),
           username: claim.username,
@@ -130,9 +133,9 @@ export class UsernameClaims {
         });
       });
     } catch (error) {
-      if (!hasSqlState(error, UNIQUE_VIOLATION)) throw error;
+      if (!claim || !hasSqlState(error, UNIQUE_VIOLATION)) throw error;
       // The name or the address has an account now (the hold ran out and someone took it).
-      const taken = await accounts.findTaken(this.deps.db, pending.username, pending.email);
+      const taken = await accounts.findTaken(this.deps.db, claim.username, claim.email);
       if (taken.usernameTaken) throw new AppError(409, 'USERNAME_TAKEN', [ERRORS.USERNAME_TAKEN]);
       throw new AppError(409, 'EMAIL_TAKEN', [ERRORS.EMAIL_TAKEN]);
     }

@@ -36,25 +36,26 @@ export async function holdUsername(db: AppDb, secret: Buffer, username: string, 
  * (a mailed link, username-claim.service.ts; or the provider's vouching, sso.service.ts).
  */
 export async function isUsernameHeld(db: AppDb, username: string): Promise<boolean> {
-  const [row] = await db
-    .select({ username: releasedUsernames.username })
-    .from(releasedUsernames)
-    .where(and(eq(releasedUsernames.username, username), gt(releasedUsernames.releasedAt, sql`now() - ${holdInterval}`)))
-    .limit(1);
-  return row !== undefined;
+  return (await liveHold(db, username)) !== undefined;
 }
 
-/** Whether the name is held for exactly this address (a live hold whose key is the address's). */
-export async function isHeldFor(db: AppDb, secret: Buffer, username: string, email: string): Promise<boolean> {
-  const [row] = await db
-    .select({ emailHmac: releasedUsernames.emailHmac })
-    .from(releasedUsernames)
-    .where(and(eq(releasedUsernames.username, username), gt(releasedUsernames.releasedAt, sql`now() - ${holdInterval}`)))
-    .limit(1);
-  return row?.emailHmac === heldEmailHmac(secret, email);
+/** Whose the live hold on the name is, if any: `owner` when it is held for exactly this address. */
+export async function holdOn(db: AppDb, secret: Buffer, username: string, email: string): Promise<'none' | 'owner' | 'other'> {
+  const hold = await liveHold(db, username);
+  if (!hold) return 'none';
+  return hold.emailHmac === heldEmailHmac(secret, email) ? 'owner' : 'other';
 }
 
 /** Gives a held name back (to its proved owner, in the transaction that makes their account). */
 export async function releaseHold(db: AppDb, username: string): Promise<void> {
   await db.delete(releasedUsernames).where(eq(releasedUsernames.username, username));
+}
+
+async function liveHold(db: AppDb, username: string): Promise<{ emailHmac: string | null } | undefined> {
+  const [row] = await db
+    .select({ emailHmac: releasedUsernames.emailHmac })
+    .from(releasedUsernames)
+    .where(and(eq(releasedUsernames.username, username), gt(releasedUsernames.releasedAt, sql`now() - ${holdInterval}`)))
+    .limit(1);
+  return row;
 }

@@ -55,21 +55,12 @@ export const ssoRoutes =
       return sso;
     };
 
-    /**
-     * Ends a redirect route: on a refusal, the page that says why (never a 500 for the provider's
-     * failures). registerRoute sends the route's 302 with the location set here: an async handler
-     * cannot hand back a reply it sent, since a reply is thenable and awaiting it gives undefined,
-     * which registerRoute would send again ("Reply was already sent", a warning with the URL).
-     */
-    const redirect = (reply: FastifyReply, location: string): null => {
-      reply.header('location', location);
-      return null;
-    };
-    const redirecting = async (reply: FastifyReply, run: () => Promise<string>): Promise<null> => {
+    /** Ends a redirect route: on a refusal, the page that says why (never a 500 for the provider's failures). */
+    const redirecting = async (reply: FastifyReply, run: () => Promise<string>) => {
       try {
-        return redirect(reply, await run());
+        return reply.redirect(await run(), 302);
       } catch (error) {
-        if (error instanceof SsoRefused) return redirect(reply, refusedPage(error));
+        if (error instanceof SsoRefused) return reply.redirect(refusedPage(error), 302);
         throw error;
       }
     };
@@ -88,7 +79,7 @@ export const ssoRoutes =
       const service = configured();
       const link = query.link === '1';
       // Linking and signing in again are for the signed-in account; a signed-out browser signs in first.
-      if ((link || query.again) && !viewer) return redirect(reply, PAGES.login);
+      if ((link || query.again) && !viewer) return reply.redirect(PAGES.login, 302);
       return redirecting(reply, async () => {
         const { url, state } = await service.start(
           link

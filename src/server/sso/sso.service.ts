@@ -10,7 +10,7 @@ import * as accounts from '../auth/auth.queries.js';
 import type { UserRow } from '../auth/auth.queries.js';
 import { suspendedError } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/password.js';
-import { isHeldFor, releaseHold } from '../auth/username-hold.js';
+import { holdOn, releaseHold } from '../auth/username-hold.js';
 import type { SessionCache } from '../auth/session-cache.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Argon2Cost, RateLimitConfig, RegistrationConfig, SsoConfig } from '../config.js';
@@ -222,7 +222,8 @@ export class SsoService {
     const { usernameTaken } = await accounts.findTaken(this.deps.db, name, '');
     // A deleted account's held name goes back early to the owner of its address, which the
     // provider has just vouched for (username-hold.ts).
-    const ownHold = usernameTaken && pending.emailVerified && (await isHeldFor(this.deps.db, this.deps.secret, name, pending.email));
+    const ownHold =
+      usernameTaken && pending.emailVerified && (await holdOn(this.deps.db, this.deps.secret, name, pending.email)) === 'owner';
     const messages = usernameProblems(name, usernameTaken && !ownHold);
     if (messages.length > 0)
       throw new AppError(messages.every((m) => m === ERRORS.USERNAME_TAKEN) ? 409 : 400, errorCodeOf(messages[0]!), messages);

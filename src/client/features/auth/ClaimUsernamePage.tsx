@@ -11,6 +11,7 @@ import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useClaimCheck, useClaimUsername } from './api/username-claim';
 import { AuthScreen } from './AuthScreen';
+import { ProblemCard } from './ProblemCard';
 import styles from './LoginPage.module.css';
 import recovery from './PasswordRecovery.module.css';
 
@@ -40,17 +41,11 @@ export function ClaimUsernamePage() {
   if (dead || link.isError) {
     return (
       <AuthScreen>
-        <section className={styles.card} aria-labelledby="claim-title">
-          <h2 id="claim-title" className={recovery.title}>
-            {COPY.claim.invalidTitle}
-          </h2>
-          <p className={recovery.problem} role="alert">
-            {dead ? ERRORS.CLAIM_LINK_INVALID : errorMessage(link.error)}
-          </p>
+        <ProblemCard id="claim-title" title={COPY.claim.invalidTitle} message={dead ? ERRORS.CLAIM_LINK_INVALID : errorMessage(link.error)}>
           <Link to={paths.login} className={button.primary}>
             {COPY.claim.toSignIn}
           </Link>
-        </section>
+        </ProblemCard>
       </AuthScreen>
     );
   }

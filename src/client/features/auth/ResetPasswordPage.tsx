@@ -16,6 +16,7 @@ import { useDocumentTitle } from '../../ui/use-document-title';
 import { useResetCheck } from './api/reset-check';
 import { useResetPassword } from './api/reset-password';
 import { AuthScreen } from './AuthScreen';
+import { ProblemCard } from './ProblemCard';
 import styles from './LoginPage.module.css';
 import recovery from './PasswordRecovery.module.css';
 
@@ -24,13 +25,7 @@ const isDeadLink = (error: unknown) => error instanceof ApiError && error.code =
 /** The way on from a link that no longer works: sign in, or ask for a new link. */
 function DeadLink({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
-    <section className={styles.card} aria-labelledby="reset-title">
-      <h2 id="reset-title" className={recovery.title}>
-        {COPY.reset.invalidTitle}
-      </h2>
-      <p className={recovery.problem} role="alert">
-        {message}
-      </p>
+    <ProblemCard id="reset-title" title={COPY.reset.invalidTitle} message={message}>
       {onRetry && (
         <button type="button" className={button.secondary} onClick={onRetry}>
           {COPY.routeError.retry}
@@ -44,7 +39,7 @@ function DeadLink({ message, onRetry }: { message: string; onRetry?: () => void 
           {COPY.forgot.link}
         </Link>
       )}
-    </section>
+    </ProblemCard>
   );
 }
 

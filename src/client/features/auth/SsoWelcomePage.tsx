@@ -11,6 +11,7 @@ import { TextField } from '../../ui/TextField';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useCompleteSsoSignup, useSsoSignup } from './api/sso-signup';
 import { AuthScreen } from './AuthScreen';
+import { ProblemCard } from './ProblemCard';
 import styles from './LoginPage.module.css';
 import recovery from './PasswordRecovery.module.css';
 
@@ -36,17 +37,11 @@ export function SsoWelcomePage() {
   if (signup.isError) {
     return (
       <AuthScreen>
-        <section className={styles.card} aria-labelledby="welcome-title">
-          <h2 id="welcome-title" className={recovery.title}>
-            {COPY.sso.welcomeTitle}
-          </h2>
-          <p className={recovery.problem} role="alert">
-            {errorMessage(signup.error)}
-          </p>
+        <ProblemCard id="welcome-title" title={COPY.sso.welcomeTitle} message={errorMessage(signup.error)}>
           <Link to={paths.login} className={button.primary}>
             {COPY.sso.toSignIn}
           </Link>
-        </section>
+        </ProblemCard>
       </AuthScreen>
     );
   }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { setCurrentUser } from '../../../api/current-user';
+import { signedInAs } from '../../../api/current-user';
 import { call } from '../../../api/http';
 
 /** This browser's first single sign-on, waiting for its username: the provider's address and suggestion. */
@@ -12,9 +12,6 @@ export function useCompleteSsoSignup() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (username: string) => call('ssoCompleteSignup', { body: { username } }),
-    onSuccess: ({ user }) => {
-      queryClient.clear();
-      setCurrentUser(queryClient, user);
-    },
+    onSuccess: ({ user }) => signedInAs(queryClient, user),
   });
 }

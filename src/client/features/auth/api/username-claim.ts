@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../api/http';
-import { setCurrentUser } from '../../../api/current-user';
+import { signedInAs } from '../../../api/current-user';
 
 /** The name and address a claim link makes the account with, while it is still good (asking does not use it up). */
 export function useClaimCheck(token: string) {
@@ -17,10 +17,6 @@ export function useClaimUsername() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (token: string) => call('claimUsername', { body: { token } }),
-    onSuccess: ({ user }) => {
-      // Whoever was signed in on this browser before, nothing of theirs may linger.
-      queryClient.clear();
-      setCurrentUser(queryClient, user);
-    },
+    onSuccess: ({ user }) => signedInAs(queryClient, user),
   });
 }
