@@ -88,6 +88,13 @@ import { PausableDeletes } from './storage/pausable-deletes.js';
 import type { Storage } from './storage/storage.js';
 import { TrackedFiles } from './storage/tracked-files.js';
 import { userRoutes } from './users/user.routes.js';
+import { activityRoutes } from './notifications/activity.routes.js';
+import { ActivityService } from './notifications/activity.service.js';
+import { NotificationSettingsService } from './notifications/notification-settings.service.js';
+import { Notifier } from './notifications/notifier.js';
+import { loadVapidKeys } from './notifications/push-keys.js';
+import { PushSender } from './notifications/push-sender.js';
+import { deleteOlderThan } from './notifications/activity.queries.js';
 import { UserService } from './users/user.service.js';
 
 declare module 'fastify' {
@@ -99,6 +106,8 @@ declare module 'fastify' {
     changes: ChangeNotices;
     /** This app's metrics, when METRICS_TOKEN or METRICS_PORT is set (main.ts serves the port's). */
     metrics: Metrics | undefined;
+    /** Sends queued pushes (tests wait for it, or run it after moving a retry's time). */
+    pushSender: PushSender;
   }
 }
 
@@ -134,6 +143,8 @@ export interface AppDeps {
   images?: ImageQueue;
   /** The in-memory caches' time (*_CACHE_MS) and the export's stall time; tests move it on instead of sleeping. */
   clock?: Clock;
+  /** The push sender's waits (tests shorten the retry's); the rest of its options come from the config. */
+  pushRetryBaseMs?: number;
 }
 
 /** Redis when REDIS_URL is set, so limits hold across processes; else this process's memory. */
@@ -155,6 +166,7 @@ export async function buildApp({
   images: givenImages,
   clock = systemClock,
   outbox: givenOutbox,
+  pushRetryBaseMs,
 }: AppDeps): Promise<FastifyInstance> {
   const storage = givenStorage ?? createStorage(config);
   const app = Fastify({
@@ -320,10 +332,42 @@ export async function buildApp({
     cache,
     newestPostTimes,
   });
-  const follows = new FollowService(database.orm, directory, notices);
+  // Notifications (issue 30): written by the services in their transactions, pushed from a queue.
+  const notifier = new Notifier(config.appName);
+  const vapidKeys = await loadVapidKeys(database.orm, config.notifications);
+  const pushSender = new PushSender({
+    db: database.orm,
+    keys: vapidKeys,
+    subject: config.notifications.vapidSubject,
+    services: config.notifications.pushServices,
+    log: app.log,
+    retryBaseMs: pushRetryBaseMs,
+  });
+  app.decorate('pushSender', pushSender);
+  changes.subscribe((change) => change.kind === 'push-queued' && pushSender.kick());
+  // Retries, and pushes queued by a process that died before sending them.
+  registerPeriodicTask(app, { name: 'push sending', everyMs: 15_000, atStart: true, task: () => pushSender.drain() });
+  app.addHook('onClose', () => pushSender.idle());
+  registerPeriodicTask(app, {
+    name: 'notification retention',
+    everyMs: 60 * 60 * 1000,
+    atStart: true,
+    task: async () => {
+      // In batches: a first run after a long pause never holds the table for long.
+      while ((await deleteOlderThan(database.orm, config.notifications.retentionDays, 5_000)) === 5_000);
+    },
+  });
+  const activity = new ActivityService(database.orm, visibility);
+  const notificationSettings = new NotificationSettingsService(database.orm, {
+    keys: vapidKeys,
+    services: config.notifications.pushServices,
+    limiter,
+    limits: config.rateLimits,
+  });
+  const follows = new FollowService(database.orm, directory, notices, notifier);
   const blocks = new BlockService(database.orm, directory, notices, limiter, config.rateLimits);
-  const boards = new BoardService(database.orm, directory, cache, notices, limiter, config.rateLimits);
-  const boardMembers = new BoardMemberService(database.orm, directory, notices, limiter, config.rateLimits);
+  const boards = new BoardService(database.orm, directory, cache, notices, limiter, config.rateLimits, notifier);
+  const boardMembers = new BoardMemberService(database.orm, directory, notices, limiter, config.rateLimits, notifier);
   const resets = new PasswordResetService({
     db: database.orm,
     auth,
@@ -375,6 +419,7 @@ export async function buildApp({
     limiter,
     limits: config.rateLimits,
     newAccountMs: config.reportNewAccountMs,
+    notifier,
   });
   const roles = new Roles(database.orm, sessions);
   const storedEmails = new StoredEmails(database.orm);
@@ -405,6 +450,7 @@ export async function buildApp({
   await app.register(searchRoutes(search));
   await app.register(boardRoutes(boards, boardMembers));
   await app.register(mediaRoutes(files));
+  await app.register(activityRoutes(activity, notificationSettings));
   if (adminToken && database.dump && !config.s3) {
     await app.register(backupRoutes({ database, storage: files, dataDir: config.dataDir, token: adminToken }));
   }

@@ -63,6 +63,9 @@ export interface RateLimitConfig {
    */
   boardWritesPerUser: number;
   boardWriteWindowMs: number;
+  /** Push subscriptions added per account per hour (issue 30). */
+  pushDevicesPerUser: number;
+  pushDeviceWindowMs: number;
 }
 
 /** What one process spends on searches that no cache answers (search/search.service.ts, post-search.ts). */
@@ -320,6 +323,8 @@ export interface Config {
   requireVerifiedEmail: boolean;
   /** Single sign-on with the university's OpenID provider (OIDC_*); undefined when not set up. */
   sso: SsoConfig | undefined;
+  /** Notifications and Web Push (issue 30). */
+  notifications: NotificationConfig;
   /** Built client (index.html + assets); served when it exists. */
   clientDir: string;
   /**
@@ -410,6 +415,8 @@ function rateLimitConfig(settings: SettingValues): RateLimitConfig {
     blockWindowMs: 60 * minutes,
     boardWritesPerUser: settings.RATE_LIMIT_BOARD_WRITES_PER_USER,
     boardWriteWindowMs: 60 * minutes,
+    pushDevicesPerUser: settings.RATE_LIMIT_PUSH_DEVICES_PER_USER,
+    pushDeviceWindowMs: 60 * minutes,
   };
 }
 
@@ -451,6 +458,34 @@ function timeoutConfig(settings: SettingValues): TimeoutConfig {
 
 export const DEFAULT_TIMEOUTS: TimeoutConfig = timeoutConfig(DEFAULT_SETTINGS);
 
+export interface NotificationConfig {
+  /** NOTIFICATION_RETENTION_DAYS. */
+  retentionDays: number;
+  /** VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY; undefined: the pair kept in the database. */
+  vapidKeys: { publicKey: string; privateKey: string } | undefined;
+  /** VAPID_SUBJECT, else an https PUBLIC_URL, else a mailto: of localhost. */
+  vapidSubject: string;
+  /** PUSH_SERVICES: the origins a subscription's endpoint may be at. */
+  pushServices: string[];
+}
+
+function notificationConfig(settings: SettingValues): NotificationConfig {
+  const { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey } = settings;
+  if ((publicKey === undefined) !== (privateKey === undefined))
+    throw new Error('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both, or neither (a pair is then kept in the database)');
+  const reachable = (address: string | undefined) => address !== undefined && /^(mailto:|https:\/\/)/.test(address);
+  if (settings.VAPID_SUBJECT !== undefined && !reachable(settings.VAPID_SUBJECT))
+    throw new Error('VAPID_SUBJECT must be a mailto: or https: address');
+  // RFC 8292: a push service may refuse a subject it cannot reach; an http PUBLIC_URL is not one.
+  const subject = settings.VAPID_SUBJECT ?? (reachable(settings.PUBLIC_URL) ? settings.PUBLIC_URL! : 'mailto:webmaster@localhost');
+  return {
+    retentionDays: settings.NOTIFICATION_RETENTION_DAYS,
+    vapidKeys: publicKey && privateKey ? { publicKey, privateKey } : undefined,
+    vapidSubject: subject,
+    pushServices: settings.PUSH_SERVICES,
+  };
+}
+
 /** The server's settings from the environment; a value it would misread stops it, naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const settings = readSettings(env);
@@ -477,6 +512,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: mailConfig(settings),
     registration: registration(settings),
     sso: ssoConfig(settings),
+    notifications: notificationConfig(settings),
     requireVerifiedEmail: verificationNeedsMail(settings),
     clientDir: path.resolve(settings.CLIENT_DIR),
     trustProxy: settings.TRUST_PROXY,

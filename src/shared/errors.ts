@@ -131,6 +131,13 @@ export const ERRORS = {
   OWNER_CANNOT_LEAVE: 'You own this board. Delete it instead.',
   /** Saves and board edits per account per hour (RATE_LIMIT_BOARD_WRITES_PER_USER). */
   SAVING_TOO_FAST: 'You have saved a lot of posts. Try again later.',
+  // Notifications (issue 30)
+  /** A push subscription whose endpoint is not at an allowed push service (PUSH_SERVICES), or whose keys are not keys. */
+  PUSH_SUBSCRIPTION_INVALID: 'This browser cannot receive push notifications from us. Try another browser.',
+  /** PUSH_DEVICES_MAX (limits.ts). */
+  TOO_MANY_PUSH_DEVICES: 'Push notifications are on for 20 devices already. Remove one first.',
+  /** Push subscriptions added per account per hour. */
+  PUSH_DEVICES_TOO_FAST: 'You have turned push notifications on many times. Try again later.',
   // Not shown in the spec: our own wording.
   GENERIC: 'Something went wrong. Please try again.',
   NOT_SIGNED_IN: 'You need to sign in first.',

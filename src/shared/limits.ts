@@ -67,3 +67,8 @@ export const BOARD_MEMBERS_MAX = 50;
 export const BOARD_POSTS_PAGE_SIZE = 50;
 /** The Boards tab loads this many boards at a time. */
 export const BOARDS_PAGE_SIZE = 24;
+
+/** Notifications (issue 30): groups per page of /activity. */
+export const ACTIVITY_PAGE_SIZE = 20;
+/** Devices one account may get pushes on. */
+export const PUSH_DEVICES_MAX = 20;

@@ -105,6 +105,7 @@ export const TEST_RATE_LIMITS: RateLimitConfig = {
   verifyPerIp: 10_000,
   verifyMailsPerAccount: 10_000,
   verifyMailsPerAddress: 10_000,
+  pushDevicesPerUser: 10_000,
 };
 
 export interface TestApp {
@@ -130,6 +131,8 @@ export async function createTestApp(
     outbox?: Outbox;
     /** Told the SQL of every statement the app's query builder sends (which reads hit the database). */
     onStatement?: (sql: string) => void;
+    /** The push sender's first retry wait (notifications/push-sender.ts). */
+    pushRetryBaseMs?: number;
   } = {},
 ): Promise<TestApp> {
   const opened = await createTestDatabase({ ownThread: deps.ownThread });
@@ -162,6 +165,7 @@ export async function createTestApp(
     images: deps.images,
     clock: deps.clock,
     outbox: deps.outbox,
+    pushRetryBaseMs: deps.pushRetryBaseMs,
   });
   await app.ready();
   return {

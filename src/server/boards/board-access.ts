@@ -4,6 +4,7 @@ import type { AppDb } from '../db/database.js';
 import { boardSeen, type SeenBy, type Visibility } from '../directory/visibility.js';
 import { AppError } from '../http/app-error.js';
 import * as queries from './board.queries.js';
+import type { EventBoard } from '../notifications/notifier.js';
 
 /** A board as one viewer found it: what it is, who they are to it, and what they see. */
 export interface BoardSeen {
@@ -74,4 +75,9 @@ export function boardChange(actor: { id: string }, found: ChangedBoard, newSlug?
     slugs: newSlug ? [board.slug, newSlug] : [board.slug],
     usernames: [board.ownerUsername, ...found.memberUsernames],
   };
+}
+
+/** A board as a notification of it names it (notifications/notifier.ts). */
+export function eventBoard(board: Pick<queries.BoardRow, 'id' | 'name' | 'slug' | 'ownerUsername' | 'secret'>): EventBoard {
+  return { id: board.id, name: board.name, slug: board.slug, ownerUsername: board.ownerUsername, secret: board.secret };
 }

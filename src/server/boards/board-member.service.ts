@@ -8,7 +8,9 @@ import type { UserDirectory } from '../directory/user-directory.js';
 import { normalizeUsername } from '../directory/username.js';
 import { AppError } from '../http/app-error.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
-import { BoardAccess, boardChange, type BoardSeen } from './board-access.js';
+import { BoardAccess, boardChange, eventBoard, type BoardSeen } from './board-access.js';
+import { forgetUnseenBoardRows } from '../notifications/activity.queries.js';
+import type { Notifier } from '../notifications/notifier.js';
 import { visibleMembers } from './board-json.js';
 import { countBoardWrite } from './board-writes.js';
 import * as queries from './board.queries.js';
@@ -27,6 +29,7 @@ export class BoardMemberService {
     private readonly changes: ChangeNotices,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
+    private readonly notifier: Notifier,
   ) {
     this.access = new BoardAccess(db, directory.visibility);
   }
@@ -47,6 +50,7 @@ export class BoardMemberService {
       if ((await queries.memberCount(tx, id)) >= BOARD_MEMBERS_MAX) throw new AppError(409, 'TOO_MANY_COLLABORATORS');
       await queries.insertMember(tx, id, invitee.id);
       await note(viewer, boardChange(viewer, found));
+      await this.notifier.tell(tx, note, { kind: 'board_invite', to: invitee.id, actor: viewer, board: eventBoard(found.board) });
     });
     return this.members(found);
   }
@@ -69,6 +73,12 @@ export class BoardMemberService {
     await this.changes.transaction(async (tx, note) => {
       await queries.deleteMember(tx, id, username);
       await note(viewer, boardChange(viewer, found));
+      // An invitation gone, or a secret board left: what they were told of it goes too.
+      await forgetUnseenBoardRows(tx, id);
+      if (username === viewer.username) {
+        const kind = found.role === 'invited' ? 'board_declined' : 'board_left';
+        await this.notifier.tell(tx, note, { kind, to: found.board.ownerId, actor: viewer, board: eventBoard(found.board) });
+      }
     });
     if (username !== viewer.username) return this.members(found);
     // Who left sees the board as anyone else now: a public one's joined members; a secret one not at all.
@@ -88,6 +98,12 @@ export class BoardMemberService {
       await this.changes.transaction(async (tx, note) => {
         await queries.joinBoard(tx, id, viewer.id);
         await note(viewer, boardChange(viewer, found));
+        await this.notifier.tell(tx, note, {
+          kind: 'board_joined',
+          to: found.board.ownerId,
+          actor: viewer,
+          board: eventBoard(found.board),
+        });
       });
     }
     return this.members({ ...found, role: found.role === 'invited' ? 'collaborator' : found.role });

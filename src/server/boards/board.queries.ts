@@ -335,8 +335,14 @@ export async function isOnBoard(db: Db, boardId: string, postId: string): Promis
 }
 
 /** Saves the post (nothing when it is there already); the triggers move the board's count. */
-export async function insertSave(db: AppDb, boardId: string, postId: string, savedBy: string) {
-  await db.insert(boardPosts).values({ boardId, postId, savedBy }).onConflictDoNothing();
+/** Whether the post was not on the board before. */
+export async function insertSave(db: AppDb, boardId: string, postId: string, savedBy: string): Promise<boolean> {
+  const rows = await db
+    .insert(boardPosts)
+    .values({ boardId, postId, savedBy })
+    .onConflictDoNothing()
+    .returning({ postId: boardPosts.postId });
+  return rows.length > 0;
 }
 
 /** Removes the post from the board, only if `savedBy` saved it when given. Whether a row went. */

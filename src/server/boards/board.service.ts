@@ -21,13 +21,15 @@ import type { SeenBy } from '../directory/visibility.js';
 import { AppError } from '../http/app-error.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import { newId } from '../ids.js';
-import { BoardAccess, boardChange, type BoardSeen } from './board-access.js';
+import { BoardAccess, boardChange, eventBoard, type BoardSeen } from './board-access.js';
 import { BoardCounts } from './board-counts.js';
 import { BoardReads } from './board-reads.js';
 import { keepsAddress, slugOf } from './board-slug.js';
 import { toDetail, toSummary, visibleMembers } from './board-json.js';
 import { countBoardWrite } from './board-writes.js';
 import * as queries from './board.queries.js';
+import { forgetUnseenBoardRows } from '../notifications/activity.queries.js';
+import type { Notifier } from '../notifications/notifier.js';
 
 const UNIQUE_VIOLATION = '23505';
 const CHECK_VIOLATION = '23514';
@@ -53,6 +55,7 @@ export class BoardService {
     private readonly changes: ChangeNotices,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimitConfig,
+    private readonly notifier: Notifier,
   ) {
     this.access = new BoardAccess(db, directory.visibility);
     this.counts = new BoardCounts(db, cache);
@@ -139,6 +142,8 @@ export class BoardService {
       await nameTaken(update).catch((error: unknown) => {
         throw hasSqlState(error, FOREIGN_KEY_VIOLATION) ? new AppError(400, 'COVER_NOT_ON_BOARD') : error;
       });
+      // Made secret: who was told of a save to it and is not a member is told of it no more.
+      if (body.secret === true && !board.secret) await forgetUnseenBoardRows(tx, id);
       await note(viewer, boardChange(viewer, found, slug));
     });
     return this.detail(await this.access.byId(id, viewer.id));
@@ -161,14 +166,17 @@ export class BoardService {
   async save(viewer: Viewer, id: string, postId: string): Promise<SaveState> {
     const found = await this.access.forAction(id, viewer.id, ['owner', 'collaborator']);
     const { board, seen } = found;
-    await this.visiblePost(postId, seen);
+    const authorId = await this.visiblePost(postId, seen);
     if (await queries.isOnBoard(this.db, id, postId)) return { saved: true, count: await this.countFor(id, seen) };
     if (board.postCount >= BOARD_POSTS_MAX) throw new AppError(409, 'BOARD_FULL');
     await this.count(viewer);
     try {
       await this.changes.transaction(async (tx, note) => {
-        await queries.insertSave(tx, id, postId, viewer.id);
+        const added = await queries.insertSave(tx, id, postId, viewer.id);
         await note(viewer, boardChange(viewer, found));
+        // A save to a secret board is never told to anyone outside it.
+        if (added && (!board.secret || board.ownerId === authorId || (await queries.isMember(tx, id, authorId))))
+          await this.notifier.tell(tx, note, { kind: 'save', to: authorId, actor: viewer, postId, board: eventBoard(board) });
       });
     } catch (error) {
       // Two saves raced for the last place: the CHECK on post_count let one win.
@@ -212,9 +220,11 @@ export class BoardService {
   }
 
   /** A post that exists and whose author the viewer sees; else the post's 404. */
-  private async visiblePost(postId: string, seen: SeenBy) {
+  /** The post's author, when the viewer sees the post; else 404. */
+  private async visiblePost(postId: string, seen: SeenBy): Promise<string> {
     const authorId = await queries.authorOfPost(this.db, postId);
     if (authorId === undefined || !seen.sees(authorId)) throw new AppError(404, 'POST_NOT_FOUND');
+    return authorId;
   }
 
   private count(viewer: Viewer) {

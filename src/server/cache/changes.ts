@@ -32,7 +32,12 @@ export type Change =
    * or changed its members. `slugs`: its addresses before and after; `usernames`: everyone whose
    * Boards tab lists it (its owner and its joined members, before and after).
    */
-  | { kind: 'board'; boardId: string; actorId: string; ownerId: string; ownerUsername: string; slugs: string[]; usernames: string[] };
+  | { kind: 'board'; boardId: string; actorId: string; ownerId: string; ownerUsername: string; slugs: string[]; usernames: string[] }
+  /**
+   * Pushes were queued (issue 30): no cache holds them; the push sender of whichever process
+   * hears it first sends them (notifications/push-sender.ts).
+   */
+  | { kind: 'push-queued' };
 
 /**
  * Whom a change is about, besides who made it: their next read must show it too, on any process
@@ -48,6 +53,8 @@ export function subjectsOf(change: Change): string[] {
       return [change.blockerId, change.blockedId];
     case 'board':
       return [change.ownerId];
+    case 'push-queued':
+      return [];
     default:
       return [change.userId];
   }

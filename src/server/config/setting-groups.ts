@@ -23,6 +23,12 @@ export const SETTING_GROUPS = {
       "Students sign in with the university's account: set the four `OIDC_*` below (and `PUBLIC_URL`); register " +
       '`PUBLIC_URL/api/auth/sso/callback` as the redirect URI at the provider (docs/deploy.md).',
   },
+  notifications: {
+    title: 'Notifications and push',
+    about:
+      'Notifications are rows in the database, kept this long; pushes are signed with a VAPID key pair, made at the first ' +
+      'start and kept in the database unless given here (processes sharing PostgreSQL then share it).',
+  },
   database: {
     title: 'Database',
     about: 'The embedded database (PGlite, under `DATA_DIR`) by default; PostgreSQL with `DATABASE_URL`.',

@@ -1,5 +1,6 @@
 import { DEFAULT_APP_NAME } from '../../shared/app-name.js';
 import { isDomainEntry, REGISTRATION_MODES } from '../../shared/registration.js';
+import { DEFAULT_PUSH_SERVICES, pushServiceEntry } from '../notifications/push-services.js';
 import { SERVER_SECRET_MIN_LENGTH } from '../server-secret.js';
 import { custom, flag, integer, oneOf, Refusal, text, type Setting, type SettingValue } from './setting.js';
 
@@ -174,6 +175,40 @@ export const SETTINGS = {
       'an account the provider has not signed in for this many days is told on its Security pages that its university ' +
       'account may have ended, and to add a password (nothing is ever deleted for it). Longer than a session lasts (a year), ' +
       'so a student who stays signed in is not told',
+  }),
+  NOTIFICATION_RETENTION_DAYS: integer({
+    group: 'notifications',
+    default: 90,
+    min: 1,
+    about: 'notifications older than this many days are deleted (every hour), read or not',
+  }),
+  VAPID_PUBLIC_KEY: text({
+    group: 'notifications',
+    default: undefined,
+    shown: 'made at first start',
+    about:
+      "with `VAPID_PRIVATE_KEY`: the push key pair (base64url, as `npx web-push generate-vapid-keys` prints); changing it ends every device's push subscription",
+  }),
+  VAPID_PRIVATE_KEY: text({
+    group: 'notifications',
+    default: undefined,
+    shown: 'made at first start',
+    about: 'the private half of the push key pair',
+  }),
+  VAPID_SUBJECT: text({
+    group: 'notifications',
+    default: undefined,
+    shown: 'an https `PUBLIC_URL`',
+    about: 'how push services reach the operator: a `mailto:` or `https:` address (else `mailto:webmaster@localhost`)',
+  }),
+  PUSH_SERVICES: custom({
+    group: 'notifications',
+    shown: "the four browser makers' services",
+    about:
+      'the push services a device may subscribe through, as comma-separated origins, `*.` allowed at the start of a host ' +
+      '(default: `https://fcm.googleapis.com`, `https://updates.push.services.mozilla.com`, `https://*.notify.windows.com`, ' +
+      '`https://*.push.apple.com`): the server sends requests there, so no other address is accepted',
+    read: pushServiceList('PUSH_SERVICES'),
   }),
   REGISTRATION: oneOf(REGISTRATION_MODES, {
     group: 'accounts',
@@ -368,6 +403,11 @@ export const SETTINGS = {
     default: 3,
     about: 'verification mails one e-mail address is sent per 15 minutes, by any account, so nobody can flood an inbox by naming it',
   }),
+  RATE_LIMIT_PUSH_DEVICES_PER_USER: integer({
+    group: 'limits',
+    default: 30,
+    about: 'push subscriptions one account may add per hour (**Turn on push notifications**), then 429',
+  }),
   RATE_LIMIT_POSTS_PER_USER: integer({ group: 'limits', default: 30, about: 'posts one account may create per hour' }),
   RATE_LIMIT_ICONS_PER_USER: integer({ group: 'limits', default: 10, about: 'profile picture changes one account may make per hour' }),
   RATE_LIMIT_SEARCH_PER_IP: integer({
@@ -542,5 +582,23 @@ function domainList(name: string) {
     const bad = entries.find((entry) => !isDomainEntry(entry));
     if (bad === undefined) return entries;
     return new Refusal(`${name}: ${JSON.stringify(bad)} is not a domain (uni.example.edu) or any subdomain of one (*.uni.example.edu)`);
+  };
+}
+
+/** PUSH_SERVICES: origins of push services (notifications/push-services.ts); unset: the browser makers'. */
+function pushServiceList(name: string) {
+  return (value: string | undefined): string[] | Refusal => {
+    if (value === undefined) return DEFAULT_PUSH_SERVICES;
+    const entries = value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    const origins = entries.map(pushServiceEntry);
+    const bad = entries.find((_entry, index) => origins[index] === undefined);
+    if (bad !== undefined)
+      return new Refusal(
+        `${name}: ${JSON.stringify(bad)} is not an https origin (https://push.example.com, https://*.example.com) or a loopback http one`,
+      );
+    return origins as string[];
   };
 }

@@ -1,4 +1,5 @@
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import type { ActivityKind } from '../../shared/api/activity.js';
 import type { ReportReason, ReportStatus, Role } from '../../shared/moderation.js';
 
 /** Table definitions for typed queries. The DDL itself lives in ./migrations. */
@@ -32,6 +33,11 @@ export const users = pgTable('users', {
   pendingEmail: text('pending_email'),
   /** False for an account made through single sign-on: its hash is of random bytes (migration 17). */
   hasPassword: boolean('has_password').notNull().default(true),
+  /** Kept by triggers on notifications (migration 19): never written by the app. */
+  unreadNotifications: integer('unread_notifications').notNull().default(0),
+  /** Topics turned off in the app / turned on as a push (Settings → Notifications). */
+  notificationsOff: text('notifications_off').array().notNull().default([]),
+  pushOn: text('push_on').array().notNull().default([]),
 });
 
 export const sessions = pgTable(
@@ -310,6 +316,63 @@ export const postIdempotency = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.key] })],
 );
 
+/** One row per event someone is told of (migration 19, issue 30); grouped on read. */
+export const notifications = pgTable('notifications', {
+  id: text('id').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  kind: text('kind').$type<ActivityKind>().notNull(),
+  actorId: text('actor_id').references(() => users.id, { onDelete: 'cascade' }),
+  postId: text('post_id').references(() => posts.id, { onDelete: 'cascade' }),
+  boardId: text('board_id').references(() => boards.id, { onDelete: 'cascade' }),
+  /** What the row is grouped by within a day: its kind and target. */
+  groupKey: text('group_key').notNull(),
+  /** The UTC day it happened on, as text (YYYY-MM-DD). */
+  day: date('day').notNull(),
+  /** A moderator's reason, or a report's outcome. */
+  detail: text('detail'),
+  /** When a suspension ends (PERMANENT_SUSPENSION for good). */
+  until: timestamp('until', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  read: boolean('read').notNull().default(false),
+});
+
+/** A device's push subscription (migration 19): its id is its endpoint's SHA-256. */
+export const pushSubscriptions = pgTable('push_subscriptions', {
+  id: text('id').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  endpoint: text('endpoint').notNull(),
+  p256dh: text('p256dh').notNull(),
+  auth: text('auth').notNull(),
+  /** The VAPID public key it was made for: another key's pushes would be refused. */
+  vapidKey: text('vapid_key').notNull(),
+  label: text('label').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastSentAt: timestamp('last_sent_at', { withTimezone: true }),
+});
+
+/** A push waiting to be sent, or to be tried again (migration 19). */
+export const pushDeliveries = pgTable('push_deliveries', {
+  id: text('id').primaryKey(),
+  subscriptionId: text('subscription_id')
+    .notNull()
+    .references(() => pushSubscriptions.id, { onDelete: 'cascade' }),
+  actorId: text('actor_id').references(() => users.id, { onDelete: 'cascade' }),
+  payload: text('payload').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Keys the server made for itself and keeps (migration 19): the VAPID pair. */
+export const serverKeys = pgTable('server_keys', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});
+
 export const schema = {
   users,
   sessions,
@@ -331,4 +394,8 @@ export const schema = {
   boardPosts,
   boardMembers,
   postIdempotency,
+  notifications,
+  pushSubscriptions,
+  pushDeliveries,
+  serverKeys,
 };

@@ -7,6 +7,7 @@ import { iconUrl } from '../directory/icon-images.js';
 import type { PublicUserRow } from '../directory/directory.queries.js';
 import type { UserDirectory } from '../directory/user-directory.js';
 import { normalizeUsername } from '../directory/username.js';
+import { forgetBetween } from '../notifications/activity.queries.js';
 import { AppError } from '../http/app-error.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import * as queries from './block.queries.js';
@@ -32,6 +33,8 @@ export class BlockService {
     await this.count(viewer);
     await this.changes.transaction(async (tx, note) => {
       await queries.insertBlock(tx, viewer.id, target.id);
+      // Nothing either was told of the other stays (issue 30), nor comes back with an unblock.
+      await forgetBetween(tx, viewer.id, target.id);
       await blocksChanged(note, viewer, target);
     });
     return { blocked: true };

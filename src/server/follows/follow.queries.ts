@@ -7,13 +7,16 @@ import type { PageKey } from '../http/cursor.js';
 
 /**
  * One edge per pair, even when two clicks race: the primary key decides, the loser does nothing.
- * Never between two users one of whom blocked the other, whatever a cache said.
+ * Never between two users one of whom blocked the other, whatever a cache said. True when a new
+ * edge was made.
  */
-export async function insertFollow(db: AppDb, followerId: string, targetId: string) {
-  await db.execute(sql`
+export async function insertFollow(db: AppDb, followerId: string, targetId: string): Promise<boolean> {
+  const result = await db.execute(sql`
     INSERT INTO ${follows} (follower_id, target_id)
     SELECT ${followerId}, ${targetId} WHERE NOT ${blockBetween(followerId, targetId)}
-    ON CONFLICT DO NOTHING`);
+    ON CONFLICT DO NOTHING
+    RETURNING follower_id`);
+  return (result as { rows: unknown[] }).rows.length > 0;
 }
 
 export async function deleteFollow(db: AppDb, followerId: string, targetId: string) {

@@ -1,6 +1,7 @@
 import type { FollowState, UserPage } from '../../shared/api/users.js';
 import { FOLLOW_LIST_PAGE_SIZE } from '../../shared/limits.js';
-import type { ChangeNotices } from '../db/change-notices.js';
+import type { ChangeNotices, Note } from '../db/change-notices.js';
+import type { Notifier } from '../notifications/notifier.js';
 import type { AppDb } from '../db/database.js';
 import type { Viewer } from '../http/viewer.js';
 import { decodeCursor, toPage } from '../http/cursor.js';
@@ -22,13 +23,16 @@ export class FollowService {
     private readonly db: AppDb,
     private readonly directory: UserDirectory,
     private readonly changes: ChangeNotices,
+    private readonly notifier: Notifier,
   ) {}
 
   async follow(viewer: Viewer, username: string): Promise<FollowState> {
     const { user: target, blockedByMe } = await this.directory.publicUserSeenBy(username, viewer.id);
     if (blockedByMe) throw new AppError(409, 'UNBLOCK_TO_FOLLOW');
-    await this.write(viewer, target, async (tx) => {
-      if (target.id !== viewer.id) await queries.insertFollow(tx, viewer.id, target.id);
+    await this.write(viewer, target, async (tx, note) => {
+      // Only a new edge is news to the one followed (and a repeat within a day is not: notifier.ts).
+      if (target.id !== viewer.id && (await queries.insertFollow(tx, viewer.id, target.id)))
+        await this.notifier.tell(tx, note, { kind: 'follow', to: target.id, actor: viewer });
     });
     return queries.followState(this.db, viewer.id, target.id);
   }
@@ -40,9 +44,9 @@ export class FollowService {
   }
 
   /** Both users' counts may have moved: the edge and the notice commit together. */
-  private write(viewer: Viewer, target: PublicUserRow, edge: (tx: AppDb) => Promise<void>): Promise<void> {
+  private write(viewer: Viewer, target: PublicUserRow, edge: (tx: AppDb, note: Note) => Promise<void>): Promise<void> {
     return this.changes.transaction(async (tx, note) => {
-      await edge(tx);
+      await edge(tx, note);
       await note(viewer, {
         kind: 'follow',
         followerId: viewer.id,

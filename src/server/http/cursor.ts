@@ -31,7 +31,7 @@ function pgTimestampParts(value: string) {
  * Only real calendar times pass: the database would refuse "Feb 30", or a UTC offset of 16 hours
  * or more, with an error, not a 400.
  */
-function isPgTimestamp(value: string): boolean {
+export function isPgTimestamp(value: string): boolean {
   const parts = pgTimestampParts(value);
   if (!parts) return false;
   const { year, month, day, hour, minute, second, offsetHours, offsetMinutes } = parts;

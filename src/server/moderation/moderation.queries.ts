@@ -202,12 +202,13 @@ export async function lockUser(tx: AppDb, id: string): Promise<ModeratedUserRow 
  * Closes the open reports of a target: a post's, a profile's (postId null), or with `allOfUser`
  * every one naming the user (their profile and each of their posts). Returns how many.
  */
+/** Closes the target's open reports; answers who reported them (each once). */
 export async function closeReports(
   tx: AppDb,
   target: Target & { allOfUser?: boolean },
   status: Exclude<ReportStatus, 'open'>,
   closedBy: string | null,
-): Promise<number> {
+): Promise<string[]> {
   const which: SQL | undefined = target.allOfUser
     ? undefined
     : target.postId === null
@@ -217,8 +218,8 @@ export async function closeReports(
     .update(reports)
     .set({ status, closedAt: sql`now()`, closedBy })
     .where(and(eq(reports.status, 'open'), eq(reports.targetUserId, target.userId), which))
-    .returning({ id: reports.id });
-  return rows.length;
+    .returning({ reporterId: reports.reporterId });
+  return [...new Set(rows.map((row) => row.reporterId))];
 }
 
 export async function setSuspension(tx: AppDb, userId: string, until: Date | null) {

@@ -12,6 +12,7 @@ import type { RateLimiter } from '../http/rate-limiter.js';
 import { imageFileKeys, imageSet } from '../posts/post-images.js';
 import { deletePost, findPost } from '../posts/post.queries.js';
 import type { TrackedFiles } from '../storage/tracked-files.js';
+import type { Notifier } from '../notifications/notifier.js';
 import * as queries from './moderation.queries.js';
 import type { ModeratedUserRow, Target } from './moderation.queries.js';
 import { assertAdmin, assertMayActOn, mayActOn, type Actor } from './staff.js';
@@ -48,6 +49,8 @@ export class ModerationService {
       limits: RateLimitConfig;
       /** Reports from accounts younger than this rank last in the queue, marked (config.reportNewAccountMs). */
       newAccountMs: number;
+      /** Tells authors and reporters what came of an action (issue 30). */
+      notifier: Notifier;
     },
   ) {}
 
@@ -176,11 +179,17 @@ export class ModerationService {
   async dismiss(actor: Actor, body: { postId: string; note?: string } | { username: string; note?: string }): Promise<void> {
     const note = checkNote(body.note);
     const { userId, post } = await this.targetOf(body);
-    await this.db.transaction(async (tx) => {
+    await this.deps.changes.transaction(async (tx, noteChange) => {
       const user = await ModerationService.lockTarget(tx, actor, userId);
-      const closed = await queries.closeReports(tx, { userId, postId: post?.id ?? null }, 'dismissed', actor.id);
-      if (closed === 0) throw new AppError(409, 'REPORTS_ALREADY_CLOSED');
+      const reporters = await queries.closeReports(tx, { userId, postId: post?.id ?? null }, 'dismissed', actor.id);
+      if (reporters.length === 0) throw new AppError(409, 'REPORTS_ALREADY_CLOSED');
       await queries.insertLog(tx, this.entry(actor, 'dismiss', user, post?.id ?? null, note));
+      await this.deps.notifier.tell(tx, noteChange, {
+        kind: 'report_handled',
+        to: reporters,
+        postId: post?.id ?? null,
+        outcome: 'no_action',
+      });
     });
   }
 
@@ -197,9 +206,12 @@ export class ModerationService {
     // The moderator is the change's actor and the author its subject: both see it gone at once.
     await this.deps.files.release(async (tx, noteChange) => {
       const user = await ModerationService.lockTarget(tx, actor, post.userId);
-      await queries.closeReports(tx, { userId: user.id, postId: post.id }, 'actioned', actor.id);
+      const reporters = await queries.closeReports(tx, { userId: user.id, postId: post.id }, 'actioned', actor.id);
       if (!(await deletePost(tx, post.id))) throw new AppError(404, 'POST_NOT_FOUND');
       await queries.insertLog(tx, this.entry(actor, 'remove-post', user, post.id, note));
+      // The author is told why (the note); the reporters only what came of it.
+      await this.deps.notifier.tell(tx, noteChange, { kind: 'post_removed', to: user.id, reason: note });
+      await this.deps.notifier.tell(tx, noteChange, { kind: 'report_handled', to: reporters, postId: null, outcome: 'removed' });
       await noteChange(actor, { kind: 'post', postId: post.id, authorId: user.id, authorUsername: user.username, deleted: true });
       return { result: user, released: imageFileKeys(post.imageKey) };
     });
@@ -222,9 +234,12 @@ export class ModerationService {
       const target = await ModerationService.lockTarget(tx, actor, userId);
       await queries.setSuspension(tx, target.id, until);
       await endSessions(tx, target.id);
-      await queries.closeReports(tx, { userId: target.id, postId: null, allOfUser: true }, 'actioned', actor.id);
+      const reporters = await queries.closeReports(tx, { userId: target.id, postId: null, allOfUser: true }, 'actioned', actor.id);
       const action = body.days === null ? 'suspend-permanent' : `suspend-${body.days}`;
       await queries.insertLog(tx, this.entry(actor, action, target, post?.id ?? null, note));
+      // Read when the suspension ends (its sessions end now): what happened, and until when.
+      await this.deps.notifier.tell(tx, noteChange, { kind: 'suspended', to: target.id, until: body.days === null ? null : until });
+      await this.deps.notifier.tell(tx, noteChange, { kind: 'report_handled', to: reporters, postId: null, outcome: 'suspended' });
       await noteChange(actor, { kind: 'suspension', userId: target.id, username: target.username });
     });
     return { until };

@@ -1,3 +1,4 @@
+import { activityApi } from './activity.js';
 import { accountApi } from './delete-account.js';
 import { authApi } from './auth.js';
 import { boardsApi } from './boards.js';
@@ -32,6 +33,7 @@ export const ROUTE_GROUPS = {
   users: usersApi,
   search: searchApi,
   boards: boardsApi,
+  activity: activityApi,
 } as const;
 
 export type RouteGroup = keyof typeof ROUTE_GROUPS;
@@ -54,6 +56,7 @@ export const ROUTES = {
   ...usersApi,
   ...searchApi,
   ...boardsApi,
+  ...activityApi,
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

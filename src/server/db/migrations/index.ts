@@ -16,6 +16,7 @@ import postIdempotency from './0015-post-idempotency.js';
 import emailVerification from './0016-email-verification.js';
 import singleSignOn from './0017-single-sign-on.js';
 import graduationAndNameClaims from './0018-graduation-and-name-claims.js';
+import notifications from './0019-notifications.js';
 
 /**
  * Every schema change, in order. Append only: a released migration is never edited, because
@@ -40,4 +41,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 16, name: 'email-verification', sql: emailVerification },
   { version: 17, name: 'single-sign-on', sql: singleSignOn },
   { version: 18, name: 'graduation-and-name-claims', sql: graduationAndNameClaims },
+  { version: 19, name: 'notifications', sql: notifications },
 ];
