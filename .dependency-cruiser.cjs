@@ -36,6 +36,8 @@ const SERVER_LAYERS = [
   // Single sign-on with the university's OpenID provider (issue 29): makes and signs in accounts.
   'sso',
   'posts',
+  // Notifications and Web Push (issue 30): told by follows, boards and moderation in their writes.
+  'notifications',
   'follows',
   'users',
   'search',

@@ -61,7 +61,7 @@ export const moderation = {
   suspend: 'Suspend',
   dismiss: 'Dismiss',
   removeTitle: 'Remove this post?',
-  removeMessage: 'The post and its photos are deleted for good. Its reports are closed.',
+  removeMessage: 'The post and its photos are deleted for good. Its reports are closed. The author is told, with your note as the reason.',
   suspendTitle: (username: string) => `Suspend @${username}?`,
   suspendMessage: 'They are signed out at once and cannot sign in; their posts and profile are hidden until it ends.',
   suspendFor: 'How long',

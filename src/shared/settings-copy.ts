@@ -44,7 +44,9 @@ export const dataExport = {
   files: [
     {
       name: 'account.json',
-      what: 'your username, e-mail address (and whether it is verified), the university sign-in linked to it, bio and when you joined',
+      what:
+        'your username, e-mail address (and whether it is verified), the university sign-in linked to it, bio, when you joined, ' +
+        'your notification settings and the devices that get pushes',
     },
     { name: 'posts.json', what: 'each post: its description, link, hashtags, when you posted it, and the file name of its photo' },
     { name: 'photos/', what: 'the full-size photo of every post, named by when it was posted' },
@@ -54,6 +56,10 @@ export const dataExport = {
     {
       name: 'boards.json',
       what: 'your boards (secret ones too) with the posts saved on them, and the boards you joined with what you saved there',
+    },
+    {
+      name: 'notifications.json',
+      what: 'your notifications: who did what, and when',
     },
     { name: 'README.txt', what: 'this list, and any photo that could not be included' },
   ],

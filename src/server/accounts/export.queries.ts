@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { AppDb } from '../db/database.js';
-import { boardMembers, boardPosts, boards, posts, ssoIdentities, users } from '../db/schema.js';
+import { alias } from 'drizzle-orm/pg-core';
+import { boardMembers, boardPosts, boards, notifications, posts, pushSubscriptions, ssoIdentities, users } from '../db/schema.js';
 import type { PageKey } from '../http/cursor.js';
 
 /** What Download My Data tells of one post, with its keyset position (the newest-first sort key). */
@@ -108,4 +109,50 @@ export async function exportBoardSaves(db: AppDb, options: { boardId: string; sa
     )
     .orderBy(desc(boardPosts.savedAt), desc(boardPosts.postId))
     .limit(options.limit);
+}
+
+const actors = alias(users, 'actor');
+
+/** One page of the user's notifications (issue 30), newest first, with who did it and the board's name. */
+export async function exportNotifications(db: AppDb, options: { userId: string; after?: PageKey; limit: number }) {
+  const key = sql`(${notifications.createdAt}, ${notifications.id})`;
+  return db
+    .select({
+      id: notifications.id,
+      kind: notifications.kind,
+      actor: actors.username,
+      postId: notifications.postId,
+      board: boards.name,
+      detail: notifications.detail,
+      until: notifications.until,
+      read: notifications.read,
+      createdAt: notifications.createdAt,
+      sortTime: sql<string>`${notifications.createdAt}::text`,
+    })
+    .from(notifications)
+    .leftJoin(actors, eq(actors.id, notifications.actorId))
+    .leftJoin(boards, eq(boards.id, notifications.boardId))
+    .where(
+      and(
+        eq(notifications.userId, options.userId),
+        options.after ? sql`${key} < (${options.after.sortTime}::timestamptz, ${options.after.id})` : undefined,
+      ),
+    )
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(options.limit);
+}
+
+/** The user's notification switches and push devices (their labels; never an endpoint or its keys). */
+export async function exportNotificationSettings(db: AppDb, userId: string) {
+  const [settings] = await db.select({ off: users.notificationsOff, push: users.pushOn }).from(users).where(eq(users.id, userId));
+  const devices = await db
+    .select({ label: pushSubscriptions.label, added: pushSubscriptions.createdAt })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
+    .orderBy(asc(pushSubscriptions.createdAt));
+  return {
+    offInTheApp: settings?.off ?? [],
+    pushed: settings?.push ?? [],
+    pushDevices: devices.map((d) => ({ ...d, added: d.added.toISOString() })),
+  };
 }

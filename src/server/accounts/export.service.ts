@@ -18,6 +18,8 @@ import {
   exportBoardMembers,
   exportBoards,
   exportBoardSaves,
+  exportNotifications,
+  exportNotificationSettings,
   exportSingleSignOns,
   ownPostsPage,
   type ExportPostRow,
@@ -144,6 +146,8 @@ export class DataExport {
       singleSignOn: (await exportSingleSignOns(this.deps.db, user.id)).map((row) => ({ ...row, linked: row.linked.toISOString() })),
       bio: user.bio,
       created: user.createdAt.toISOString(),
+      // Issue 30: the topics turned off in the app and on as a push, and the devices pushed to.
+      notifications: await exportNotificationSettings(this.deps.db, user.id),
       profileIcon: iconBody ? ICON_NAME : null,
     };
     zip.addBuffer(Buffer.from(`${JSON.stringify(account, null, 2)}\n`), 'account.json', { mtime: now });
@@ -188,9 +192,38 @@ export class DataExport {
     for (const board of await exportBoards(this.deps.db, user.id)) await boardsJson.push(await this.boardEntry(board, user.id, signal));
     boardsJson.end();
 
+    // Issue 30: a page at a time, like the posts.
+    const notificationsJson = new JsonArrayEntry(zip, 'notifications.json', signal);
+    for await (const row of this.ownNotifications(user.id, signal)) await notificationsJson.push(row);
+    notificationsJson.end();
+
     zip.addBuffer(Buffer.from(readmeText({ appName: this.deps.appName, username: user.username, now, missing })), 'README.txt', {
       mtime: now,
     });
+  }
+
+  /** The user's notifications newest first, a page at a time, as notifications.json lists them. */
+  private async *ownNotifications(userId: string, signal: AbortSignal) {
+    let after: PageKey | undefined;
+    for (;;) {
+      signal.throwIfAborted();
+      const page = await exportNotifications(this.deps.db, { userId, after, limit: PAGE_ROWS });
+      for (const row of page) {
+        yield {
+          kind: row.kind,
+          by: row.actor,
+          post: row.postId,
+          board: row.board,
+          detail: row.detail,
+          until: row.until?.toISOString() ?? null,
+          read: row.read,
+          at: row.createdAt.toISOString(),
+        };
+      }
+      if (page.length < PAGE_ROWS) return;
+      const last = page.at(-1)!;
+      after = { sortTime: last.sortTime, id: last.id };
+    }
   }
 
   /** A stored file, or undefined when storage has none (the export goes on without it). */

@@ -9,6 +9,9 @@ import {
   boardMembers,
   boardPosts,
   boards,
+  notifications,
+  pushSubscriptions,
+  serverKeys,
   follows,
   invites,
   moderationLog,
@@ -40,7 +43,13 @@ const TABLES: Array<{
   order: AnyColumn[];
   copy?: (row: Record<string, unknown>) => Record<string, unknown>;
 }> = [
-  { name: 'users', table: users, order: [users.id], copy: (row) => ({ ...row, followerCount: 0, followingCount: 0 }) },
+  // The counters start at 0: the triggers count the follows and notifications as they arrive.
+  {
+    name: 'users',
+    table: users,
+    order: [users.id],
+    copy: (row) => ({ ...row, followerCount: 0, followingCount: 0, unreadNotifications: 0 }),
+  },
   { name: 'sessions', table: sessions, order: [sessions.tokenHash] },
   // Issue 29: who signs in with the university's account (attempts and sign-ups under way are not copied).
   { name: 'sso_identities', table: ssoIdentities, order: [ssoIdentities.issuer, ssoIdentities.subject] },
@@ -53,6 +62,11 @@ const TABLES: Array<{
   { name: 'boards', table: boards, order: [boards.id], copy: (row) => ({ ...row, coverPostId: null, postCount: 0 }) },
   { name: 'board_posts', table: boardPosts, order: [boardPosts.boardId, boardPosts.postId] },
   { name: 'board_members', table: boardMembers, order: [boardMembers.boardId, boardMembers.userId] },
+  // Issue 30: notifications, the devices that get pushes, and the VAPID key pair they subscribed
+  // with (without it every subscription would be refused). Pushes waiting to be sent are not copied.
+  { name: 'notifications', table: notifications, order: [notifications.id] },
+  { name: 'push_subscriptions', table: pushSubscriptions, order: [pushSubscriptions.id] },
+  { name: 'server_keys', table: serverKeys, order: [serverKeys.name] },
   // Every media file is copied, so the files no row owns must stay marked for the sweep.
   { name: 'pending_files', table: pendingFiles, order: [pendingFiles.key] },
 ];
@@ -81,6 +95,8 @@ export async function copyData(options: {
 
   const rows: Record<string, number> = {};
   await options.target.orm.transaction(async (tx) => {
+    // A server started on the empty target made a key pair of its own; the source's replaces it.
+    await tx.delete(serverKeys);
     for (const { name, table, order, copy } of TABLES) {
       rows[name] = 0;
       for (let offset = 0; ; offset += BATCH) {

@@ -1,6 +1,6 @@
 import { DEFAULT_APP_NAME } from '../../shared/app-name.js';
 import { isDomainEntry, REGISTRATION_MODES } from '../../shared/registration.js';
-import { DEFAULT_PUSH_SERVICES, pushServiceEntry } from '../notifications/push-services.js';
+import { DEFAULT_PUSH_SERVICES, pushServiceEntry } from './push-services.js';
 import { SERVER_SECRET_MIN_LENGTH } from '../server-secret.js';
 import { custom, flag, integer, oneOf, Refusal, text, type Setting, type SettingValue } from './setting.js';
 

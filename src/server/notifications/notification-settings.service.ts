@@ -16,7 +16,7 @@ import type { RateLimiter } from '../http/rate-limiter.js';
 import type { Viewer } from '../http/viewer.js';
 import { textArray } from '../db/text-array.js';
 import type { VapidKeys } from './push-keys.js';
-import { isAllowedEndpoint } from './push-services.js';
+import { isAllowedEndpoint } from '../config/push-services.js';
 
 /** A device's id: its push endpoint's SHA-256 (the page computes its own the same way). */
 export const deviceIdOf = (endpoint: string) => createHash('sha256').update(endpoint).digest('hex').slice(0, 32);

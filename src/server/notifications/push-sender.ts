@@ -4,7 +4,7 @@ import webpush from 'web-push';
 import type { AppDb } from '../db/database.js';
 import { pushDeliveries, pushSubscriptions } from '../db/schema.js';
 import type { VapidKeys } from './push-keys.js';
-import { isAllowedEndpoint } from './push-services.js';
+import { isAllowedEndpoint } from '../config/push-services.js';
 
 /** How long a push service may keep a push for a device that is offline (its TTL header). */
 const PUSH_TTL_SECONDS = 24 * 60 * 60;
