@@ -3,12 +3,17 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
+import { copyData } from '../../src/server/backup/copy-data.js';
 import { DEFAULT_RATE_LIMITS, loadConfig } from '../../src/server/config.js';
 import { openDatabase } from '../../src/server/db/database.js';
 import { DiskStorage } from '../../src/server/storage/disk-storage.js';
 import { tempDir } from '../helpers/processes.js';
 import { buildServer, client, runTool, startServer } from '../helpers/server-process.js';
 import { noPostgres } from '../helpers/services.js';
+import { activityApi, type NotificationPreferences } from '../../src/shared/api/activity.js';
+import { signUp } from '../helpers/accounts.js';
+import { follow, query } from '../helpers/people.js';
+import { startPushService } from '../helpers/push-service.js';
 import { createTestApp, createTestDatabase } from '../helpers/test-app.js';
 
 async function photoForm(description: string) {
@@ -139,6 +144,10 @@ describe.skipIf(noPostgres)('npm run migrate-data', () => {
           boards: 1,
           board_posts: 1,
           board_members: 0,
+          // Issue 30: Bob's follow told Alice (his save to his secret board did not); the key pair the server made.
+          notifications: 1,
+          push_subscriptions: 0,
+          server_keys: 1,
           pending_files: 0,
         },
         mediaFiles: 6,
@@ -182,4 +191,103 @@ describe.skipIf(noPostgres)('npm run migrate-data', () => {
       await drop();
     }
   }, 180_000);
+});
+
+// On whatever database the tests run on (PGlite, or PostgreSQL with TEST_DATABASE_URL): the copy itself.
+describe('migrate-data: notifications, push devices and the push key (issue 30)', () => {
+  it('copies the notifications, the devices and the VAPID pair (pushes after it still verify), not the queue; the bells are recounted', async () => {
+    const push = await startPushService();
+    const notifications = { ...loadConfig({}).notifications, pushServices: [push.origin] };
+    const source = await createTestApp({ notifications }, { pushRetryBaseMs: 60_000 });
+    const target = await createTestDatabase();
+    let copied: Awaited<ReturnType<typeof buildApp>> | undefined;
+    try {
+      const [alice, bob, carol, dave] = [
+        await signUp(source.app),
+        await signUp(source.app),
+        await signUp(source.app),
+        await signUp(source.app),
+      ];
+      const device = push.subscribe();
+      const as = (cookie: string) => ({ cookie });
+      expect(
+        (await source.app.inject({ method: 'POST', url: activityApi.addPushDevice.path, payload: device, headers: as(alice.cookie) }))
+          .statusCode,
+      ).toBe(201);
+      const settings = (
+        await source.app.inject({ method: 'GET', url: activityApi.notificationSettings.path, headers: as(alice.cookie) })
+      ).json<NotificationPreferences>();
+      settings.settings.follows.push = true;
+      expect(
+        (
+          await source.app.inject({
+            method: 'PUT',
+            url: activityApi.updateNotificationSettings.path,
+            payload: settings.settings,
+            headers: as(alice.cookie),
+          })
+        ).statusCode,
+      ).toBe(200);
+      // Bob's follow, read; Carol's, unread, its push waiting in the queue (the service failed it).
+      expect((await follow(source.app, alice.username, bob.cookie)).statusCode).toBe(200);
+      await source.app.pushSender.idle();
+      await source.app.inject({ method: 'POST', url: activityApi.markRead.path, payload: {}, headers: as(alice.cookie) });
+      push.respondWith(device.endpoint, 500);
+      expect((await follow(source.app, alice.username, carol.cookie)).statusCode).toBe(200);
+      await source.app.pushSender.idle();
+      expect(await query(source.database, 'SELECT 1 FROM push_deliveries')).toHaveLength(1);
+      const keyOf = (database: typeof source.database) =>
+        query<{ value: string }>(database, `SELECT value FROM server_keys WHERE name = 'vapid'`);
+      const [sourceKey] = await keyOf(source.database);
+      // Times to the millisecond: the copy reads them as JavaScript dates (PostgreSQL keeps microseconds).
+      const rowsOf = (database: typeof source.database) =>
+        query(
+          database,
+          `SELECT id, user_id, kind, actor_id, group_key, day::text, read, date_trunc('milliseconds', created_at)::text AS created_at
+           FROM notifications ORDER BY id`,
+        );
+
+      const report = await copyData({ source: source.database, target: target.database });
+      expect(report.rows).toMatchObject({ notifications: 2, push_subscriptions: 1, server_keys: 1 });
+      expect(report.rows).not.toHaveProperty('push_deliveries');
+      expect(await rowsOf(target.database)).toEqual(await rowsOf(source.database));
+      expect(await keyOf(target.database)).toEqual([sourceKey]);
+      expect(await query(target.database, 'SELECT 1 FROM push_deliveries')).toEqual([]);
+      // Recounted by the triggers as the rows arrived: one unread, as before.
+      const unreadOf = (database: typeof source.database) =>
+        query<{ username: string; unread: number }>(
+          database,
+          'SELECT username, unread_notifications AS unread FROM users ORDER BY username',
+        );
+      expect(await unreadOf(target.database)).toEqual(await unreadOf(source.database));
+      expect((await unreadOf(target.database)).find((row) => row.username === alice.username)?.unread).toBe(1);
+
+      // A server on the copy: the same key, Alice's device and switches, and a push that verifies against the key her browser subscribed with.
+      copied = await buildApp({ config: source.config, database: target.database });
+      await copied.ready();
+      const after = (
+        await copied.inject({ method: 'GET', url: activityApi.notificationSettings.path, headers: as(alice.cookie) })
+      ).json<NotificationPreferences>();
+      expect(after).toEqual(settings);
+      expect((await copied.inject({ method: 'GET', url: activityApi.unreadCount.path, headers: as(alice.cookie) })).json()).toEqual({
+        unread: 1,
+      });
+      push.respondWith(device.endpoint, 201);
+      expect((await follow(copied, alice.username, dave.cookie)).statusCode).toBe(200);
+      const message = await push.waitFor((m) => m.endpoint === device.endpoint && m.text.includes(dave.username));
+      expect(message.vapid.publicKey).toBe(settings.publicKey);
+      expect(message.payload).toMatchObject({ body: `${dave.username} followed you` });
+      // Bob's before the copy, Dave's after it: Carol's, queued at the copy's moment, was not copied.
+      expect(push.received.filter((m) => m.endpoint === device.endpoint).map((m) => (m.payload as { body: string }).body)).toEqual([
+        `${bob.username} followed you`,
+        `${dave.username} followed you`,
+      ]);
+    } finally {
+      await copied?.close();
+      await target.database.close();
+      await target.drop();
+      await source.close();
+      await push.close();
+    }
+  }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -9,13 +10,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { posts, users } from '../../src/server/db/schema.js';
 import { DiskStorage } from '../../src/server/storage/disk-storage.js';
 import type { Storage } from '../../src/server/storage/storage.js';
+import { activityApi } from '../../src/shared/api/activity.js';
 import { API } from '../../src/shared/api/paths.js';
+import type { PostResponse } from '../../src/shared/api/posts.js';
 import * as COPY from '../../src/shared/copy.js';
 import { signUp } from '../helpers/accounts.js';
 import { boardSteps, insertPostsBy } from '../helpers/boards.js';
 import { HeldStorage } from '../helpers/held-storage.js';
 import { jpeg } from '../helpers/images.js';
-import { expectError, follow, patchMe } from '../helpers/people.js';
+import { expectError, follow, patchMe, query } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
 import { emptyBucket, startLocalS3, type LocalS3 } from '../helpers/s3.js';
 import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../helpers/test-app.js';
@@ -101,7 +104,16 @@ async function checkAliceExport(t: TestApp, storage: Storage, alice: Account, bo
   const want = await expected(t, storage, alice);
 
   expect([...zip.keys()].sort()).toEqual(
-    ['README.txt', 'account.json', 'boards.json', 'followers.json', 'following.json', 'posts.json', ...want.files.keys()].sort(),
+    [
+      'README.txt',
+      'account.json',
+      'boards.json',
+      'followers.json',
+      'following.json',
+      'notifications.json',
+      'posts.json',
+      ...want.files.keys(),
+    ].sort(),
   );
   expect(zipJson(zip, 'account.json')).toEqual({
     username: alice.username,
@@ -111,6 +123,7 @@ async function checkAliceExport(t: TestApp, storage: Storage, alice: Account, bo
     singleSignOn: [],
     bio: '',
     created: want.user.createdAt.toISOString(),
+    notifications: { offInTheApp: [], pushed: [], pushDevices: [] },
     profileIcon: 'profile-icon.webp',
   });
   expect(zipJson(zip, 'posts.json')).toEqual(
@@ -129,13 +142,25 @@ async function checkAliceExport(t: TestApp, storage: Storage, alice: Account, bo
   ]);
   expect(zipJson(zip, 'followers.json')).toEqual([bob.username]);
   expect(zipJson(zip, 'following.json')).toEqual([carol.username]);
+  // Issue 30: Bob's follow told her.
+  expect(zipJson(zip, 'notifications.json')).toEqual([
+    { kind: 'follow', by: bob.username, post: null, board: null, detail: null, until: null, read: false, at: expect.any(String) },
+  ]);
   // Photos and icon: byte for byte what storage holds, stored as they are (already compressed).
   for (const [name, bytes] of want.files) {
     const entry: ZipEntry = zip.get(name)!;
     expect(entry.data.equals(bytes), name).toBe(true);
     expect(entry.compressionMethod, name).toBe(0);
   }
-  for (const name of ['account.json', 'posts.json', 'followers.json', 'following.json', 'boards.json', 'README.txt']) {
+  for (const name of [
+    'account.json',
+    'posts.json',
+    'followers.json',
+    'following.json',
+    'boards.json',
+    'notifications.json',
+    'README.txt',
+  ]) {
     expect(zip.get(name)!.compressionMethod, name).toBe(8);
   }
   const readme = zip.get('README.txt')!.data.toString('utf8');
@@ -210,9 +235,24 @@ describe('GET /api/me/export', () => {
     const response = await download(t, newcomer.cookie);
     expectZipResponse(response, newcomer.username);
     const zip = await readZip(response.rawPayload);
-    expect([...zip.keys()].sort()).toEqual(['README.txt', 'account.json', 'boards.json', 'followers.json', 'following.json', 'posts.json']);
-    expect(zipJson(zip, 'account.json')).toMatchObject({ username: newcomer.username, email: newcomer.email, profileIcon: null });
-    for (const name of ['posts.json', 'followers.json', 'following.json', 'boards.json']) expect(zipJson(zip, name)).toEqual([]);
+    expect([...zip.keys()].sort()).toEqual([
+      'README.txt',
+      'account.json',
+      'boards.json',
+      'followers.json',
+      'following.json',
+      'notifications.json',
+      'posts.json',
+    ]);
+    expect(zipJson(zip, 'account.json')).toMatchObject({
+      username: newcomer.username,
+      email: newcomer.email,
+      notifications: { offInTheApp: [], pushed: [], pushDevices: [] },
+      profileIcon: null,
+    });
+    for (const name of ['posts.json', 'followers.json', 'following.json', 'boards.json', 'notifications.json']) {
+      expect(zipJson(zip, name)).toEqual([]);
+    }
   });
 
   it("boards.json: your boards (secret too) with description, members and every saved post; joined boards with only your saves; nobody else's", async () => {
@@ -286,6 +326,110 @@ describe('GET /api/me/export', () => {
     expect(await boardsOf(author)).toEqual([]);
     // Erin's secret board is in Erin's export alone.
     expect(await boardsOf(erin)).toEqual([expect.objectContaining({ name: "Erin's secret", secret: true, posts: saved(p1!) })]);
+  });
+
+  it('notifications.json: every notification, newest first; account.json: the switches and the push devices by name, never an endpoint or its keys', async () => {
+    const [alice, bob, carol, moderator] = [await signUp(t.app), await signUp(t.app), await signUp(t.app), await signUp(t.app)];
+    await query(t.database, `UPDATE users SET role = 'moderator' WHERE id = $1`, [moderator.uid]);
+    const created = async (photo: Buffer) => {
+      const response = await createPost(t.app, alice.cookie, { bytes: photo, description: 'mine' });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json<PostResponse>().post.id;
+    };
+    const [saved, removed] = [await created(photos[0]!), await created(photos[1]!)];
+
+    // Bob follows her, and she reads it; Carol saves her post to a board; a moderator removes the other.
+    expect((await follow(t.app, alice.username, bob.cookie)).statusCode).toBe(200);
+    const read = await t.app.inject({ method: 'POST', url: activityApi.markRead.path, payload: {}, headers: { cookie: alice.cookie } });
+    expect(read.json()).toEqual({ unread: 0 });
+    const picks = await boardSteps(t.app).create(carol, { name: "Carol's picks" });
+    await boardSteps(t.app).save(carol, picks.id, saved);
+    const removal = await t.app.inject({
+      method: 'POST',
+      url: API.moderationRemovePost,
+      payload: { postId: removed, note: 'Blurry' },
+      headers: { cookie: moderator.cookie },
+    });
+    expect(removal.statusCode, removal.body).toBe(204);
+
+    // Then (so that nothing is pushed to the made-up devices) her switches and two devices.
+    const settings = {
+      follows: { app: true, push: true },
+      saves: { app: true, push: false },
+      invites: { app: true, push: false },
+      boards: { app: false, push: false },
+      moderation: { app: true, push: true },
+    };
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: activityApi.updateNotificationSettings.path,
+      payload: settings,
+      headers: { cookie: alice.cookie },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const devices = [
+      {
+        endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(12).toString('base64url')}`,
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      },
+      {
+        endpoint: `https://updates.push.services.mozilla.com/wpush/v2/${randomBytes(12).toString('base64url')}`,
+        userAgent: 'Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0',
+      },
+    ].map((device) => ({
+      ...device,
+      keys: { p256dh: createECDH('prime256v1').generateKeys().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+    }));
+    for (const { endpoint, keys, userAgent } of devices) {
+      const added = await t.app.inject({
+        method: 'POST',
+        url: activityApi.addPushDevice.path,
+        payload: { endpoint, expirationTime: null, keys },
+        headers: { cookie: alice.cookie, 'user-agent': userAgent },
+      });
+      expect(added.statusCode, added.body).toBe(201);
+    }
+    expect(await query(t.database, 'SELECT 1 FROM push_deliveries')).toEqual([]);
+
+    const response = await download(t, alice.cookie);
+    expect(response.statusCode, response.body).toBe(200);
+    const zip = await readZip(response.rawPayload);
+    expect(zipJson(zip, 'account.json')).toMatchObject({
+      notifications: {
+        offInTheApp: ['boards'],
+        pushed: ['follows', 'moderation'],
+        pushDevices: [
+          { label: 'Chrome on Linux', added: expect.any(String) },
+          { label: 'Firefox on Android', added: expect.any(String) },
+        ],
+      },
+    });
+    const rows = zipJson<Array<{ at: string }>>(zip, 'notifications.json');
+    expect(rows).toEqual([
+      { kind: 'post_removed', by: null, post: null, board: null, detail: 'Blurry', until: null, read: false, at: expect.any(String) },
+      {
+        kind: 'save',
+        by: carol.username,
+        post: saved,
+        board: "Carol's picks",
+        detail: null,
+        until: null,
+        read: false,
+        at: expect.any(String),
+      },
+      { kind: 'follow', by: bob.username, post: null, board: null, detail: null, until: null, read: true, at: expect.any(String) },
+    ]);
+    const times = rows.map((row) => Date.parse(row.at));
+    expect(times.every((time) => !Number.isNaN(time))).toBe(true);
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    // The moderator is never named, in the app or here.
+    const everything = Buffer.concat([...zip.values()].map((entry) => entry.data));
+    expect(everything.includes(moderator.username)).toBe(false);
+    // A device's endpoint is a capability to push to it: never in the ZIP, nor its keys.
+    for (const { endpoint, keys } of devices) {
+      for (const secret of [endpoint, new URL(endpoint).pathname, keys.p256dh, keys.auth])
+        expect(everything.includes(secret), secret).toBe(false);
+    }
   });
 
   it('skips a photo missing from storage and says so, instead of failing', async () => {

@@ -3,18 +3,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config.js';
 import { imageFileKeys } from '../../src/server/posts/post-images.js';
 import { DiskStorage } from '../../src/server/storage/disk-storage.js';
 import { contentTypeOf, type Storage } from '../../src/server/storage/storage.js';
 import { TrackedFiles } from '../../src/server/storage/tracked-files.js';
+import { activityApi, type NotificationSettings } from '../../src/shared/api/activity.js';
 import { API } from '../../src/shared/api/paths.js';
 import type { PostPage, PostResponse } from '../../src/shared/api/posts.js';
 import type { ProfileResponse } from '../../src/shared/api/users.js';
 import { USERNAME_HOLD_DAYS } from '../../src/shared/limits.js';
 import { newAccount, signUp } from '../helpers/accounts.js';
+import { boardSteps, insertPostsBy } from '../helpers/boards.js';
 import { jpeg } from '../helpers/images.js';
 import { at, expectClientError, expectError, follow, get, insertPosts, mediaDir, mediaFiles, patchMe, query } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
+import { startPushService, type PushService, type PushSubscriptionJson } from '../helpers/push-service.js';
 import { emptyBucket, startLocalS3, type LocalS3 } from '../helpers/s3.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { noPostgres } from '../helpers/services.js';
@@ -180,6 +184,110 @@ describe('DELETE /api/me', () => {
     ]);
     expect([first.statusCode, second.statusCode].sort()).toEqual([204, 401]);
     expect(await rowsOf(t, alice.uid)).toEqual(NONE);
+  });
+});
+
+describe('DELETE /api/me: notifications and pushes (issue 30)', () => {
+  let t: TestApp;
+  let push: PushService;
+
+  beforeAll(async () => {
+    push = await startPushService();
+    // Retries a minute on: what a failing service leaves queued stays queued for the test.
+    t = await createTestApp(
+      { notifications: { ...loadConfig({}).notifications, pushServices: [push.origin] } },
+      { pushRetryBaseMs: 60_000 },
+    );
+  });
+  afterAll(async () => {
+    await t?.close();
+    await push?.close();
+  });
+
+  /** A device at the test's push service, with follows and saves pushed. */
+  async function pushedTo(account: Account, device: PushSubscriptionJson) {
+    const added = await t.app.inject({
+      method: 'POST',
+      url: activityApi.addPushDevice.path,
+      payload: device,
+      headers: { cookie: account.cookie },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const on = { app: true, push: true };
+    const off = { app: true, push: false };
+    const settings: NotificationSettings = { follows: on, saves: on, invites: off, boards: off, moderation: off };
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: activityApi.updateNotificationSettings.path,
+      payload: settings,
+      headers: { cookie: account.cookie },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+  }
+
+  const unread = async (account: Account) =>
+    (await get(t.app, activityApi.unreadCount.path, account.cookie)).json<{ unread: number }>().unread;
+  const count = async (sql: string, params: unknown[]) => (await query(t.database, sql, params)).length;
+
+  it('removes her notifications, the ones she caused (the bells drop), her devices, and every push queued to them or about her', async () => {
+    const [alice, bob, carol, dave] = [await signUp(t.app), await signUp(t.app), await signUp(t.app), await signUp(t.app)];
+    const [alicesPhone, bobsPhone] = [push.subscribe(), push.subscribe()];
+    await pushedTo(alice, alicesPhone);
+    await pushedTo(bob, bobsPhone);
+
+    // A push to Alice's phone waits in the queue: its service failed it.
+    push.respondWith(alicesPhone.endpoint, 500);
+    expect((await follow(t.app, alice.username, carol.cookie)).statusCode).toBe(200);
+    // Bob and Carol are told of Alice's follows, Carol of Dave's too.
+    for (const [who, whom] of [
+      [alice, bob],
+      [alice, carol],
+      [dave, carol],
+    ] as const) {
+      expect((await follow(t.app, whom.username, who.cookie)).statusCode).toBe(200);
+    }
+    // (Waited for, not idle(): this app's 15 s look for due pushes may be the one sending it.)
+    expect((await push.waitFor((m) => m.endpoint === bobsPhone.endpoint)).payload).toMatchObject({
+      body: `${alice.username} followed you`,
+    });
+    await t.app.pushSender.idle();
+    // A push about Alice waits for Bob: she saved his post while his service was failing.
+    push.respondWith(bobsPhone.endpoint, 500);
+    const [bobsPost] = await insertPostsBy(t.database, bob.uid, 1);
+    const board = await boardSteps(t.app).create(alice, { name: 'Alice picks' });
+    await boardSteps(t.app).save(alice, board.id, bobsPost!);
+    await t.app.pushSender.idle();
+
+    const queuedTo = (endpoint: string) =>
+      count('SELECT 1 FROM push_deliveries d JOIN push_subscriptions s ON s.id = d.subscription_id WHERE s.endpoint = $1', [endpoint]);
+    expect([await queuedTo(alicesPhone.endpoint), await queuedTo(bobsPhone.endpoint)]).toEqual([1, 1]);
+    expect([await unread(alice), await unread(bob), await unread(carol)]).toEqual([1, 2, 2]);
+
+    const deleted = await deleteAccount(t.app, alice.cookie, { password: alice.password });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+
+    expect(await count('SELECT 1 FROM notifications WHERE user_id = $1 OR actor_id = $1', [alice.uid])).toBe(0);
+    expect(await count('SELECT 1 FROM push_subscriptions WHERE user_id = $1', [alice.uid])).toBe(0);
+    expect(await count('SELECT 1 FROM push_deliveries WHERE actor_id = $1', [alice.uid])).toBe(0);
+    expect([await queuedTo(alicesPhone.endpoint), await queuedTo(bobsPhone.endpoint)]).toEqual([0, 0]);
+    // The bells: Bob's two rows were hers; Carol keeps Dave's.
+    expect([await unread(bob), await unread(carol)]).toEqual([0, 1]);
+    const wrong = await query(
+      t.database,
+      'SELECT id FROM users u WHERE unread_notifications <> (SELECT count(*) FROM notifications WHERE user_id = u.id AND NOT read)',
+    );
+    expect(wrong).toEqual([]);
+    // Bob keeps his device, and Carol her row about Dave.
+    expect(await count('SELECT 1 FROM push_subscriptions WHERE endpoint = $1 AND user_id = $2', [bobsPhone.endpoint, bob.uid])).toBe(1);
+    expect(await count('SELECT 1 FROM notifications WHERE user_id = $1 AND actor_id = $2', [carol.uid, dave.uid])).toBe(1);
+
+    // The services work again: nothing of hers is left to send.
+    push.respondWith(alicesPhone.endpoint, 201);
+    push.respondWith(bobsPhone.endpoint, 201);
+    await query(t.database, 'UPDATE push_deliveries SET next_attempt_at = now()');
+    await t.app.pushSender.drain();
+    expect(push.received.filter((m) => m.endpoint === alicesPhone.endpoint)).toEqual([]);
+    expect(push.received.filter((m) => m.endpoint === bobsPhone.endpoint)).toHaveLength(1);
   });
 });
 

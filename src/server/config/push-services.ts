@@ -20,6 +20,9 @@ export function pushServiceEntry(entry: string): string | undefined {
   if (!match) return undefined;
   const [, scheme, host, port = ''] = match as unknown as [string, string, string, string | undefined];
   if (!(HOST.test(host) || host === '[::1]')) return undefined;
+  // A wildcard names the subdomains of a registered name (*.push.apple.com), never of a TLD.
+  if (host.startsWith('*.') && !host.slice(2).includes('.')) return undefined;
+  if (port !== '' && (Number(port.slice(1)) < 1 || Number(port.slice(1)) > 65535)) return undefined;
   if (scheme === 'http' && !LOOPBACK.has(host)) return undefined;
   return `${scheme}://${host}${port}`;
 }

@@ -29,13 +29,29 @@ export interface ClientSettings {
 }
 
 /**
- * Files of a build that no browser asks for by name, so they get no route. index.html as built
+ * Files of a build that the static files' routes do not serve. index.html as built
  * still holds its placeholders (and an older build compressed it too): asked for by name, it is
  * the filled-in page of the fallback, like every other page route. Source maps would publish
  * the client's source with its comments (the build makes none; vite.config.ts), and the build's
- * manifest its source paths (page-modules.ts reads it).
+ * manifest its source paths (page-modules.ts reads it). The service worker has a route of its
+ * own (registerServiceWorker).
  */
-const UNSERVED_FILES = ['index.html', 'index.html.*', '**/*.map', '**/*.map.*', '.vite/**'];
+const UNSERVED_FILES = ['index.html', 'index.html.*', '**/*.map', '**/*.map.*', '.vite/**', 'sw.js', 'sw.js.*'];
+
+/**
+ * The service worker (src/client/sw.ts as built, issue 30): at the root, so its scope is the whole
+ * app, and under a name that never changes, so a browser checking for a new version must not be
+ * answered from a cache (an asset's hour would keep an old worker running that long). Its own
+ * route: the static files' compressed variants would be sent as application/javascript.
+ */
+function registerServiceWorker(app: FastifyInstance, clientDir: string) {
+  const file = path.join(clientDir, 'sw.js');
+  if (!fs.existsSync(file)) return;
+  const script = fs.readFileSync(file);
+  app.get('/sw.js', async (_request, reply) =>
+    reply.header('cache-control', 'no-cache').type('text/javascript; charset=utf-8').send(script),
+  );
+}
 
 /**
  * Serves the built React app: hashed assets cached forever, and index.html (with the product
@@ -72,6 +88,8 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
       },
     });
   }
+
+  if (indexHtml) registerServiceWorker(app, clientDir);
 
   const pageModules = indexHtml ? loadPageModules(clientDir) : () => '';
 

@@ -31,6 +31,9 @@ function checkNote(note: string | undefined): string {
   return trimmed;
 }
 
+/** The reporters to tell what came of a report: never the moderator who acted, reporter or not. */
+const others = (reporters: string[], actor: Actor) => reporters.filter((id) => id !== actor.id);
+
 /** 'post:<id>' or 'user:<username>': how the page names a queue item. */
 const keyOf = (postId: string | null, username: string) => (postId ? `post:${postId}` : `user:${username}`);
 
@@ -186,7 +189,7 @@ export class ModerationService {
       await queries.insertLog(tx, this.entry(actor, 'dismiss', user, post?.id ?? null, note));
       await this.deps.notifier.tell(tx, noteChange, {
         kind: 'report_handled',
-        to: reporters,
+        to: others(reporters, actor),
         postId: post?.id ?? null,
         outcome: 'no_action',
       });
@@ -211,7 +214,12 @@ export class ModerationService {
       await queries.insertLog(tx, this.entry(actor, 'remove-post', user, post.id, note));
       // The author is told why (the note); the reporters only what came of it.
       await this.deps.notifier.tell(tx, noteChange, { kind: 'post_removed', to: user.id, reason: note });
-      await this.deps.notifier.tell(tx, noteChange, { kind: 'report_handled', to: reporters, postId: null, outcome: 'removed' });
+      await this.deps.notifier.tell(tx, noteChange, {
+        kind: 'report_handled',
+        to: others(reporters, actor),
+        postId: null,
+        outcome: 'removed',
+      });
       await noteChange(actor, { kind: 'post', postId: post.id, authorId: user.id, authorUsername: user.username, deleted: true });
       return { result: user, released: imageFileKeys(post.imageKey) };
     });
@@ -239,7 +247,12 @@ export class ModerationService {
       await queries.insertLog(tx, this.entry(actor, action, target, post?.id ?? null, note));
       // Read when the suspension ends (its sessions end now): what happened, and until when.
       await this.deps.notifier.tell(tx, noteChange, { kind: 'suspended', to: target.id, until: body.days === null ? null : until });
-      await this.deps.notifier.tell(tx, noteChange, { kind: 'report_handled', to: reporters, postId: null, outcome: 'suspended' });
+      await this.deps.notifier.tell(tx, noteChange, {
+        kind: 'report_handled',
+        to: others(reporters, actor),
+        postId: null,
+        outcome: 'suspended',
+      });
       await noteChange(actor, { kind: 'suspension', userId: target.id, username: target.username });
     });
     return { until };

@@ -87,11 +87,15 @@ export async function forgetUnseenBoardRows(tx: AppDb, boardId: string): Promise
     where n.board_id = ${boardId} and b.id = n.board_id and not ${boardStillSeen}`);
 }
 
-/** A block: nothing either was told of the other stays. */
+/**
+ * A block: nothing either was told of the other stays, by them or about a board of theirs (the
+ * block ended any membership of one in the other's boards: a secret board's rows would stay
+ * unseen, yet counted by the bell, for good).
+ */
 export async function forgetBetween(tx: AppDb, a: string, b: string): Promise<void> {
-  await tx.execute(sql`
-    delete from ${notifications}
-    where (user_id = ${a} and actor_id = ${b}) or (user_id = ${b} and actor_id = ${a})`);
+  const ofOther = (recipient: string, other: string) => sql`(n.user_id = ${recipient} and (n.actor_id = ${other}
+    or exists (select 1 from ${boards} b where b.id = n.board_id and b.owner_id = ${other})))`;
+  await tx.execute(sql`delete from ${notifications} n where ${ofOther(a, b)} or ${ofOther(b, a)}`);
 }
 
 export interface GroupRow {
@@ -162,10 +166,10 @@ export async function actorsByIds(db: AppDb, ids: string[]) {
 
 export async function postsByIds(db: AppDb, ids: string[]) {
   if (ids.length === 0) return [];
-  const rows = await rowsOf<{ id: string; imageKey: string; width: number; height: number; placeholder: string }>(
+  const rows = await rowsOf<{ id: string; userId: string; imageKey: string; width: number; height: number; placeholder: string }>(
     db,
     sql`
-    select id, image_key as "imageKey", width, height, placeholder from ${posts} where id = any(${textArray(ids)})`,
+    select id, user_id as "userId", image_key as "imageKey", width, height, placeholder from ${posts} where id = any(${textArray(ids)})`,
   );
   return rows;
 }
@@ -198,13 +202,16 @@ export async function markRead(db: AppDb, userId: string, group: { day: string; 
 }
 
 /**
- * The bell's count: the counter the triggers keep, less the unread rows of actors hidden from the
- * viewer now (a suspension; blocks delete rows), found through the partial index per hidden id.
+ * The bell's count: the counter the triggers keep, less the unread rows the list leaves out now:
+ * of actors hidden from the viewer (a suspension; blocks delete rows), or about a board whose
+ * owner is, found through the partial index of the viewer's unread rows.
  */
 export async function unreadCount(db: AppDb, userId: string, hiddenIds: string[]): Promise<number> {
+  const hidden = textArray(hiddenIds);
   const hiddenUnread =
     hiddenIds.length > 0
-      ? sql`(select count(*) from ${notifications} where user_id = ${userId} and not read and actor_id = any(${textArray(hiddenIds)}))`
+      ? sql`(select count(*) from ${notifications} n where n.user_id = ${userId} and not n.read and (n.actor_id = any(${hidden})
+          or exists (select 1 from ${boards} b where b.id = n.board_id and b.owner_id = any(${hidden}))))`
       : sql`0`;
   const rows = await rowsOf<{ unread: number }>(
     db,

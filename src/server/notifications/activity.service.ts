@@ -2,7 +2,7 @@ import type { ActivityGroup, ActivityPage, ReportOutcome } from '../../shared/ap
 import { ACTIVITY_PAGE_SIZE } from '../../shared/limits.js';
 import type { AppDb } from '../db/database.js';
 import { iconUrl } from '../directory/icon-images.js';
-import type { Visibility } from '../directory/visibility.js';
+import type { SeenBy, Visibility } from '../directory/visibility.js';
 import { AppError } from '../http/app-error.js';
 import { isPgTimestamp } from '../http/cursor.js';
 import type { Viewer } from '../http/viewer.js';
@@ -23,8 +23,14 @@ function encode(cursor: ActivityCursor): string {
   return Buffer.from(JSON.stringify([cursor.day, cursor.after?.latest ?? '', cursor.after?.key ?? ''])).toString('base64url');
 }
 
+/** A real calendar day PostgreSQL takes: it has no year 0 ("0000-01-01" was a 500, not a 400). */
 function isDay(text: string): boolean {
-  return DAY.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+  return (
+    DAY.test(text) &&
+    !text.startsWith('0000') &&
+    !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) &&
+    new Date(`${text}T00:00:00Z`).toISOString().startsWith(text)
+  );
 }
 
 function decode(cursor: string | undefined): ActivityCursor | undefined {
@@ -88,11 +94,15 @@ export class ActivityService {
       after = undefined;
       day = await queries.dayBefore(this.db, viewer.id, day);
     }
-    return { groups: await this.hydrate(viewer, found), nextCursor: next ? encode(next) : null };
+    return { groups: await this.hydrate(viewer, seen, found), nextCursor: next ? encode(next) : null };
   }
 
-  /** The groups with their actors' names and icons, posts' thumbnails and boards, three reads in all. */
-  private async hydrate(viewer: Viewer, found: Array<{ day: string; row: queries.GroupRow }>): Promise<ActivityGroup[]> {
+  /**
+   * The groups with their actors' names and icons, posts' thumbnails and boards, three reads in
+   * all. A post whose author is hidden from the viewer now (a reported post's author who blocked
+   * the reporter, or was suspended since) is left out: the row stays, without it.
+   */
+  private async hydrate(viewer: Viewer, seen: SeenBy, found: Array<{ day: string; row: queries.GroupRow }>): Promise<ActivityGroup[]> {
     const distinct = (ids: Array<string | null>) => [...new Set(ids.filter((id): id is string => id !== null))];
     const actorIdsOf = (row: queries.GroupRow) => distinct(row.actorIds ?? []).slice(0, 3);
     const [actors, posts, boards] = await Promise.all([
@@ -101,7 +111,7 @@ export class ActivityService {
       queries.boardsFor(this.db, viewer.id, distinct(found.map(({ row }) => row.boardId))),
     ]);
     return found.map(({ day, row }): ActivityGroup => {
-      const post = posts.find((candidate) => candidate.id === row.postId);
+      const post = posts.find((candidate) => candidate.id === row.postId && seen.sees(candidate.userId));
       const board = boards.find((candidate) => candidate.id === row.boardId);
       return {
         id: groupId(day, row.groupKey),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { activityLink, activityText } from '../../shared/activity-copy.js';
 import { TOPIC_OF, type ActivityGroup, type ReportOutcome } from '../../shared/api/activity.js';
 import type { Note } from '../db/change-notices.js';
@@ -60,17 +61,49 @@ export class Notifier {
     );
     const pushTo = recipients.filter((recipient) => recipient.push).map((recipient) => recipient.id);
     if (pushTo.length === 0) return;
-    const payload = JSON.stringify(this.payloadOf(event));
+    const payload = fitted(this.payloadOf(event, row.groupKey));
     if (await queries.queuePushes(tx, pushTo, actor?.id ?? null, payload)) await note({ id: actor?.id ?? null }, { kind: 'push-queued' });
   }
 
-  /** The push of one event: the same sentence as its row on /activity, never a secret board's name. */
-  private payloadOf(event: ActivityEvent): PushPayload {
+  /**
+   * The push of one event: the same sentence as its row on /activity, never a secret board's
+   * name. Its tag is the row's group, so a device shows one notification per group (the newest);
+   * a moderator's notice stands alone.
+   */
+  private payloadOf(event: ActivityEvent, groupKey: string | null): PushPayload {
     const group = singleGroup(event);
     // A follower's profile needs no recipient's name; no other link of a single event does either.
     const url = activityLink(group, '') ?? '/activity';
-    return { title: this.appName, body: activityText(group, 'unnamed'), url, tag: `${event.kind}:${group.id}` };
+    return { title: this.appName, body: activityText(group, 'unnamed'), url, tag: groupKey ?? `${event.kind}:${randomUUID()}` };
   }
+}
+
+/**
+ * The most a push's payload (its JSON, in UTF-8) takes: push services accept 4,096 bytes of
+ * encrypted body (RFC 8030 §7.2; FCM and APNs no more), of which the encryption takes 103, and
+ * push_deliveries.payload holds 3,000 characters (never more than its bytes).
+ */
+const PAYLOAD_MAX_BYTES = 3_000;
+
+/**
+ * The payload's JSON, its body shortened (with an ellipsis) when the whole would not fit: a
+ * moderator's note may be 500 characters that JSON writes six times as long (control characters),
+ * which would otherwise fail the CHECK on push_deliveries and so the moderator's own action.
+ */
+function fitted(payload: PushPayload): string {
+  const whole = JSON.stringify(payload);
+  if (Buffer.byteLength(whole) <= PAYLOAD_MAX_BYTES) return whole;
+  // By code point, so no character is cut in half; the longest start that fits, found by halving.
+  const chars = Array.from(payload.body);
+  const withStart = (length: number) => JSON.stringify({ ...payload, body: `${chars.slice(0, length).join('')}…` });
+  let low = 0;
+  let high = chars.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (Buffer.byteLength(withStart(middle)) <= PAYLOAD_MAX_BYTES) low = middle;
+    else high = middle - 1;
+  }
+  return withStart(low);
 }
 
 function rowOf(event: ActivityEvent, recipientIds: string[]): queries.NewNotification {

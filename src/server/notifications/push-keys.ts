@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import webpush from 'web-push';
 import type { NotificationConfig } from '../config.js';
@@ -16,10 +17,35 @@ export interface VapidKeys {
  * processes starting at once both insert, and both read the pair that won.
  */
 export async function loadVapidKeys(db: AppDb, config: NotificationConfig): Promise<VapidKeys> {
-  const keys = config.vapidKeys ?? (await keptKeys(db));
+  const given = config.vapidKeys;
+  const keys = given ?? (await keptKeys(db));
   // Refuses keys that are not a P-256 pair in base64url, naming the problem, before any push.
-  webpush.getVapidHeaders('https://push.example', config.vapidSubject, keys.publicKey, keys.privateKey, 'aes128gcm');
+  const problem = pairProblem(keys, config.vapidSubject);
+  if (problem !== undefined) {
+    throw new Error(
+      given ? `VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: ${problem}` : `The push key pair kept in the database (server_keys): ${problem}`,
+    );
+  }
   return keys;
+}
+
+/**
+ * Why `keys` cannot sign pushes a service accepts, or undefined. Two keys of the right form but
+ * of different pairs would pass web-push's checks and have every push refused (the JWT does not
+ * verify against the key the browsers subscribed with): the public key must be the private one's.
+ */
+function pairProblem(keys: VapidKeys, subject: string): string | undefined {
+  try {
+    webpush.getVapidHeaders('https://push.example', subject, keys.publicKey, keys.privateKey, 'aes128gcm');
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(Buffer.from(keys.privateKey, 'base64url'));
+    if (!ecdh.getPublicKey().equals(Buffer.from(keys.publicKey, 'base64url'))) {
+      return "the public key is not the private key's: set both from one pair (npx web-push generate-vapid-keys)";
+    }
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
 
 async function keptKeys(db: AppDb): Promise<VapidKeys> {

@@ -94,7 +94,14 @@ export class PushSender {
     for (;;) {
       const claimed = await this.claim();
       if (claimed.length === 0) return;
-      await Promise.all(claimed.map((push) => this.deliver(push)));
+      // One push's failure (a lost connection) leaves the others sent; it is tried again once its claim runs out.
+      await Promise.all(
+        claimed.map((push) =>
+          this.deliver(push).catch((error: unknown) =>
+            this.options.log.warn({ err: error, push: push.id }, 'push not handled; will retry'),
+          ),
+        ),
+      );
     }
   }
 
@@ -175,13 +182,24 @@ export class PushSender {
     return 'dropped';
   }
 
-  /** The next try: backoff by attempts, or the service's Retry-After (seconds), at most an hour on. */
+  /** The next try: backoff by attempts, or the service's Retry-After when later, at most an hour on. */
   private async retryAt(push: Claimed, retryAfter: string | null | undefined): Promise<void> {
-    const asked = retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : 0;
+    const asked = retryAfterMs(retryAfter);
     const waitMs = Math.min(60 * 60 * 1000, Math.max(asked, this.retryBaseMs * 4 ** (push.attempts - 1)));
     await this.options.db
       .update(pushDeliveries)
       .set({ nextAttemptAt: sql`now() + make_interval(secs => ${waitMs / 1000})` })
       .where(eq(pushDeliveries.id, push.id));
   }
+}
+
+/**
+ * A Retry-After header's wait (RFC 9110 §10.2.3): seconds, or an HTTP date; 0 when there is none
+ * or it cannot be read.
+ */
+function retryAfterMs(value: string | null | undefined): number {
+  const text = value?.trim() ?? '';
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = /[a-z]/i.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(at) ? 0 : Math.max(0, at - Date.now());
 }
