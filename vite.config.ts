@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import { build as esbuild } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
 import { DEFAULT_APP_NAME } from './src/shared/app-name.ts';
 import { routeLines } from './src/shared/api/route.ts';
@@ -22,11 +23,34 @@ function appName(): Plugin {
   };
 }
 
+/** The service worker's source (src/client/sw.ts), an entry of its own. */
+const SERVICE_WORKER = fileURLToPath(new URL('./src/client/sw.ts', import.meta.url));
+
+/**
+ * In development Vite serves the service worker too, under the name the build gives it (/sw.js),
+ * as one classic script: Settings → Notifications registers it there.
+ */
+function serviceWorkerInDev(): Plugin {
+  return {
+    name: 'service-worker-dev',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use('/sw.js', (_request, response, next) => {
+        esbuild({ entryPoints: [SERVICE_WORKER], bundle: true, write: false, format: 'iife', target: 'es2022' }).then((result) => {
+          response.setHeader('content-type', 'text/javascript; charset=utf-8');
+          response.setHeader('cache-control', 'no-cache');
+          response.end(result.outputFiles[0]!.text);
+        }, next);
+      });
+    },
+  };
+}
+
 const api = `http://localhost:${process.env.API_PORT || 3001}`;
 
 export default defineConfig({
   root: 'src/client',
-  plugins: [react(), appName()],
+  plugins: [react(), appName(), serviceWorkerInDev()],
   define: clientConstants,
   resolve: {
     // wouter reaches React's useSyncExternalStore through the shim for React < 18 (~1 KB gzip in
@@ -47,7 +71,15 @@ export default defineConfig({
     // landing page's screen in the page so it loads beside the boot script (server/http/page-modules.ts).
     manifest: true,
     rolldownOptions: {
+      // The page, and the service worker (issue 30): /sw.js at the root, under a name that never
+      // changes (a browser finds a new version by fetching the same URL), and imports nothing, so it
+      // is emitted whole, with no chunk to share.
+      input: {
+        index: fileURLToPath(new URL('./src/client/index.html', import.meta.url)),
+        sw: SERVICE_WORKER,
+      },
       output: {
+        entryFileNames: (chunk) => (chunk.facadeModuleId === SERVICE_WORKER ? 'sw.js' : 'assets/[name]-[hash].js'),
         // Everything the first view needs in one script (and one stylesheet), not ten files a
         // phone fetches six at a time over HTTP/1.1 (issue 28); each lazy screen stays its own
         // chunk, and the app's code that several screens share is one more ('shared', ~13 KB
@@ -56,7 +88,7 @@ export default defineConfig({
         // of schemas stays its own (client/api/answer-schemas.ts).
         codeSplitting: {
           groups: [
-            { name: 'index', tags: ['$initial'], priority: 3 },
+            { name: 'index', tags: ['$initial'], test: (id) => id !== SERVICE_WORKER, priority: 3 },
             {
               name: 'zod',
               test: /node_modules[\\/]zod[\\/]|[\\/]src[\\/]client[\\/]api[\\/]zod-jitless\.ts$|[\\/]src[\\/]shared[\\/]api[\\/]common\.ts$/,

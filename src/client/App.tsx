@@ -48,6 +48,8 @@ const ClaimUsernamePage = page(() => import('./features/auth/ClaimUsernamePage')
 const EmailSettingsPage = page(() => import('./features/settings/EmailSettingsPage').then((m) => m.EmailSettingsPage));
 const SsoWelcomePage = page(() => import('./features/auth/SsoWelcomePage').then((m) => m.SsoWelcomePage));
 const SsoSettingsPage = page(() => import('./features/settings/SsoSettingsPage').then((m) => m.SsoSettingsPage));
+const ActivityPage = page(() => import('./features/activity/ActivityPage').then((m) => m.ActivityPage));
+const NotificationSettingsPage = page(() => import('./features/activity/NotificationSettingsPage').then((m) => m.NotificationSettingsPage));
 const InvitesPage = page(() => import('./features/moderation/InvitesPage').then((m) => m.InvitesPage));
 
 /** The profile routes are /@{username}...: a first segment without the '@' is not a page. */
@@ -106,6 +108,13 @@ export function App() {
             </SignedIn>
             <SignedIn path="/settings/sso">
               <SsoSettingsPage />
+            </SignedIn>
+            {/* Issue 30: your notifications, and which of them reach you where. */}
+            <SignedIn path="/activity">
+              <ActivityPage />
+            </SignedIn>
+            <SignedIn path="/settings/notifications">
+              <NotificationSettingsPage />
             </SignedIn>
             {/* Admins only: everyone else gets the not-found page (the API answers them 404). */}
             <SignedIn path="/moderation/invites">

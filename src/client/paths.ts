@@ -33,6 +33,9 @@ export const paths = {
   /** Not in the spec (issue 29): a first single sign-on's username, and Settings → {OIDC_NAME}. */
   ssoWelcome: '/sso/welcome',
   ssoSettings: '/settings/sso',
+  /** Not in the spec (issue 30): your notifications, and Settings → Notifications. */
+  activity: '/activity',
+  notificationSettings: '/settings/notifications',
   /** Issue 17: for moderators and admins (the not-found page to everyone else). */
   moderation: '/moderation',
   moderationLog: '/moderation/log',

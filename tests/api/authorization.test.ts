@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createECDH, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_COMMAND_PATH } from '../../src/server/admin/admin.routes.js';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
+import { activityApi, NotificationTopic } from '../../src/shared/api/activity.js';
 import type { BoardDetail } from '../../src/shared/api/boards.js';
 import { API } from '../../src/shared/api/paths.js';
 import type { PostDetail } from '../../src/shared/api/posts.js';
@@ -86,6 +87,10 @@ interface Scene {
   claimToken?: string;
   /** The provider accounts (subs) the owner and the other user connected. */
   ssoSubs?: { owner: string; other: string };
+  /** One of the owner's notification groups (issue 30), as Mark as read names it. */
+  activityGroup?: string;
+  /** One of the owner's push devices (issue 30). */
+  deviceId?: string;
 }
 
 interface Cell {
@@ -292,6 +297,42 @@ const pendingAre = (owner: string | null, other: string | null) => async (s: Sce
   const resolve = (value: string | null) => (value === 'new' ? need(s.newEmail) : value);
   expect(await addressState(s.t, s.owner.uid)).toMatchObject({ email: s.owner.email, pending_email: resolve(owner) });
   expect(await addressState(s.t, s.other.uid)).toMatchObject({ email: s.other.email, pending_email: resolve(other) });
+};
+
+// Notifications (issue 30): each caller's own notifications, switches and push devices, never anyone else's.
+const unreadCounter = async (s: Scene, uid: string) =>
+  (await query<{ n: number }>(s.t.database, 'SELECT unread_notifications AS n FROM users WHERE id = $1', [uid]))[0]!.n;
+const unreadAre = (owner: number, other: number) => async (s: Scene) => {
+  expect(await unreadCounter(s, s.owner.uid)).toBe(owner);
+  expect(await unreadCounter(s, s.other.uid)).toBe(other);
+};
+
+/** A bystander follows the owner and the other user: one unread notification each. */
+async function bothFollowed(s: Scene) {
+  s.bystander = await signUp(s.t.app, newAccount('by'));
+  for (const whom of [s.owner, s.other]) expect((await follow(s.t.app, whom.username, s.bystander.cookie)).statusCode).toBe(200);
+}
+
+const topicsOff = async (s: Scene, uid: string) =>
+  (await query<{ off: string[] }>(s.t.database, 'SELECT notifications_off AS off FROM users WHERE id = $1', [uid]))[0]!.off;
+const ALL_TOPICS = [...NotificationTopic.options].sort();
+const everythingOff = Object.fromEntries(NotificationTopic.options.map((topic) => [topic, { app: false, push: false }]));
+
+/** A browser's push subscription at a push service the app allows (nothing is ever sent to it here). */
+function pushSubscription() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(12).toString('hex')}`,
+    expirationTime: null,
+    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+  };
+}
+const devicesOf = async (s: Scene, uid: string) =>
+  (await query<{ id: string }>(s.t.database, 'SELECT id FROM push_subscriptions WHERE user_id = $1', [uid])).map((row) => row.id);
+const devicesAre = (owner: number, other: number) => async (s: Scene) => {
+  expect(await devicesOf(s, s.owner.uid)).toHaveLength(owner);
+  expect(await devicesOf(s, s.other.uid)).toHaveLength(other);
 };
 
 const moderationLogOf = async (s: Scene, uid: string) =>
@@ -1069,6 +1110,100 @@ const ROWS: Row[] = [
       owner: { status: 200, then: membersAre(ownerMember(true)) },
     },
   },
+  {
+    route: `POST ${activityApi.markRead.path}`,
+    what: "mark everything read: only ever the caller's own notifications",
+    setup: bothFollowed,
+    send: (s, cookie) => s.t.app.inject({ method: 'POST', url: activityApi.markRead.path, payload: {}, headers: withCookie(cookie) }),
+    cells: {
+      'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: unreadAre(1, 1) },
+      'another user': { status: 200, then: unreadAre(1, 0) },
+      owner: { status: 200, then: unreadAre(0, 1) },
+    },
+  },
+  {
+    route: `POST ${activityApi.markRead.path}`,
+    what: "mark one of the owner's groups read (a save of the owner's post) by its id: another user's id marks nothing of theirs",
+    async setup(s) {
+      s.bystander = await signUp(s.t.app, newAccount('by'));
+      const [postId] = await insertPostsBy(s.t.database, s.owner.uid, 1);
+      const steps = boardSteps(s.t.app);
+      await steps.save(s.bystander, (await steps.create(s.bystander, { name: 'Saved' })).id, postId!);
+      expect((await follow(s.t.app, s.other.username, s.bystander.cookie)).statusCode).toBe(200);
+      const page = await get(s.t.app, activityApi.activity.path, s.owner.cookie);
+      s.activityGroup = page.json<{ groups: Array<{ id: string; kind: string }> }>().groups.find((group) => group.kind === 'save')?.id;
+    },
+    send: (s, cookie) =>
+      s.t.app.inject({
+        method: 'POST',
+        url: activityApi.markRead.path,
+        payload: { group: need(s.activityGroup) },
+        headers: withCookie(cookie),
+      }),
+    cells: {
+      'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: unreadAre(1, 1) },
+      'another user': { status: 200, then: unreadAre(1, 1) },
+      owner: { status: 200, then: unreadAre(0, 1) },
+    },
+  },
+  {
+    route: `PUT ${activityApi.updateNotificationSettings.path}`,
+    what: "turn every notification off: only ever the caller's own switches",
+    send: (s, cookie) =>
+      s.t.app.inject({
+        method: 'PUT',
+        url: activityApi.updateNotificationSettings.path,
+        payload: everythingOff,
+        headers: withCookie(cookie),
+      }),
+    cells: (() => {
+      const off = (owner: boolean, other: boolean) => async (s: Scene) => {
+        expect([...(await topicsOff(s, s.owner.uid))].sort()).toEqual(owner ? ALL_TOPICS : []);
+        expect([...(await topicsOff(s, s.other.uid))].sort()).toEqual(other ? ALL_TOPICS : []);
+      };
+      return {
+        'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: off(false, false) },
+        'another user': { status: 200, then: off(false, true) },
+        owner: { status: 200, then: off(true, false) },
+      };
+    })(),
+  },
+  {
+    route: `POST ${activityApi.addPushDevice.path}`,
+    what: "add this browser's push subscription: always to the caller's own devices",
+    send: (s, cookie) =>
+      s.t.app.inject({ method: 'POST', url: activityApi.addPushDevice.path, payload: pushSubscription(), headers: withCookie(cookie) }),
+    cells: {
+      'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: devicesAre(0, 0) },
+      'another user': { status: 201, then: devicesAre(0, 1) },
+      owner: { status: 201, then: devicesAre(1, 0) },
+    },
+  },
+  {
+    route: `DELETE ${activityApi.removePushDevice.path}`,
+    what: "remove the owner's push device: only its owner (anyone else's removal changes nothing)",
+    async setup(s) {
+      const added = await s.t.app.inject({
+        method: 'POST',
+        url: activityApi.addPushDevice.path,
+        payload: pushSubscription(),
+        headers: { cookie: s.owner.cookie },
+      });
+      expect(added.statusCode, added.body).toBe(201);
+      s.deviceId = added.json<{ devices: Array<{ id: string }> }>().devices[0]?.id;
+    },
+    send: (s, cookie) =>
+      s.t.app.inject({
+        method: 'DELETE',
+        url: activityApi.removePushDevice.path.replace(':id', need(s.deviceId)),
+        headers: withCookie(cookie),
+      }),
+    cells: {
+      'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: devicesAre(1, 0) },
+      'another user': { status: 200, then: devicesAre(1, 0) },
+      owner: { status: 200, then: devicesAre(0, 0) },
+    },
+  },
 ];
 
 // With mail on (issue 29): the owner has signed up and not used its mail yet; the other user has
@@ -1619,6 +1754,9 @@ describe(`POST ${ADMIN_COMMAND_PATH} (npm run admin while the app owns the embed
   });
 });
 
+/** Reads only a signed-in user has (issue 30: notifications). */
+const SIGNED_IN_READS = [activityApi.activity.path, activityApi.unreadCount.path, activityApi.notificationSettings.path];
+
 /** Every file of a ZIP, one after another. */
 const unzipped = async (zip: Buffer) => Buffer.concat([...(await readZip(zip)).values()].map((entry) => entry.data));
 
@@ -1711,6 +1849,8 @@ describe('no response carries secrets', () => {
         API.searchUsers(alice.email),
         API.searchPosts('dorm'),
         API.post('nosuchpost'),
+        // Notifications (issue 30): who followed, joined and saved, by name.
+        ...SIGNED_IN_READS,
         ...media,
       ];
       for (const url of urls) {
@@ -1719,7 +1859,7 @@ describe('no response carries secrets', () => {
         const expected =
           url === API.post('nosuchpost')
             ? 404
-            : [API.me, API.exportData, API.saveTargets(alicePostId)].includes(url) && !cookie
+            : [API.me, API.exportData, API.saveTargets(alicePostId), ...SIGNED_IN_READS].includes(url) && !cookie
               ? 401
               : 200;
         expect(response.statusCode, url).toBe(expected);
@@ -1757,6 +1897,14 @@ describe('no response carries secrets', () => {
     }
     // The walk really did show each user their own address (so the check above could fail).
     expect(seen.some(({ label, response }) => label === `GET ${API.me}` && response.body.includes(alice.email))).toBe(true);
+    // Alice's activity named Bob: he followed her, joined her board and saved her post to it.
+    const aliceActivity = seen.find(({ label, requester }) => label === `GET ${activityApi.activity.path}` && requester === alice.email)!;
+    expect(
+      aliceActivity.response
+        .json<{ groups: Array<{ kind: string }> }>()
+        .groups.map((group) => group.kind)
+        .sort(),
+    ).toEqual(['board_joined', 'follow', 'save']);
     const aliceExport = seen.find(({ label, requester }) => label === `GET ${API.exportData}` && requester === alice.email)!;
     expect((await unzipped(aliceExport.response.rawPayload)).includes(alice.email)).toBe(true);
   });

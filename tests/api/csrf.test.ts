@@ -1,7 +1,9 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.js';
 import type { Outbox } from '../../src/server/mail/outbox.js';
+import { activityApi, NotificationTopic } from '../../src/shared/api/activity.js';
 import { API } from '../../src/shared/api/paths.js';
 import { ssoApi } from '../../src/shared/api/sso.js';
 import { usernameClaimApi } from '../../src/shared/api/username-claim.js';
@@ -115,6 +117,20 @@ async function boardOfNewAccount(t: TestApp) {
   const [postId] = await insertPostsBy(t.database, (await member(t)).uid, 1);
   return { owner, board, postId: postId! };
 }
+
+/** A browser's push subscription at an allowed push service (issue 30; nothing is sent to it here). */
+function pushSubscription() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(12).toString('hex')}`,
+    expirationTime: null,
+    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+  };
+}
+
+const pushDevices = async (t: TestApp, uid: string) =>
+  (await query<{ id: string }>(t.database, 'SELECT id FROM push_subscriptions WHERE user_id = $1', [uid])).map((row) => row.id);
 
 const WRITES: Write[] = [
   {
@@ -608,6 +624,63 @@ const WRITES: Write[] = [
       return {
         send: (headers) => inject(t, 'POST', API.boardJoin(board.id), { ...headers, cookie: invitee.cookie }),
         changed: async () => (await boardRows(t.database, board.id)).members.some((member) => member.joined),
+      };
+    },
+  },
+  // Notifications (issue 30).
+  {
+    name: 'POST mark notifications read',
+    success: 200,
+    async prepare(t) {
+      const user = await member(t);
+      const follower = await member(t);
+      expect((await follow(t.app, user.username, follower.cookie)).statusCode).toBe(200);
+      const unread = async () =>
+        (await query<{ n: number }>(t.database, 'SELECT unread_notifications AS n FROM users WHERE id = $1', [user.uid]))[0]!.n;
+      expect(await unread()).toBe(1);
+      return {
+        send: (headers) => inject(t, 'POST', activityApi.markRead.path, { ...headers, cookie: user.cookie }, {}),
+        changed: async () => (await unread()) === 0,
+      };
+    },
+  },
+  {
+    name: 'PUT notification settings',
+    success: 200,
+    async prepare(t) {
+      const user = await member(t);
+      const body = Object.fromEntries(NotificationTopic.options.map((topic) => [topic, { app: false, push: false }]));
+      return {
+        send: (headers) => inject(t, 'PUT', activityApi.updateNotificationSettings.path, { ...headers, cookie: user.cookie }, body),
+        changed: async () =>
+          (await query<{ off: string[] }>(t.database, 'SELECT notifications_off AS off FROM users WHERE id = $1', [user.uid]))[0]!.off
+            .length > 0,
+      };
+    },
+  },
+  {
+    name: 'POST push device',
+    success: 201,
+    async prepare(t) {
+      const user = await member(t);
+      const subscription = pushSubscription();
+      return {
+        send: (headers) => inject(t, 'POST', activityApi.addPushDevice.path, { ...headers, cookie: user.cookie }, subscription),
+        changed: async () => (await pushDevices(t, user.uid)).length > 0,
+      };
+    },
+  },
+  {
+    name: 'DELETE push device',
+    success: 200,
+    async prepare(t) {
+      const user = await member(t);
+      const added = await inject(t, 'POST', activityApi.addPushDevice.path, { cookie: user.cookie }, pushSubscription());
+      expect(added.statusCode, added.body).toBe(201);
+      const [id] = await pushDevices(t, user.uid);
+      return {
+        send: (headers) => inject(t, 'DELETE', activityApi.removePushDevice.path.replace(':id', id!), { ...headers, cookie: user.cookie }),
+        changed: async () => (await pushDevices(t, user.uid)).length === 0,
       };
     },
   },

@@ -16,7 +16,8 @@ import type { PostCard } from '../../src/shared/api/posts';
 import { ANSWER_SCHEMAS } from '../../src/client/api/answer-schemas';
 import { setCurrentUser } from '../../src/client/api/current-user';
 
-export const server = setupServer();
+/** The bell on every screen's bar asks how much is unread (issue 30): nothing, unless a test says otherwise. */
+export const server = setupServer(http.get('/api/activity/unread', () => HttpResponse.json({ unread: 0 })));
 /** 'GET /api/users/maya' for every request sent, in order (path and query). */
 export const requests: string[] = [];
 server.events.on('request:start', ({ request }) => {

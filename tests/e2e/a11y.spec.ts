@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { ACTIVITY_COPY, TOPIC_COPY } from '../../src/shared/activity-copy';
 import { API } from '../../src/shared/api/paths';
 import { BOARD_COPY } from '../../src/shared/boards-copy';
 import * as COPY from '../../src/shared/copy';
@@ -106,6 +107,28 @@ test('signed in: home, Your University, upload, settings, profiles, lists, searc
   await audit(page, found, 'search (nothing found)', (p) => p.getByText(/No posts found/), '/search/zqxjvwkpq');
   await expect(page.getByRole('main').getByRole('link', { name: 'Explore the feed' })).toBeVisible();
 
+  expect(found).toEqual([]);
+});
+
+test('signed in: Activity (with an invitation to answer) and Settings → Notifications (issue 30)', async ({ page, browser }) => {
+  const me = await signUpViaApi(page.request, newAccount(WORD));
+  const friend = await browser.newContext();
+  await signUpViaApi(friend.request, newAccount(WORD));
+  expect((await friend.request.put(API.follow(me.username))).ok()).toBe(true);
+  const board = await boardViaApi(friend.request, `${WORD} study spots`);
+  expect((await friend.request.put(API.boardMember(board.id, me.username))).ok()).toBe(true);
+  const found: string[] = [];
+
+  await audit(page, found, 'activity', (p) => p.getByRole('button', { name: ACTIVITY_COPY.join }), '/activity');
+  await audit(
+    page,
+    found,
+    'notification settings',
+    (p) => p.getByRole('group', { name: TOPIC_COPY.follows.label }),
+    '/settings/notifications',
+  );
+
+  await friend.close();
   expect(found).toEqual([]);
 });
 

@@ -23,4 +23,5 @@ export const ANSWER_SCHEMAS: Record<RouteGroup, () => Promise<Definitions>> = {
   users: () => import('../../shared/api/users').then((m) => m.usersApi),
   search: () => import('../../shared/api/search').then((m) => m.searchApi),
   boards: () => import('../../shared/api/boards').then((m) => m.boardsApi),
+  activity: () => import('../../shared/api/activity').then((m) => m.activityApi),
 };

@@ -59,3 +59,18 @@ export const PlusIcon = ({ size = 20 }: IconProps) => (
     <path d="M12 5v14M5 12h14" />
   </svg>
 );
+
+/** A bell: your activity (issue 30). */
+export const BellIcon = ({ size = 26 }: IconProps) => (
+  <svg {...svgProps(size)}>
+    <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+    <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+  </svg>
+);
+
+/** A shield: a notice from the moderators, who have no face of their own (issue 30). */
+export const ShieldIcon = ({ size = 22 }: IconProps) => (
+  <svg {...svgProps(size)}>
+    <path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z" />
+  </svg>
+);

@@ -1,8 +1,9 @@
 import { lazy, Suspense, useRef, useState, type ComponentType } from 'react';
 import type { PostCard } from '../../../shared/api/posts';
 import * as COPY from '../../../shared/copy';
+import { ActivityBell } from '../../ui/ActivityBell';
 import { Page } from '../../ui/Page';
-import { useShowsHoverActions } from '../../ui/use-desktop';
+import { useIsDesktop, useShowsHoverActions } from '../../ui/use-desktop';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { Notice } from '../errors';
 import { Feed } from '../posts';
@@ -28,14 +29,17 @@ export function HomePage() {
   const [tab, setTab] = useState<Tab>('home');
   const homeTab = useRef<HTMLButtonElement>(null);
   const showsSave = useShowsHoverActions();
+  const desktop = useIsDesktop();
   useDocumentTitle();
   // Your University's Go Back returns to the Home tab (as the original did), not to the last page.
   const backToHome = () => {
     setTab('home');
     homeTab.current?.focus();
   };
+  // A phone's header holds the search box and the activity bell (issue 30); a desktop's top bar has both.
+  const bell = desktop ? undefined : <ActivityBell />;
   return (
-    <Page search="">
+    <Page search="" bar={bell}>
       <h1 className="visually-hidden">Home</h1>
       <div role="tablist" aria-label="Feeds" className={styles.tabs}>
         {(['home', 'university'] as const).map((id) => (

@@ -1,4 +1,5 @@
 import { Link } from '../../lib/router';
+import { ACTIVITY_COPY } from '../../../shared/activity-copy';
 import * as COPY from '../../../shared/copy';
 import { isStaff } from '../../../shared/moderation';
 import { useCurrentUser } from '../../api/current-user';
@@ -39,6 +40,13 @@ export function SettingsPage() {
           <li>
             <Link to={paths.accountSettings} className={styles.row}>
               {COPY.settings.accountSettings}
+              <ChevronIcon />
+            </Link>
+          </li>
+          {/* Issue 30: which notifications show in the app, which are pushed, and where. */}
+          <li>
+            <Link to={paths.notificationSettings} className={styles.row}>
+              {ACTIVITY_COPY.settings}
               <ChevronIcon />
             </Link>
           </li>

@@ -1,12 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../api/http';
 import { forgetCachedUser, setCurrentUser } from '../../../api/current-user';
+import { forgetThisDevice } from '../../activity';
 
 /** Ends this browser's session, or with `everywhere` every session of the signed-in user. */
 export function useSignOut({ everywhere = false } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => call(everywhere ? 'logoutAll' : 'logout'),
+    mutationFn: async () => {
+      // Issue 30: this browser's pushes end with its session (a shared computer).
+      await forgetThisDevice((id) => call('removePushDevice', { params: { id } })).catch(() => undefined);
+      return call(everywhere ? 'logoutAll' : 'logout');
+    },
     onSuccess: () => {
       // Nothing of the previous user's may linger for whoever signs in next on this browser.
       queryClient.clear();

@@ -1,0 +1,1 @@
+export { forgetThisDevice } from './push-subscription';
