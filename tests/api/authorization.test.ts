@@ -1,4 +1,4 @@
-import { createECDH, createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -21,6 +21,7 @@ import { edgesOf, expectError, follow, get, patchMe, query } from '../helpers/pe
 import { createPost } from '../helpers/posts.js';
 import { resetLinkFor } from '../helpers/reset-links.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
+import { browserSubscription } from '../helpers/push-service.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import {
   changeEmail,
@@ -318,16 +319,6 @@ const topicsOff = async (s: Scene, uid: string) =>
 const ALL_TOPICS = [...NotificationTopic.options].sort();
 const everythingOff = Object.fromEntries(NotificationTopic.options.map((topic) => [topic, { app: false, push: false }]));
 
-/** A browser's push subscription at a push service the app allows (nothing is ever sent to it here). */
-function pushSubscription() {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  return {
-    endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(12).toString('hex')}`,
-    expirationTime: null,
-    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
-  };
-}
 const devicesOf = async (s: Scene, uid: string) =>
   (await query<{ id: string }>(s.t.database, 'SELECT id FROM push_subscriptions WHERE user_id = $1', [uid])).map((row) => row.id);
 const devicesAre = (owner: number, other: number) => async (s: Scene) => {
@@ -1172,7 +1163,7 @@ const ROWS: Row[] = [
     route: `POST ${activityApi.addPushDevice.path}`,
     what: "add this browser's push subscription: always to the caller's own devices",
     send: (s, cookie) =>
-      s.t.app.inject({ method: 'POST', url: activityApi.addPushDevice.path, payload: pushSubscription(), headers: withCookie(cookie) }),
+      s.t.app.inject({ method: 'POST', url: activityApi.addPushDevice.path, payload: browserSubscription(), headers: withCookie(cookie) }),
     cells: {
       'signed out': { status: 401, code: 'NOT_SIGNED_IN', then: devicesAre(0, 0) },
       'another user': { status: 201, then: devicesAre(0, 1) },
@@ -1186,7 +1177,7 @@ const ROWS: Row[] = [
       const added = await s.t.app.inject({
         method: 'POST',
         url: activityApi.addPushDevice.path,
-        payload: pushSubscription(),
+        payload: browserSubscription(),
         headers: { cookie: s.owner.cookie },
       });
       expect(added.statusCode, added.body).toBe(201);

@@ -1,4 +1,3 @@
-import { createECDH, randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.js';
@@ -15,6 +14,7 @@ import { edgesOf, expectError, follow, get, query } from '../helpers/people.js';
 import { createPost, multipart } from '../helpers/posts.js';
 import { resetLinkFor } from '../helpers/reset-links.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
+import { browserSubscription } from '../helpers/push-service.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { mailedVerification, mailingApp, mailsTo, verifyByMail, type MailingApp } from '../helpers/verification.js';
 
@@ -116,17 +116,6 @@ async function boardOfNewAccount(t: TestApp) {
   const board = await boardSteps(t.app).create(owner, { name: 'Before' });
   const [postId] = await insertPostsBy(t.database, (await member(t)).uid, 1);
   return { owner, board, postId: postId! };
-}
-
-/** A browser's push subscription at an allowed push service (issue 30; nothing is sent to it here). */
-function pushSubscription() {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  return {
-    endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(12).toString('hex')}`,
-    expirationTime: null,
-    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
-  };
 }
 
 const pushDevices = async (t: TestApp, uid: string) =>
@@ -663,7 +652,7 @@ const WRITES: Write[] = [
     success: 201,
     async prepare(t) {
       const user = await member(t);
-      const subscription = pushSubscription();
+      const subscription = browserSubscription();
       return {
         send: (headers) => inject(t, 'POST', activityApi.addPushDevice.path, { ...headers, cookie: user.cookie }, subscription),
         changed: async () => (await pushDevices(t, user.uid)).length > 0,
@@ -675,7 +664,7 @@ const WRITES: Write[] = [
     success: 200,
     async prepare(t) {
       const user = await member(t);
-      const added = await inject(t, 'POST', activityApi.addPushDevice.path, { cookie: user.cookie }, pushSubscription());
+      const added = await inject(t, 'POST', activityApi.addPushDevice.path, { cookie: user.cookie }, browserSubscription());
       expect(added.statusCode, added.body).toBe(201);
       const [id] = await pushDevices(t, user.uid);
       return {

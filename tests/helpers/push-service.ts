@@ -260,3 +260,18 @@ export async function startPushService(): Promise<PushService> {
     },
   };
 }
+
+/**
+ * A browser's push subscription at `endpoint` (by default one at FCM, where the app sends nothing
+ * in a test that never sends): a real P-256 key and auth secret, for tests that only store it.
+ */
+export function browserSubscription(
+  endpoint = `https://fcm.googleapis.com/fcm/send/${randomBytes(12).toString('hex')}`,
+): PushSubscriptionJson {
+  const ecdh = createECDH('prime256v1');
+  return {
+    endpoint,
+    expirationTime: null,
+    keys: { p256dh: ecdh.generateKeys().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+  };
+}
