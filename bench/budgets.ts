@@ -11,6 +11,8 @@
  *   PostgreSQL at 1M posts (point 4); the event loop's delay under mixed load (point 5); one slow
  *   query not delaying a concurrent GET /api/posts on the embedded database (point 5).
  * - Issue 18, point 7: the board page and the Boards tab, p99 @16 on both databases.
+ * - Issue 30: the bell's unread count, the activity page of a user with 10,000 notifications,
+ *   and following an account with 50,000 followers, p99 @16 on both databases (ACTIVITY_LIMITS).
  *
  * Issue 28, point 4: the same code measures 1.5–2.5× slower from one machine of this kind to the
  * next, so no budget is in bare milliseconds. Each is a ratio to a reference measured in the same
@@ -99,6 +101,8 @@ export interface RunNumbers {
   postDetailP99At16?: Spread;
   /** Issue 18: p99 @16 of each board scenario measured, by its name (bench/run.ts BOARD_SCENARIOS). */
   boardsP99At16?: Record<string, Spread>;
+  /** Issue 30: p99 @16 of each activity scenario measured, by its name (ACTIVITY_LIMITS). */
+  activityP99At16?: Record<string, Spread>;
   /** Home feed at 16 connections while 16 clients run different uncached searches (issue 12). */
   feedUnderSearchP99At16?: Spread;
   /** p99 @16 of a ~20 KB stored image and of the home feed while 4 image-bomb uploads are in flight. */
@@ -196,7 +200,40 @@ export const LIMITS = {
   feedToCeiling: 0.25,
   /** The 12-MP pipeline: 400 ms when cal's wall time was 62.0 ms → ≤ 6.45× cal. */
   pipeline: fromMs(400, QUIET.calWallMs),
+  /**
+   * Issue 30, the bell: GET /api/activity/unread goes with every page view, beside the page's
+   * own request, so it may take no longer than the fastest page may: the home feed's 25 ms p99
+   * @16 when the ceiling's p99 @16 was 14.28 ms → ≤ 1.75×.
+   */
+  activityUnreadP99At16: fromMs(25, QUIET.ceilingP99At16),
+  /**
+   * Issue 30, the activity page of a user with 10,000 notifications, first and later pages: a
+   * page of 20 entries as the board page (issue 18) and caches-off profile pages (issue 14) are,
+   * 25 ms p99 @16 when the ceiling's p99 @16 was 14.28 ms → ≤ 1.75×. No read cache serves it
+   * (every viewer's own), so it is what issue 14 asks of a page with its caches off.
+   */
+  activityPageP99At16: fromMs(25, QUIET.ceilingP99At16),
+  /**
+   * Issue 30, following an account with 50,000 followers (PUT, then DELETE, in turn): no fan-out,
+   * so no dearer than following anyone. No write had a budget: follow/unfollow measured 45.1 ms
+   * (PGlite) and 56.7 ms (PostgreSQL) p99 @16 at 100k in run L (bench/results.json, 2026-11-27,
+   * before notifications), where PGlite runs writes one at a time; 60 ms, the slower rounded up,
+   * when the ceiling's p99 @16 was 14.28 ms → ≤ 4.20×.
+   */
+  followPopularP99At16: fromMs(60, QUIET.ceilingP99At16),
 };
+
+/**
+ * Issue 30's scenarios (bench/run.ts activityScenarios, named here so the two cannot drift apart)
+ * and their limits, each p99 @16 ÷ the ceiling's p99 @16, on both databases, on the default dataset.
+ */
+export const ACTIVITY_LIMITS = {
+  'activity unread': LIMITS.activityUnreadP99At16,
+  'activity page': LIMITS.activityPageP99At16,
+  'activity later pages': LIMITS.activityPageP99At16,
+  'follow popular': LIMITS.followPopularP99At16,
+} as const;
+export type ActivityScenarioName = keyof typeof ACTIVITY_LIMITS;
 
 /** Issue 14's caches-off budgets: which database, at which size, which rows, and the p95 limits there. */
 export const UNCACHED_BUDGETS: Array<{
@@ -323,6 +360,11 @@ export function checkBudgets(n: BenchNumbers): BudgetResult[] {
     check('post detail p99 @16', run.postDetailP99At16, p99, LIMITS.p99At16);
     // Issue 18, point 7: every board scenario.
     for (const [name, value] of Object.entries(run.boardsP99At16 ?? {})) check(`${name} p99 @16`, value, p99, LIMITS.p99At16);
+    // Issue 30: the bell, the activity page, following an account with 50,000 followers.
+    for (const [name, value] of Object.entries(run.activityP99At16 ?? {})) {
+      const limit = (ACTIVITY_LIMITS as Record<string, number>)[name];
+      if (limit !== undefined) check(`${name} p99 @16`, value, p99, limit);
+    }
     check('home feed p99 @16 beside 16 uncached searches', run.feedUnderSearchP99At16, p99, LIMITS.feedUnderSearchP99);
     if (run.underUploadAttackP99) {
       check('20 KB image p99 @16 under upload attack', run.underUploadAttackP99.media, p99, LIMITS.underAttackP99);

@@ -4,10 +4,11 @@
  *                  [--only "search posts,profile,mixed,slow query,under upload attack,lighthouse" [--merge]] [--skip lighthouse]
  *                  [--lighthouse-pages "sign-in,home feed,post page,profile"]
  *                  [--connections 1,16,64]
- *                  [--dataset 100k|1m] [--users N --posts N --follows N --boards N --saves N]
+ *                  [--dataset 100k|1m] [--users N --posts N --follows N --boards N --saves N --notifications N --popular-followers N]
  *
  * Runs the production build against seeded data (seeded once and reused): the default dataset
- * (10k users, 100k posts, 200k follows, 2,000 boards holding 200k saves) on PGlite and on
+ * (10k users, 100k posts, 200k follows, 2,000 boards holding 200k saves, a user with 10,000
+ * notifications and an account with 50,000 followers, issue 30) on PGlite and on
  * PostgreSQL, then issue 14's million posts (50k users, 1M posts, 1M follows, no boards) on
  * PostgreSQL only. --only measures some API scenarios and prints them; with --merge it also
  * writes them (and their budgets) into the results file, replacing that database's and
@@ -52,7 +53,15 @@ import { sql } from 'drizzle-orm';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrate } from '../src/server/db/migrate.js';
 import { processImage } from '../src/server/images/image-pipeline.js';
-import { checkBudgets, uncachedBudgeted, type BenchNumbers, type DatasetSize, type RunNumbers } from './budgets.js';
+import {
+  ACTIVITY_LIMITS,
+  checkBudgets,
+  uncachedBudgeted,
+  type ActivityScenarioName,
+  type BenchNumbers,
+  type DatasetSize,
+  type RunNumbers,
+} from './budgets.js';
 import {
   ALL_CPUS,
   pinEventLoop,
@@ -84,7 +93,9 @@ import { measureFirstView, SLOW_4G, type FirstView } from './page-weight.js';
 import { lighthouseBudgets, lighthouseTable, lighthouseTargets, measureLighthouse, type LighthouseNumbers } from './lighthouse.js';
 import { API } from '../src/shared/api/paths.js';
 import { BOARD_POSTS_PAGE_SIZE, BOARDS_PAGE_SIZE } from '../src/shared/limits.js';
+import { activityApi } from '../src/shared/api/activity.js';
 import { BENCH_PASSWORD, signIn, untilAnswering } from './bench-server.js';
+import { redateNotifications } from './seed-notifications.js';
 import type { SlowQueryRequest, SlowQueryServerMessage } from './slow-query-server.js';
 import { imageCorpus, type CorpusEntry } from '../tests/helpers/image-bombs.js';
 import { freePort } from '../tests/helpers/services.js';
@@ -100,6 +111,8 @@ const { values } = parseArgs({
     follows: { type: 'string' },
     boards: { type: 'string' },
     saves: { type: 'string' },
+    notifications: { type: 'string' },
+    'popular-followers': { type: 'string' },
     photos: { type: 'string' },
     // A named size; --users, --posts and --follows override its numbers.
     dataset: { type: 'string' },
@@ -137,20 +150,42 @@ interface Dataset {
   /** Boards (issue 18) and the posts saved to them in all (bench/seed-boards.ts). */
   boards: number;
   saves: number;
+  /** Issue 30: the notified user's notifications, the popular account's followers (bench/seed-notifications.ts). */
+  notifications: number;
+  popularFollowers: number;
 }
 
 /**
- * The datasets the budgets and BENCHMARKS.md speak of: the default (with issue 18's 200k saves),
- * and issue 14's million posts (no boards: nothing of them is budgeted there); --quick's
- * stand-ins for them have the same shape, smaller.
+ * The datasets the budgets and BENCHMARKS.md speak of: the default (with issue 18's 200k saves
+ * and issue 30's notifications), and issue 14's million posts (no boards, no notifications:
+ * nothing of them is budgeted there); --quick's stand-ins for them have the same shape, smaller,
+ * but for issue 30's numbers, which are the issue's own (10,000 notifications, 50,000 followers).
  */
 const DATASETS: Record<string, Omit<Dataset, 'name'>> = {
   // 300 boards, not 200: the many-boards user owns a tenth (30), more than one Boards tab page
   // (24), which the "boards tab later pages" scenario needs.
-  '10k': { size: 'default', users: 1000, posts: 10_000, follows: 20_000, boards: 300, saves: 20_000 },
-  '20k': { size: 'large', users: 1000, posts: 20_000, follows: 20_000, boards: 0, saves: 0 },
-  '100k': { size: 'default', users: 10_000, posts: 100_000, follows: 200_000, boards: 2_000, saves: 200_000 },
-  '1m': { size: 'large', users: 50_000, posts: 1_000_000, follows: 1_000_000, boards: 0, saves: 0 },
+  '10k': {
+    size: 'default',
+    users: 1000,
+    posts: 10_000,
+    follows: 20_000,
+    boards: 300,
+    saves: 20_000,
+    notifications: 10_000,
+    popularFollowers: 50_000,
+  },
+  '20k': { size: 'large', users: 1000, posts: 20_000, follows: 20_000, boards: 0, saves: 0, notifications: 0, popularFollowers: 0 },
+  '100k': {
+    size: 'default',
+    users: 10_000,
+    posts: 100_000,
+    follows: 200_000,
+    boards: 2_000,
+    saves: 200_000,
+    notifications: 10_000,
+    popularFollowers: 50_000,
+  },
+  '1m': { size: 'large', users: 50_000, posts: 1_000_000, follows: 1_000_000, boards: 0, saves: 0, notifications: 0, popularFollowers: 0 },
 };
 
 function datasetNamed(name: string): Dataset {
@@ -165,6 +200,8 @@ function datasetNamed(name: string): Dataset {
     follows: Number(values.follows ?? preset.follows),
     boards: Number(values.boards ?? preset.boards),
     saves: Number(values.saves ?? preset.saves),
+    notifications: Number(values.notifications ?? preset.notifications),
+    popularFollowers: Number(values['popular-followers'] ?? preset.popularFollowers),
   };
   const custom = (Object.keys(scale) as Array<keyof typeof scale>).some((key) => scale[key] !== preset[key]);
   return { name: custom ? tagOf(scale) : name, size: preset.size, ...scale };
@@ -172,10 +209,18 @@ function datasetNamed(name: string): Dataset {
 
 /**
  * A dataset's numbers as its data directory and PostgreSQL database are named: users-posts-follows,
- * then -boards-saves when it has boards (so data seeded before boards is never taken for data with them).
+ * then -boards-saves when it has boards, then -notifications-followers when it has issue 30's
+ * (so data seeded before boards, or before notifications, is never taken for data with them).
  */
-function tagOf(d: Pick<Dataset, 'users' | 'posts' | 'follows' | 'boards' | 'saves'>): string {
-  return [d.users, d.posts, d.follows, ...(d.boards || d.saves ? [d.boards, d.saves] : [])].join('-');
+function tagOf(d: Pick<Dataset, 'users' | 'posts' | 'follows' | 'boards' | 'saves' | 'notifications' | 'popularFollowers'>): string {
+  const notified = d.notifications || d.popularFollowers;
+  return [
+    d.users,
+    d.posts,
+    d.follows,
+    ...(d.boards || d.saves || notified ? [d.boards, d.saves] : []),
+    ...(notified ? [d.notifications, d.popularFollowers] : []),
+  ].join('-');
 }
 
 const photos = values.photos ?? (quick ? '20' : undefined);
@@ -193,7 +238,14 @@ const dbs = values.db.split(',').filter((db): db is Db => db === 'pglite' || db 
  * default dataset on every database, then the million posts on PostgreSQL, as issue 14 budgets.
  */
 const passes: Array<{ dataset: Dataset; dbs: Db[] }> =
-  values.dataset || values.users || values.posts || values.follows || values.boards || values.saves
+  values.dataset ||
+  values.users ||
+  values.posts ||
+  values.follows ||
+  values.boards ||
+  values.saves ||
+  values.notifications ||
+  values['popular-followers']
     ? [{ dataset: datasetNamed(values.dataset ?? (quick ? '10k' : '100k')), dbs }]
     : [
         { dataset: datasetNamed(quick ? '10k' : '100k'), dbs },
@@ -287,6 +339,8 @@ interface Setup {
   pgDatabase?: string;
   /** What the board scenarios ask for; absent on a dataset without boards. */
   boards?: BoardSetup;
+  /** What the activity scenarios ask for (issue 30); absent on a dataset without notifications. */
+  activity?: ActivitySetup;
 }
 
 /** The seeded boards the board scenarios read, found in the database (bench/seed-boards.ts made them). */
@@ -305,8 +359,9 @@ interface BoardSetup {
 
 /**
  * Picks the board scenarios' data. The viewer and the users it blocks are none of the other
- * scenarios' users (the newest posts' authors, whom the fixture picks), nor owners of the
- * boards read: a block there would change what the other scenarios measure.
+ * scenarios' users (the newest posts' authors, whom the fixture picks, and the users issue 30's
+ * scenarios read: anyone with notifications), nor owners of the boards read: a block there
+ * would change what the other scenarios measure.
  */
 async function boardSetup(databaseUrl: string, dataDir: string): Promise<BoardSetup> {
   const database = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir });
@@ -334,6 +389,7 @@ async function boardSetup(databaseUrl: string, dataDir: string): Promise<BoardSe
              WHERE bp.board_id = $1 GROUP BY p.user_id) AS a
            JOIN users u ON u.id = a.user_id
           WHERE a.user_id <> ALL ($2::text[]) AND a.user_id NOT IN (${newestAuthors})
+            AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = a.user_id)
           ORDER BY a.newest DESC LIMIT 3`,
         [big!.id, excluded],
       );
@@ -341,6 +397,7 @@ async function boardSetup(databaseUrl: string, dataDir: string): Promise<BoardSe
         `SELECT username FROM users
           WHERE id <> ALL ($1::text[]) AND username <> ALL ($2::text[]) AND id NOT IN (${newestAuthors})
             AND id NOT IN (SELECT user_id FROM board_members WHERE board_id = $3)
+            AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = users.id)
           ORDER BY username LIMIT 1`,
         [excluded, blocked.map((row) => row.username), big!.id],
       );
@@ -350,6 +407,79 @@ async function boardSetup(databaseUrl: string, dataDir: string): Promise<BoardSe
         manyBoards: { username: many!.username, boards: many!.boards },
         viewer: viewer!.username,
         blocked: blocked.map((row) => row.username),
+      };
+    });
+  } finally {
+    await database.close();
+  }
+}
+
+/** What the activity scenarios ask for (issue 30), found in the database (bench/seed-notifications.ts made it). */
+interface ActivitySetup {
+  /** The user with 10,000 notifications in the default dataset: the most rows of anyone but the popular account. */
+  notified: { username: string; rows: number; unread: number };
+  /** Fans who followed the notified user lately: the notified user blocks them (done by the fixture, once). */
+  blocked: string[];
+  /** The account with 50,000 followers: the most followed. */
+  popular: { username: string; followers: number };
+  /** Follows and unfollows the popular account: a seeded author who does not follow it. */
+  follower: string;
+}
+
+/** How many fans the notified user blocks: its reads then leave hidden actors out, its bell probes for them. */
+const ACTIVITY_BLOCKED = 2;
+
+/**
+ * Picks the activity scenarios' users. The popular account and the notified user are none of
+ * the other scenarios' users (the seeder picked them so); the fans the notified user blocks are
+ * followers of theirs with no posts (so no other scenario shows them), not the board viewer nor
+ * the users it blocks; once blocked, the same ones every run. The follower is an author none of
+ * the other scenarios signs in as or reads, with no notifications, who does not follow the
+ * popular account (the scenario unfollows at its end, so the same one every run).
+ */
+async function activitySetup(databaseUrl: string, dataDir: string, boards: BoardSetup | undefined): Promise<ActivitySetup> {
+  const database = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir });
+  try {
+    return await database.rawTransaction(async (tx) => {
+      const [popular] = await tx.query<{ id: string; username: string; followers: number }>(
+        'SELECT id, username, follower_count AS followers FROM users ORDER BY follower_count DESC, username LIMIT 1',
+      );
+      const [notified] = await tx.query<{ id: string; username: string; rows: number; unread: number }>(
+        `SELECT u.id, u.username, count(*)::int AS rows, u.unread_notifications AS unread
+           FROM notifications n JOIN users u ON u.id = n.user_id
+          WHERE n.user_id <> $1 GROUP BY u.id ORDER BY rows DESC, u.username LIMIT 1`,
+        [popular!.id],
+      );
+      const spared = boards ? [boards.viewer, ...boards.blocked] : [];
+      const already = await tx.query<{ username: string }>(
+        'SELECT u.username FROM blocks b JOIN users u ON u.id = b.blocked_id WHERE b.blocker_id = $1 ORDER BY u.username',
+        [notified!.id],
+      );
+      const fresh = await tx.query<{ username: string }>(
+        `SELECT u.username FROM (
+            SELECT actor_id, max(created_at) AS newest FROM notifications
+             WHERE user_id = $1 AND kind = 'follow' GROUP BY actor_id ORDER BY newest DESC LIMIT 50) AS a
+           JOIN users u ON u.id = a.actor_id
+          WHERE u.username <> ALL ($2::text[]) AND NOT EXISTS (SELECT 1 FROM posts p WHERE p.user_id = u.id)
+          ORDER BY a.newest DESC, u.username LIMIT ${ACTIVITY_BLOCKED}`,
+        [notified!.id, spared],
+      );
+      const blocked = [...already, ...fresh].map((row) => row.username).slice(0, ACTIVITY_BLOCKED);
+      const newestAuthors = `SELECT user_id FROM (SELECT user_id FROM posts ORDER BY created_at DESC, id DESC LIMIT 40) AS newest`;
+      const [follower] = await tx.query<{ username: string }>(
+        `SELECT u.username FROM users u
+          WHERE u.id NOT IN (${newestAuthors}) AND u.username <> ALL ($1::text[]) AND u.id <> ALL ($2::text[])
+            AND EXISTS (SELECT 1 FROM posts p WHERE p.user_id = u.id)
+            AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = u.id)
+            AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = u.id AND f.target_id = $3)
+          ORDER BY u.username DESC LIMIT 1`,
+        [spared, [popular!.id, notified!.id], popular!.id],
+      );
+      return {
+        notified: { username: notified!.username, rows: notified!.rows, unread: notified!.unread },
+        blocked,
+        popular: { username: popular!.username, followers: popular!.followers },
+        follower: follower!.username,
       };
     });
   } finally {
@@ -395,7 +525,15 @@ async function hasSeedRuns(databaseUrl: string, dataDir: string): Promise<boolea
  * the seeder continues where it stopped. Anything else without a marker is seeded afresh.
  */
 async function prepare(db: Db, d: Dataset): Promise<Setup> {
-  const scale = { users: d.users, posts: d.posts, follows: d.follows, boards: d.boards, saves: d.saves };
+  const scale = {
+    users: d.users,
+    posts: d.posts,
+    follows: d.follows,
+    boards: d.boards,
+    saves: d.saves,
+    notifications: d.notifications,
+    popularFollowers: d.popularFollowers,
+  };
   const tag = tagOf(scale);
   const dataDir = path.join(ROOT, `${db}-${tag}`);
   const marker = path.join(dataDir, 'bench-seed.json');
@@ -426,6 +564,7 @@ async function prepare(db: Db, d: Dataset): Promise<Setup> {
         ...['--import', 'tsx', 'bench/seed.ts', '--password', BENCH_PASSWORD],
         ...['--users', String(scale.users), '--posts', String(scale.posts), '--follows', String(scale.follows)],
         ...['--boards', String(scale.boards), '--saves', String(scale.saves)],
+        ...['--notifications', String(scale.notifications), '--popular-followers', String(scale.popularFollowers)],
         ...(photos ? ['--photos', photos] : []),
       ],
       env,
@@ -437,14 +576,21 @@ async function prepare(db: Db, d: Dataset): Promise<Setup> {
   // PostgreSQL on our bench machine runs with autovacuum off.)
   const database = await openDatabase(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir });
   await migrate(database);
+  if (d.notifications > 0) {
+    // Issue 30: the seeded notifications dated from this run's now (bench/seed-notifications.ts).
+    const days = await database.rawTransaction((tx) => redateNotifications(tx));
+    if (days > 0) log(`${db} ${d.name}: notifications moved ${days} days forward, to end today`);
+  }
   await database.orm.execute(sql.raw('VACUUM ANALYZE'));
   await database.close();
+  const boards = d.boards > 0 ? await boardSetup(env.DATABASE_URL!, dataDir) : undefined;
   return {
     db,
     env,
     dataDir,
     ...(name && { pgDatabase: name }),
-    ...(d.boards > 0 && { boards: await boardSetup(env.DATABASE_URL!, dataDir) }),
+    ...(boards && { boards }),
+    ...(d.notifications > 0 && { activity: await activitySetup(env.DATABASE_URL!, dataDir, boards) }),
   };
 }
 
@@ -654,7 +800,7 @@ const BOARD_SCENARIOS = [
 ] as const;
 type BoardScenarioName = (typeof BOARD_SCENARIOS)[number];
 
-/** What the board scenarios send: requests, as whom (an empty cookie: signed out). */
+/** What the board (and activity) scenarios send: requests, as whom (an empty cookie: signed out). */
 interface BoardScenario {
   requests: LoadRequest[];
   cookie: string;
@@ -715,6 +861,9 @@ async function boardFixture(base: string, setup: BoardSetup): Promise<BoardFixtu
   return { setup, cookie, postCursors, boardCursors };
 }
 
+/** A paged list's later pages, one request per cursor. */
+const after = (url: string, cursors: string[]) => cursors.map((cursor) => ({ path: `${url}?cursor=${encodeURIComponent(cursor)}` }));
+
 /**
  * Issue 18, point 7: the board page (the board, then its first page of posts) and the Boards
  * tab, signed in as a viewer who blocked a few of the big board's authors, and signed out; a
@@ -726,7 +875,6 @@ function boardScenarios(b: BoardFixture): Record<BoardScenarioName, BoardScenari
   const page = (owner: string, slug: string) => [{ path: API.userBoard(owner, slug) }, { path: API.userBoardPosts(owner, slug) }];
   const bigPage = page(big.owner, big.slug);
   const tab = [{ path: API.userBoards(manyBoards.username) }];
-  const after = (url: string, cursors: string[]) => cursors.map((cursor) => ({ path: `${url}?cursor=${encodeURIComponent(cursor)}` }));
   return {
     'big board page': { requests: bigPage, cookie: b.cookie },
     'typical board page': { requests: typical.flatMap((board) => page(board.owner, board.slug)), cookie: b.cookie },
@@ -735,6 +883,64 @@ function boardScenarios(b: BoardFixture): Record<BoardScenarioName, BoardScenari
     'boards tab later pages': { requests: after(API.userBoards(manyBoards.username), b.boardCursors), cookie: b.cookie },
     'big board page signed out': { requests: bigPage, cookie: '' },
     'boards tab signed out': { requests: tab, cookie: '' },
+  };
+}
+
+/**
+ * Issue 30's scenarios, each budgeted at p99 @16 (budgets.ts ACTIVITY_LIMITS, which names them).
+ * No commas: --only splits there.
+ */
+const ACTIVITY_SCENARIOS = Object.keys(ACTIVITY_LIMITS) as ActivityScenarioName[];
+
+interface ActivityFixture {
+  setup: ActivitySetup;
+  /** The notified user's session (they blocked setup.blocked). */
+  cookie: string;
+  /** The follower's session. */
+  followerCookie: string;
+  /** How many pages /activity has for the notified user, and the cursors of some later ones. */
+  pages: number;
+  pageCursors: string[];
+}
+
+/** Signs the notified user in, has them block their fans (once: blocks persist), finds their later pages; signs the follower in. */
+async function activityFixture(base: string, setup: ActivitySetup): Promise<ActivityFixture> {
+  const cookie = await signIn(base, setup.notified.username);
+  const { users } = await json<{ users: Array<{ username: string }> }>(base, API.blocks, cookie);
+  for (const username of setup.blocked) {
+    if (users.some((user) => user.username === username)) continue;
+    const response = await fetch(`${base}${API.block(username)}`, { method: 'PUT', headers: { cookie } });
+    if (!response.ok) throw new Error(`bench: blocking ${username} failed: ${response.status}`);
+  }
+  // Every page's cursor (page 2's first), then the second page, a quarter and half way in, and the last but one.
+  const every = await cursorsOf(base, activityApi.activity.path, cookie, 100_000);
+  const pages = every.length + 1;
+  const wanted = [...new Set([2, Math.ceil(pages / 4), Math.ceil(pages / 2), pages - 1])].filter((page) => page >= 2);
+  const pageCursors = wanted.map((page) => every[page - 2]!);
+  if (pageCursors.length === 0) throw new Error('bench: the notified user has a single page of activity');
+  return { setup, cookie, followerCookie: await signIn(base, setup.follower), pages, pageCursors };
+}
+
+/**
+ * Issue 30: the bell's count (GET /api/activity/unread, asked on every page view) and the
+ * activity page, first and later pages, of the user with 10,000 notifications, who blocked two
+ * of their followers; and following an account with 50,000 followers, PUT then DELETE in turn,
+ * as a user who does not follow it: one edge, and the day's first time one row, none per
+ * follower (no fan-out; a repeat within a day writes no row, notifier.ts).
+ */
+function activityScenarios(a: ActivityFixture): Record<ActivityScenarioName, BoardScenario> {
+  const follow = API.follow(a.setup.popular.username);
+  return {
+    'activity unread': { requests: [{ path: activityApi.unreadCount.path }], cookie: a.cookie },
+    'activity page': { requests: [{ path: activityApi.activity.path }], cookie: a.cookie },
+    'activity later pages': { requests: after(activityApi.activity.path, a.pageCursors), cookie: a.cookie },
+    'follow popular': {
+      requests: [
+        { method: 'PUT', path: follow },
+        { method: 'DELETE', path: follow },
+      ],
+      cookie: a.followerCookie,
+    },
   };
 }
 
@@ -1173,7 +1379,8 @@ const machine = {
   platform: `${os.platform()} ${os.release()}`,
 };
 const describe = (d: Dataset) =>
-  `${d.name} (${d.users} users, ${d.posts} posts, ${d.follows} follows${d.boards ? `, ${d.boards} boards, ${d.saves} saves` : ''})`;
+  `${d.name} (${d.users} users, ${d.posts} posts, ${d.follows} follows${d.boards ? `, ${d.boards} boards, ${d.saves} saves` : ''}` +
+  `${d.notifications ? `, ${d.notifications} notifications, ${d.popularFollowers} followers of one account` : ''})`;
 log(
   `machine: ${JSON.stringify(machine)}; ${passes.map((pass) => `${describe(pass.dataset)} on ${pass.dbs.join(', ')}`).join(', then ')}; ${durationSeconds}s per measurement, budgeted points ${repeats} times; ${pinning.reason}`,
 );
@@ -1326,7 +1533,15 @@ const UNCACHED = ['home feed', 'profile', 'profile posts', 'post detail', 'relat
 /** The board scenarios measured again with every cache off: what their queries cost (not budgeted). */
 const UNCACHED_BOARDS: BoardScenarioName[] = ['big board page', 'typical board page', 'boards tab'];
 /** The caches-on scenarios budgeted @16 (budgets.ts): measured `repeats` times there. */
-const BUDGETED: string[] = ['home feed', 'search posts', 'profile', 'profile posts', 'post detail', ...BOARD_SCENARIOS];
+const BUDGETED: string[] = [
+  'home feed',
+  'search posts',
+  'profile',
+  'profile posts',
+  'post detail',
+  ...BOARD_SCENARIOS,
+  ...ACTIVITY_SCENARIOS,
+];
 
 const skipped = values.skip?.split(',').map((name) => name.trim()) ?? [];
 const wanted = (name: string) => (!only || only.includes(name)) && !skipped.includes(name);
@@ -1419,6 +1634,24 @@ async function measureRun(db: Db, d: Dataset): Promise<Run> {
       : {};
   for (const [name, scenario] of Object.entries(boards))
     if (wanted(name)) await measurePoints(name, scenario.requests, scenario.cookie, true);
+  if (setup.activity && ACTIVITY_SCENARIOS.some(wanted)) {
+    const fixture = await activityFixture(server.base, setup.activity);
+    const { notified, blocked, popular, follower } = fixture.setup;
+    log(
+      `${where} activity: ${notified.username} (${notified.rows} notifications, ${notified.unread} unread, ${fixture.pages} pages; ` +
+        `blocked ${blocked.join(', ')}); ${follower} follows ${popular.username} (${popular.followers} followers)`,
+    );
+    for (const [name, scenario] of Object.entries(activityScenarios(fixture)))
+      if (wanted(name)) await measurePoints(name, scenario.requests, scenario.cookie, true);
+    if (wanted('follow popular')) {
+      // The follower does not follow the popular account after the run either (the next run's setup picks it again).
+      const unfollowed = await fetch(`${server.base}${API.follow(popular.username)}`, {
+        method: 'DELETE',
+        headers: { cookie: fixture.followerCookie },
+      });
+      if (!unfollowed.ok) throw new Error(`bench: unfollowing ${popular.username} failed: ${unfollowed.status}`);
+    }
+  }
   if (wanted(FEED_UNDER_SEARCH)) {
     // One generator for every repetition: a search asked once is in the search cache after.
     const nextSearch = uncachedSearches(f.vocabulary);
@@ -1641,6 +1874,7 @@ function numbersOf(run: Run): RunNumbers {
     profileP99At16: profile('', p99, refP99),
     postDetailP99At16: spread('post detail', p99, refP99),
     boardsP99At16: Object.fromEntries(BOARD_SCENARIOS.flatMap((name) => (at16(name) ? [[name, spread(name, p99, refP99)!]] : []))),
+    activityP99At16: Object.fromEntries(ACTIVITY_SCENARIOS.flatMap((name) => (at16(name) ? [[name, spread(name, p99, refP99)!]] : []))),
     feedUnderSearchP99At16: run.api[FEED_UNDER_SEARCH]?.[0] && pairedIn(run.api[FEED_UNDER_SEARCH][0], p99, refP99),
     underUploadAttackP99: run.attack && { media: attackRow(run.attack.media)!, feed: attackRow(run.attack.feed)! },
     uncachedAt16: {
@@ -1762,7 +1996,16 @@ console.log(lines.join('\n'));
 
 // Every measured row says which dataset it ran on, so rows of different datasets (in this run,
 // or one run's file against another's) are never mixed up.
-const datasetOf = (d: Dataset) => ({ name: d.name, users: d.users, posts: d.posts, follows: d.follows, boards: d.boards, saves: d.saves });
+const datasetOf = (d: Dataset) => ({
+  name: d.name,
+  users: d.users,
+  posts: d.posts,
+  follows: d.follows,
+  boards: d.boards,
+  saves: d.saves,
+  notifications: d.notifications,
+  popularFollowers: d.popularFollowers,
+});
 const byName = new Map(passes.map((pass) => [pass.dataset.name, pass.dataset]));
 const each = <T extends object>(pick: (run: Run) => T | undefined) =>
   runs.flatMap((run) => {

@@ -1,5 +1,6 @@
 /**
  * npm run seed -- --users 10000 --posts 100000 --follows 200000 [--boards 2000 --saves 200000]
+ *                 [--notifications 10000 --popular-followers 50000]
  *                 [--photos 300] [--seed 1] [--password benchmark-password] [--append]
  *                 [--photo-width N] [--rebuild-indexes true|false]
  *
@@ -8,7 +9,9 @@
  * who can all sign in with --password, posts with hashtags and real photos made by the real
  * image pipeline, a follow graph with a few very popular accounts, and with --boards boards of
  * saved posts (bench/seed-boards.ts: one at the 10,000-post limit, one user with many, secret and
- * shared ones). Prints a JSON summary.
+ * shared ones), and with --notifications one user with that many notifications and one account
+ * with --popular-followers followers, adding the users it needs as followers (bench/seed-notifications.ts).
+ * Prints a JSON summary.
  *
  * Everything drawn at random comes from a seeded PRNG, so a run is reproducible (ids, image
  * keys and timestamps relative to "now" are the exceptions). Refuses a database that already
@@ -34,13 +37,15 @@ import { openDatabase, type Database, type RawTransaction } from '../src/server/
 import { migrate } from '../src/server/db/migrate.js';
 import { newId } from '../src/server/ids.js';
 import { processImage } from '../src/server/images/image-pipeline.js';
+import { lookalikeKey } from '../src/server/lookalikes/skeleton.js';
 import { newImageKey, storeImage } from '../src/server/posts/post-images.js';
 import { createStorage } from '../src/server/storage/create-storage.js';
 import type { Storage } from '../src/server/storage/storage.js';
 import { deriveHashtags } from '../src/shared/hashtags.js';
 import { searchGrams, searchText } from '../src/shared/keywords.js';
-import { DESCRIPTION_MAX_LENGTH } from '../src/shared/limits.js';
+import { BOARD_MEMBERS_MAX, DESCRIPTION_MAX_LENGTH } from '../src/shared/limits.js';
 import { checkBoardCounts, COLLABORATOR_SAVES, planBoards, saveTime } from './seed-boards.js';
+import { checkNotificationCounts, planNotifications, type NotificationInputs } from './seed-notifications.js';
 import { generatePhoto } from './seed-photos.js';
 import { int, shuffle, stream, zipf, type Random } from './seed-random.js';
 import * as words from './seed-words.js';
@@ -54,6 +59,12 @@ export interface SeedOptions {
   /** Boards (issue 18; default 0), and the posts saved to them in all (default 0). */
   boards?: number;
   saves?: number;
+  /**
+   * Issue 30 (bench/seed-notifications.ts): the notified user's notifications (default 0), and
+   * the popular account's followers in all (default 0), completed with users added for it.
+   */
+  notifications?: number;
+  popularFollowers?: number;
   /** Distinct photos made and stored; posts share them round-robin. */
   photos: number;
   /** PRNG seed (default 1). */
@@ -113,6 +124,15 @@ export interface SeedReport {
     secret: number;
     shared: number;
   };
+  /** With notifications: the notified user and the popular account, in the whole database. */
+  notifications?: NotificationSummary;
+}
+
+export interface NotificationSummary {
+  notified: { username: string; rows: number; unread: number; groups: number; kinds: Record<string, number> };
+  popular: { username: string; followers: number; rows: number; unread: number };
+  /** Users whose unread_notifications differs from their unread rows (0: the triggers kept them). */
+  countersOff: number;
 }
 
 /** Thrown (before anything is written) when the target is not empty and append is off. */
@@ -156,6 +176,9 @@ interface RunParams {
   /** Absent in runs recorded before boards existed: 0. */
   boards: number;
   saves: number;
+  /** Absent in runs recorded before notifications existed: 0. */
+  notifications: number;
+  popularFollowers: number;
   photos: number;
   seed: number;
 }
@@ -174,6 +197,8 @@ interface Run {
   follows_done: number;
   /** Set once the boards, their members and saves are in (one transaction). */
   boards_done: boolean;
+  /** Set once the fans, their follows and the notifications are in (one transaction). */
+  notifications_done: boolean;
   /** Secondary indexes dropped for the load and not yet re-created. */
   dropped: Array<{ table: string; name: string; definition: string }>;
   complete: boolean;
@@ -183,6 +208,8 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
   const { database, storage, users: userCount, posts: postCount, follows: followCount } = options;
   const boardCount = options.boards ?? 0;
   const saveCount = options.saves ?? 0;
+  const notificationCount = options.notifications ?? 0;
+  const popularFollowers = options.popularFollowers ?? 0;
   const seedValue = options.random ?? 1;
   const log = options.log ?? (() => undefined);
   for (const [name, value] of Object.entries({
@@ -191,6 +218,8 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
     follows: followCount,
     boards: boardCount,
     saves: saveCount,
+    notifications: notificationCount,
+    popularFollowers,
     photos: options.photos,
   })) {
     if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`);
@@ -201,6 +230,7 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
     throw new RangeError(`${userCount} users can have at most ${userCount * (userCount - 1)} follows`);
   }
   checkBoardCounts({ users: userCount, posts: postCount, boards: boardCount, saves: saveCount });
+  checkNotificationCounts({ users: userCount, posts: postCount, boards: boardCount, notifications: notificationCount, popularFollowers });
   const chunkRows = options.chunkRows ?? CHUNK_ROWS;
 
   const timings: Record<string, number> = {};
@@ -222,6 +252,8 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
     follows: followCount,
     boards: boardCount,
     saves: saveCount,
+    notifications: notificationCount,
+    popularFollowers,
     photos: photoCount,
     seed: seedValue,
   };
@@ -383,6 +415,25 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
     );
   }
 
+  // ---- notifications (issue 30): the fans, their follows, the rows; one transaction, marked done
+  // in it. Before the counters: the fans' follows are counted with the rest.
+  if ((notificationCount > 0 || popularFollowers > 0) && !run.notifications_done) {
+    const passwordHash = await hashPassword(options.password ?? DEFAULT_PASSWORD);
+    await phase('notifications', () =>
+      database.rawTransaction(async (tx) => {
+        await loadNotifications(tx, {
+          seed: seedValue,
+          notifications: notificationCount,
+          popularFollowers,
+          passwordHash,
+          now: run.now_ms,
+          log,
+        });
+        await tx.query(`UPDATE ${RUNS} SET notifications_done = true WHERE id = $1`, [run.id]);
+      }),
+    );
+  }
+
   if (!run.complete) {
     // Every user's counters from the edges (right for rows added earlier too), rewriting only
     // the rows that change; then the triggers keep them, as they do for the app.
@@ -401,7 +452,7 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
       }),
     );
     await phase('analyze', () =>
-      database.rawTransaction((tx) => tx.exec('ANALYZE users, posts, follows, boards, board_posts, board_members')),
+      database.rawTransaction((tx) => tx.exec('ANALYZE users, posts, follows, boards, board_posts, board_members, notifications')),
     );
     await update('complete = true', []);
   }
@@ -441,6 +492,7 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
     prolific: prolific.map(({ index, count }) => ({ username: username(ids[index]!), posts: count })),
     sampleUsernames: sample.map(username),
     ...(boardCount > 0 && { boards: await boardSummary(database) }),
+    ...(notificationCount > 0 && { notifications: await notificationSummary(database) }),
   };
 }
 
@@ -553,6 +605,200 @@ async function boardSummary(database: Database): Promise<NonNullable<SeedReport[
   };
 }
 
+/**
+ * Issue 30 (bench/seed-notifications.ts). Picks the popular account and the notified user among
+ * the users none of the bench's other scenarios use (the authors of the 40 newest posts, the
+ * big board's owner, the user with the most boards), adds the fans the popular account lacks as
+ * users, draws the plan over what the database holds and inserts it in bulk: the follows (their
+ * counters are the 'counters' phase's), the notified user's board memberships, then the
+ * notifications, 5,000 rows per INSERT, migration 19's statement triggers keeping every
+ * users.unread_notifications. Checks the counters against the rows afterwards.
+ */
+async function loadNotifications(
+  tx: RawTransaction,
+  options: {
+    seed: number;
+    notifications: number;
+    popularFollowers: number;
+    passwordHash: string;
+    now: number;
+    log: (line: string) => void;
+  },
+): Promise<void> {
+  const excluded = (
+    await tx.query<{ id: string }>(
+      `SELECT user_id AS id FROM (SELECT user_id FROM posts ORDER BY created_at DESC, id DESC LIMIT 40) AS newest
+       UNION SELECT owner_id FROM (SELECT owner_id FROM boards WHERE NOT secret ORDER BY post_count DESC, id LIMIT 1) AS big
+       UNION SELECT owner_id FROM (SELECT owner_id FROM boards GROUP BY owner_id ORDER BY count(*) DESC, owner_id LIMIT 1) AS many`,
+    )
+  ).map((row) => row.id);
+  const [popular] = await tx.query<{ id: string; username: string; followers: number }>(
+    `SELECT u.id, u.username, count(f.follower_id)::int AS followers FROM users u LEFT JOIN follows f ON f.target_id = u.id
+      WHERE u.id <> ALL ($1::text[]) GROUP BY u.id ORDER BY followers DESC, u.username LIMIT 1`,
+    [excluded],
+  );
+  if (!popular) throw new RangeError('no user is left to be the popular account');
+  const [notified] = await tx.query<{ id: string; username: string }>(
+    `SELECT u.id, u.username FROM posts p JOIN users u ON u.id = p.user_id
+      WHERE u.id <> ALL ($1::text[]) GROUP BY u.id ORDER BY count(*) DESC, u.username LIMIT 1`,
+    [[...excluded, popular.id]],
+  );
+  if (options.notifications > 0 && !notified) throw new RangeError('no author is left to be the notified user');
+
+  // ---- the fans: as the seed's users, one to two years a member, all with the one password. With
+  // their look-alike keys, which the server would otherwise fill at its first start (fill-keys.ts),
+  // tens of thousands of them past its start-up timeout on a busy machine; a key another account
+  // has stays unset, as the server leaves it.
+  const fanCount = Math.max(0, options.popularFollowers - popular.followers);
+  const existing = await tx.query<{ username: string; email: string; key: string | null }>(
+    'SELECT username, email, email_skeleton AS key FROM users',
+  );
+  const fans = makeUsers(stream(options.seed, 'fans'), fanCount, existing);
+  const keys = new Set(existing.flatMap((user) => (user.key === null ? [] : [user.key])));
+  const loader = new Loader(tx);
+  for (let start = 0; start < fans.length; start += BATCH) {
+    await loader.insert(
+      'users',
+      ['id', 'username', 'email', 'email_skeleton', 'password_hash', 'bio', 'created_at'],
+      fans.slice(start, start + BATCH).map((user) => {
+        const email = `${user.username}@${EMAIL_DOMAIN}`;
+        const key = lookalikeKey(email);
+        const free = !keys.has(key);
+        keys.add(key);
+        return [user.id, user.username, email, free ? key : null, options.passwordHash, user.bio, user.createdAt];
+      }),
+    );
+  }
+  await loader.flush();
+  options.log(`  notifications: ${fans.length} fans added for ${popular.username} (${popular.followers} followers before)`);
+
+  const inputs: NotificationInputs = {
+    notifiedId: notified?.id ?? popular.id,
+    notifiedPosts: notified
+      ? await tx.query<{ id: string; time: number }>(
+          'SELECT id, (extract(epoch FROM created_at) * 1000)::float8 AS time FROM posts WHERE user_id = $1 ORDER BY created_at, id',
+          [notified.id],
+        )
+      : [],
+    publicBoards: await tx.query<{ id: string; ownerId: string; createdAt: number }>(
+      `SELECT id, owner_id AS "ownerId", (extract(epoch FROM created_at) * 1000)::float8 AS "createdAt" FROM boards
+        WHERE NOT secret AND owner_id <> $1 ORDER BY created_at, id`,
+      [notified?.id ?? ''],
+    ),
+    secretBoards: await tx.query<{ id: string; ownerId: string; createdAt: number }>(
+      `SELECT b.id, b.owner_id AS "ownerId", (extract(epoch FROM b.created_at) * 1000)::float8 AS "createdAt" FROM boards b
+        WHERE b.secret AND b.owner_id <> ALL ($2::text[])
+          AND NOT EXISTS (SELECT 1 FROM board_members m WHERE m.board_id = b.id AND m.user_id = $1)
+          AND (SELECT count(*) FROM board_members m WHERE m.board_id = b.id) < $3
+        ORDER BY b.created_at, b.id`,
+      [notified?.id ?? '', [notified?.id ?? '', ...excluded], BOARD_MEMBERS_MAX],
+    ),
+    otherPosts: (
+      await tx.query<{ id: string }>('SELECT id FROM posts WHERE user_id <> $1 ORDER BY created_at, id LIMIT 10', [notified?.id ?? ''])
+    ).map((row) => row.id),
+    popularId: popular.id,
+    fanIds: fans.map((fan) => fan.id),
+  };
+  const plan = planNotifications({
+    random: stream(options.seed, 'notifications'),
+    now: options.now,
+    notifications: options.notifications,
+    inputs,
+  });
+  const iso = (time: number) => new Date(time).toISOString();
+  for (let start = 0; start < plan.follows.length; start += BATCH * 5) {
+    await loader.insert(
+      'follows',
+      ['follower_id', 'target_id', 'created_at'],
+      plan.follows.slice(start, start + BATCH * 5).map((edge) => [edge.followerId, edge.targetId, iso(edge.createdAt)]),
+    );
+  }
+  await loader.insert(
+    'board_members',
+    ['board_id', 'user_id', 'invited_at', 'joined_at'],
+    plan.members.map((member) => [
+      member.boardId,
+      inputs.notifiedId,
+      iso(member.invitedAt),
+      member.joinedAt === null ? null : iso(member.joinedAt),
+    ]),
+  );
+  const columns = ['id', 'user_id', 'kind', 'actor_id', 'post_id', 'board_id', 'group_key', 'day', 'detail', 'until', 'created_at', 'read'];
+  for (let start = 0; start < plan.rows.length; start += BATCH * 5) {
+    await loader.insert(
+      'notifications',
+      columns,
+      plan.rows.slice(start, start + BATCH * 5).map((row) => {
+        const id = newId();
+        return [
+          id,
+          row.userId,
+          row.kind,
+          row.actorId,
+          row.postId,
+          row.boardId,
+          // A moderator's notice is a group of its own, as the app keys it (activity.queries.ts insertNotifications).
+          row.groupKey || `${row.kind}:${id}`,
+          iso(row.createdAt).slice(0, 10),
+          row.detail,
+          row.until === null ? null : iso(row.until),
+          iso(row.createdAt),
+          String(row.read),
+        ];
+      }),
+    );
+  }
+  await loader.flush();
+  const [off] = await tx.query<{ n: number }>(COUNTERS_OFF);
+  if (off!.n > 0) throw new Error(`${off!.n} users' unread_notifications differ from their unread rows after the load`);
+  options.log(
+    `  notifications: ${plan.rows.length} rows (${notified?.username ?? '-'} ${plan.rows.filter((row) => row.userId === notified?.id).length}), ` +
+      `${plan.follows.length} follows, ${plan.members.length} invitations; every unread counter matches its rows`,
+  );
+}
+
+/** Users whose unread counter differs from their unread rows. */
+const COUNTERS_OFF = `
+  SELECT count(*)::int AS n FROM users u
+    LEFT JOIN (SELECT user_id, count(*)::int AS n FROM notifications WHERE NOT read GROUP BY user_id) AS c ON c.user_id = u.id
+   WHERE u.unread_notifications <> coalesce(c.n, 0)`;
+
+/**
+ * The popular account (the most followers) and the notified user (the most rows of the others),
+ * as bench/run.ts finds them, with their rows; and whether every unread counter matches its rows.
+ */
+async function notificationSummary(database: Database): Promise<NotificationSummary> {
+  return database.rawTransaction(async (tx) => {
+    const [popular] = await tx.query<{ id: string; username: string; followers: number; unread: number }>(
+      'SELECT id, username, follower_count AS followers, unread_notifications AS unread FROM users ORDER BY follower_count DESC, username LIMIT 1',
+    );
+    const [notified] = await tx.query<{ user_id: string; username: string; rows: number; unread: number; groups: number }>(
+      `SELECT n.user_id, u.username, count(*)::int AS rows, u.unread_notifications AS unread,
+              count(DISTINCT (n.day, n.group_key))::int AS groups
+         FROM notifications n JOIN users u ON u.id = n.user_id
+        WHERE n.user_id <> $1 GROUP BY n.user_id, u.username, u.unread_notifications ORDER BY rows DESC LIMIT 1`,
+      [popular!.id],
+    );
+    const kinds = await tx.query<{ kind: string; n: number }>(
+      'SELECT kind, count(*)::int AS n FROM notifications WHERE user_id = $1 GROUP BY kind ORDER BY n DESC, kind',
+      [notified?.user_id ?? ''],
+    );
+    const [popularRows] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM notifications WHERE user_id = $1', [popular!.id]);
+    const [off] = await tx.query<{ n: number }>(COUNTERS_OFF);
+    return {
+      notified: {
+        username: notified?.username ?? '',
+        rows: notified?.rows ?? 0,
+        unread: notified?.unread ?? 0,
+        groups: notified?.groups ?? 0,
+        kinds: Object.fromEntries(kinds.map((row) => [row.kind, row.n])),
+      },
+      popular: { username: popular!.username, followers: popular!.followers, rows: popularRows!.n, unread: popular!.unread },
+      countersOff: off!.n,
+    };
+  });
+}
+
 const POST_COLUMNS = [
   'id',
   'user_id',
@@ -592,8 +838,11 @@ async function startRun(database: Database, params: RunParams, append: boolean):
         dropped      jsonb NOT NULL DEFAULT '[]',
         complete     boolean NOT NULL DEFAULT false
       )`);
-    // Databases seeded before boards existed have the table without this column.
+    // Databases seeded before boards (notifications) existed have the table without these columns.
     await tx.exec(`ALTER TABLE ${RUNS} ADD COLUMN IF NOT EXISTS boards_done boolean NOT NULL DEFAULT false`);
+    await tx.exec(`ALTER TABLE ${RUNS} ADD COLUMN IF NOT EXISTS notifications_done boolean NOT NULL DEFAULT false`);
+    // The whole days bench/run.ts moved the notifications by since (seed-notifications.ts redateNotifications).
+    await tx.exec(`ALTER TABLE ${RUNS} ADD COLUMN IF NOT EXISTS notifications_shift_days integer NOT NULL DEFAULT 0`);
     const runs = await tx.query<Run>(`SELECT * FROM ${RUNS} ORDER BY id`);
     const same = (run: Run) => (Object.keys(params) as Array<keyof RunParams>).every((key) => (run.params[key] ?? 0) === params[key]);
     const unfinished = runs.find((run) => !run.complete);
@@ -871,6 +1120,8 @@ async function main(): Promise<number> {
       follows: { type: 'string' },
       boards: { type: 'string', default: '0' },
       saves: { type: 'string', default: '0' },
+      notifications: { type: 'string', default: '0' },
+      'popular-followers': { type: 'string', default: '0' },
       photos: { type: 'string', default: String(DEFAULT_PHOTOS) },
       seed: { type: 'string', default: '1' },
       password: { type: 'string', default: DEFAULT_PASSWORD },
@@ -880,7 +1131,7 @@ async function main(): Promise<number> {
     },
   });
   const usage =
-    'usage: npm run seed -- --users N --posts N --follows N [--boards N --saves N] [--photos 300] [--seed 1] [--password P] [--append]';
+    'usage: npm run seed -- --users N --posts N --follows N [--boards N --saves N] [--notifications N --popular-followers N] [--photos 300] [--seed 1] [--password P] [--append]';
   const count = (name: string, raw: string | undefined): number => {
     const value = Number(raw);
     if (raw === undefined || raw === '' || !Number.isInteger(value) || value < 0) {
@@ -897,6 +1148,8 @@ async function main(): Promise<number> {
       follows: count('follows', values.follows),
       boards: count('boards', values.boards),
       saves: count('saves', values.saves),
+      notifications: count('notifications', values.notifications),
+      popularFollowers: count('popular-followers', values['popular-followers']),
       photos: count('photos', values.photos),
       random: count('seed', values.seed),
       password: values.password,

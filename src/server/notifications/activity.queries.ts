@@ -131,10 +131,11 @@ export async function groupsOfDay(
       count(distinct coalesce(n.actor_id, n.id))::int as count, bool_or(not n.read) as unread,
       (array_agg(n.actor_id order by n.created_at desc) filter (where n.actor_id is not null))[1:12] as "actorIds",
       min(n.post_id) as "postId", min(n.board_id) as "boardId", min(n.detail) as detail, max(n.until) as until
-    from ${notifications} n left join ${boards} b on b.id = n.board_id
+    from ${notifications} n
     where n.user_id = ${options.userId} and n.day = ${options.day}::date
       ${visibleActor ? sql`and (n.actor_id is null or ${visibleActor})` : sql``}
-      and (n.board_id is null or (${boardStillSeen} ${visibleOwner ? sql`and ${visibleOwner}` : sql``}))
+      and (n.board_id is null or exists (select 1 from ${boards} b where b.id = n.board_id
+        and ${boardStillSeen} ${visibleOwner ? sql`and ${visibleOwner}` : sql``}))
     group by n.group_key
     ${after}
     order by max(n.created_at) desc, n.group_key desc
@@ -210,13 +211,16 @@ export async function unreadCount(db: AppDb, userId: string, hiddenIds: string[]
   const hidden = textArray(hiddenIds);
   const hiddenUnread =
     hiddenIds.length > 0
-      ? sql`(select count(*) from ${notifications} n where n.user_id = ${userId} and not n.read and (n.actor_id = any(${hidden})
-          or exists (select 1 from ${boards} b where b.id = n.board_id and b.owner_id = any(${hidden}))))`
+      ? // Two probes rather than one OR, which would read every unread row of the viewer (measured: 103 buffers, not 12).
+        sql`(select count(*) from ${notifications} n where n.user_id = ${userId} and not n.read and n.actor_id = any(${hidden}))
+          + (select count(*) from ${boards} b join ${notifications} n on n.board_id = b.id
+              where b.owner_id = any(${hidden}) and n.user_id = ${userId} and not n.read
+                and (n.actor_id is null or n.actor_id <> all(${hidden})))`
       : sql`0`;
   const rows = await rowsOf<{ unread: number }>(
     db,
     sql`
-    select greatest(0, unread_notifications - ${hiddenUnread})::int as unread from ${users} where id = ${userId}`,
+    select greatest(0, unread_notifications - (${hiddenUnread}))::int as unread from ${users} where id = ${userId}`,
   );
   return rows[0]?.unread ?? 0;
 }
