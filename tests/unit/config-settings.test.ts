@@ -97,6 +97,18 @@ describe('defaults', () => {
       rateLimits: DEFAULT_RATE_LIMITS,
       timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000 },
       databaseConnectTimeoutMs: 5_000,
+      notifications: {
+        retentionDays: 90,
+        vapidKeys: undefined,
+        // The browser makers' push services only (config/push-services.ts), and a reachable subject.
+        pushServices: [
+          'https://fcm.googleapis.com',
+          'https://updates.push.services.mozilla.com',
+          'https://*.notify.windows.com',
+          'https://*.push.apple.com',
+        ],
+        vapidSubject: 'mailto:webmaster@localhost',
+      },
       orphanFileAgeMs: 3_600_000,
       images: expect.objectContaining({ concurrency: 1, queueLength: 16 }),
       passwordHashing: { memoryCost: 19_456, timeCost: 2 },
@@ -134,6 +146,8 @@ describe('defaults', () => {
       blockWindowMs: 60 * minute,
       boardWritesPerUser: 600,
       boardWriteWindowMs: 60 * minute,
+      pushDevicesPerUser: 30,
+      pushDeviceWindowMs: 60 * minute,
     });
   });
 
