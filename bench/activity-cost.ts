@@ -14,13 +14,8 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import pg from 'pg';
+import { openLoggedDatabase } from './logged-database.js';
 import { ReadCache } from '../src/server/cache/read-cache.js';
-import type { AppDb } from '../src/server/db/database.js';
-import { schema } from '../src/server/db/schema.js';
 import { Visibility } from '../src/server/directory/visibility.js';
 import type { Viewer } from '../src/server/http/viewer.js';
 import { ActivityService } from '../src/server/notifications/activity.service.js';
@@ -36,23 +31,7 @@ const { values } = parseArgs({
 if (!values.db === !values.pglite) throw new Error('give --db or --pglite');
 const runs = Number(values.runs);
 
-type Raw = (text: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
-const sent: Array<{ text: string; params: unknown[] }> = [];
-const logger = { logQuery: (text: string, params: unknown[]) => void sent.push({ text, params }) };
-let db: AppDb;
-let raw: Raw;
-let close: () => Promise<void>;
-if (values.db) {
-  const pool = new pg.Pool({ connectionString: values.db, max: 1 });
-  db = drizzlePg({ client: pool, schema, logger });
-  raw = async (text, params) => (await pool.query(text, params)).rows as Array<Record<string, unknown>>;
-  close = () => pool.end();
-} else {
-  const client = new PGlite({ dataDir: values.pglite });
-  db = drizzlePglite({ client, schema, logger });
-  raw = async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows;
-  close = () => client.close();
-}
+const { db, raw, sent, close } = openLoggedDatabase(values);
 
 const [popular] = await raw('SELECT id FROM users ORDER BY follower_count DESC, username LIMIT 1');
 const [notified] = await raw(

@@ -13,13 +13,8 @@
  * picks them. Never open a data directory in use: copy it first.
  */
 import { parseArgs } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import pg from 'pg';
+import { openLoggedDatabase } from './logged-database.js';
 import { ReadCache } from '../src/server/cache/read-cache.js';
-import type { AppDb } from '../src/server/db/database.js';
-import { schema } from '../src/server/db/schema.js';
 import { toSharedCard, visibleCardsJson } from '../src/server/posts/post.service.js';
 import { PostSearch } from '../src/server/search/post-search.js';
 import { withRoomForHidden, type SeenBy } from '../src/server/directory/visibility.js';
@@ -39,23 +34,7 @@ const runs = Number(values.runs);
 /** The rows a search asks for, as SearchService asks. */
 const LIMIT = withRoomForHidden(SEARCH_MAX_POSTS);
 
-type Raw = (text: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
-const sent: Array<{ text: string; params: unknown[] }> = [];
-const logger = { logQuery: (text: string, params: unknown[]) => void sent.push({ text, params }) };
-let db: AppDb;
-let raw: Raw;
-let close: () => Promise<void>;
-if (values.db) {
-  const pool = new pg.Pool({ connectionString: values.db, max: 1 });
-  db = drizzlePg({ client: pool, schema, logger });
-  raw = async (text, params) => (await pool.query(text, params)).rows as Array<Record<string, unknown>>;
-  close = () => pool.end();
-} else {
-  const client = new PGlite({ dataDir: values.pglite });
-  db = drizzlePglite({ client, schema, logger });
-  raw = async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows;
-  close = () => client.close();
-}
+const { db, raw, sent, close } = openLoggedDatabase(values);
 
 /** bench/run.ts's search words: from the newest posts of everyone but the viewer it signs in as. */
 async function benchQueries(): Promise<string[]> {
