@@ -14,7 +14,8 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { openLoggedDatabase } from './logged-database.js';
+import { explainEach, openLoggedDatabase } from './logged-database.js';
+import { median } from './ratios.js';
 import { ReadCache } from '../src/server/cache/read-cache.js';
 import { Visibility } from '../src/server/directory/visibility.js';
 import type { Viewer } from '../src/server/http/viewer.js';
@@ -52,7 +53,6 @@ for (let cursor: string | null = (await activity.page(viewer, undefined)).nextCu
 const pages = cursors.length + 1;
 const later = [...new Set([2, Math.ceil(pages / 4), Math.ceil(pages / 2), pages - 1])].filter((page) => page >= 2);
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const cpuMs = (since: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
@@ -94,23 +94,6 @@ for (const { name, read } of reads) {
     `${name}: ${statements.length} statement(s), ${answer.length} bytes of JSON; wall ${f(median(wall))} ms; ` +
       `CPU here ${f(median(cpu))} ms, the same statements by the bare client ${f(median(bare))} ms`,
   );
-  if (!values.explain) continue;
-  for (const statement of statements) {
-    const times: number[] = [];
-    let plan: Record<string, unknown> = {};
-    for (let run = 0; run < Math.min(runs, 30); run++) {
-      const [row] = await raw(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${statement.text}`, statement.params);
-      const json = row!['QUERY PLAN'];
-      const plans = (typeof json === 'string' ? JSON.parse(json) : json) as Array<Record<string, unknown>>;
-      plan = plans[0]!;
-      times.push(plan['Execution Time'] as number);
-    }
-    const top = plan.Plan as Record<string, number>;
-    console.log(
-      `  buffers hit ${top['Shared Hit Blocks']} read ${top['Shared Read Blocks']}, rows ${top['Actual Rows']}, ` +
-        `planning ${f(plan['Planning Time'] as number)} ms, execution median ${f(median(times))} ms: ` +
-        `${statement.text.replace(/\s+/g, ' ').slice(0, 110)}…`,
-    );
-  }
+  if (values.explain) await explainEach(raw, statements, runs, (statement) => `${statement.text.replace(/\s+/g, ' ').slice(0, 110)}…`);
 }
 await close();

@@ -519,21 +519,24 @@ async function hasSeedRuns(databaseUrl: string, dataDir: string): Promise<boolea
   }
 }
 
+/** What a dataset holds, as its tag and its rows name it. */
+const scaleOf = (d: Dataset) => ({
+  users: d.users,
+  posts: d.posts,
+  follows: d.follows,
+  boards: d.boards,
+  saves: d.saves,
+  notifications: d.notifications,
+  popularFollowers: d.popularFollowers,
+});
+
 /**
  * Seeds once per dataset and database; later runs reuse the data (seeding takes minutes). A seed
  * that was interrupted (no marker yet, but the seeder's runs table) is resumed, not restarted:
  * the seeder continues where it stopped. Anything else without a marker is seeded afresh.
  */
 async function prepare(db: Db, d: Dataset): Promise<Setup> {
-  const scale = {
-    users: d.users,
-    posts: d.posts,
-    follows: d.follows,
-    boards: d.boards,
-    saves: d.saves,
-    notifications: d.notifications,
-    popularFollowers: d.popularFollowers,
-  };
+  const scale = scaleOf(d);
   const tag = tagOf(scale);
   const dataDir = path.join(ROOT, `${db}-${tag}`);
   const marker = path.join(dataDir, 'bench-seed.json');
@@ -1996,16 +1999,7 @@ console.log(lines.join('\n'));
 
 // Every measured row says which dataset it ran on, so rows of different datasets (in this run,
 // or one run's file against another's) are never mixed up.
-const datasetOf = (d: Dataset) => ({
-  name: d.name,
-  users: d.users,
-  posts: d.posts,
-  follows: d.follows,
-  boards: d.boards,
-  saves: d.saves,
-  notifications: d.notifications,
-  popularFollowers: d.popularFollowers,
-});
+const datasetOf = (d: Dataset) => ({ name: d.name, ...scaleOf(d) });
 const byName = new Map(passes.map((pass) => [pass.dataset.name, pass.dataset]));
 const each = <T extends object>(pick: (run: Run) => T | undefined) =>
   runs.flatMap((run) => {

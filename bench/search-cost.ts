@@ -13,7 +13,8 @@
  * picks them. Never open a data directory in use: copy it first.
  */
 import { parseArgs } from 'node:util';
-import { openLoggedDatabase } from './logged-database.js';
+import { explainEach, openLoggedDatabase } from './logged-database.js';
+import { median } from './ratios.js';
 import { ReadCache } from '../src/server/cache/read-cache.js';
 import { toSharedCard, visibleCardsJson } from '../src/server/posts/post.service.js';
 import { PostSearch } from '../src/server/search/post-search.js';
@@ -47,7 +48,6 @@ async function benchQueries(): Promise<string[]> {
   return [words.slice(0, 1).join(' '), words.slice(1, 3).join(' '), words[3]!.slice(0, 4), words.slice(4, 6).join(' ')];
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const cpuMs = (since: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
@@ -93,23 +93,12 @@ for (const query of queries) {
     `${JSON.stringify(query)}: ${statements.length} statement(s); wall ${f(median(wall))} ms; CPU here: search ${f(median(cards))} ms, ` +
       `with the cards serialized ${f(median(served))} ms, the same statements by the bare client ${f(median(bare))} ms`,
   );
-  if (!values.explain) continue;
-  for (const statement of statements) {
-    const times: number[] = [];
-    let plan: Record<string, unknown> = {};
-    for (let run = 0; run < Math.min(runs, 30); run++) {
-      const [row] = await raw(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${statement.text}`, statement.params);
-      const json = row!['QUERY PLAN'];
-      const plans = (typeof json === 'string' ? JSON.parse(json) : json) as Array<Record<string, unknown>>;
-      plan = plans[0]!;
-      times.push(plan['Execution Time'] as number);
-    }
-    const top = plan.Plan as Record<string, number>;
-    console.log(
-      `  buffers hit ${top['Shared Hit Blocks']} read ${top['Shared Read Blocks']}, rows ${top['Actual Rows']}, ` +
-        `planning ${f(plan['Planning Time'] as number)} ms, execution median ${f(median(times))} ms: ` +
-        `${statement.text.replace(/\s+/g, ' ').slice(0, 120)}… ${JSON.stringify(statement.params).slice(0, 100)}`,
+  if (values.explain)
+    await explainEach(
+      raw,
+      statements,
+      runs,
+      (statement) => `${statement.text.replace(/\s+/g, ' ').slice(0, 120)}… ${JSON.stringify(statement.params).slice(0, 100)}`,
     );
-  }
 }
 await close();
