@@ -143,7 +143,8 @@ function singleGroup(event: ActivityEvent): ActivityGroup {
   const board = 'board' in event ? event.board : null;
   const postId = 'postId' in event ? event.postId : null;
   return {
-    id: board?.id ?? postId ?? actor?.id ?? '',
+    // One event, not a stored group: nothing names it (the push's tag is the row's group key).
+    id: '',
     kind: event.kind,
     actors: actor ? [{ username: actor.username, icon: null }] : [],
     count: 1,
