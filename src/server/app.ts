@@ -94,7 +94,6 @@ import { NotificationSettingsService } from './notifications/notification-settin
 import { Notifier } from './notifications/notifier.js';
 import { loadVapidKeys } from './notifications/push-keys.js';
 import { PushSender } from './notifications/push-sender.js';
-import { deleteOlderThan } from './notifications/activity.queries.js';
 import { UserService } from './users/user.service.js';
 
 declare module 'fastify' {
@@ -108,6 +107,8 @@ declare module 'fastify' {
     metrics: Metrics | undefined;
     /** Sends queued pushes (tests wait for it, or run it after moving a retry's time). */
     pushSender: PushSender;
+    /** Notifications as read and kept (tests run retention now, as its hourly task does). */
+    activity: ActivityService;
   }
 }
 
@@ -348,16 +349,14 @@ export async function buildApp({
   // Retries, and pushes queued by a process that died before sending them.
   registerPeriodicTask(app, { name: 'push sending', everyMs: 15_000, atStart: true, task: () => pushSender.drain() });
   app.addHook('onClose', () => pushSender.idle());
+  const activity = new ActivityService(database.orm, visibility, cache, notices);
+  app.decorate('activity', activity);
   registerPeriodicTask(app, {
     name: 'notification retention',
     everyMs: 60 * 60 * 1000,
     atStart: true,
-    task: async () => {
-      // In batches: a first run after a long pause never holds the table for long.
-      while ((await deleteOlderThan(database.orm, config.notifications.retentionDays, 5_000)) === 5_000);
-    },
+    task: () => activity.deleteOlderThan(config.notifications.retentionDays),
   });
-  const activity = new ActivityService(database.orm, visibility);
   const notificationSettings = new NotificationSettingsService(database.orm, {
     keys: vapidKeys,
     services: config.notifications.pushServices,

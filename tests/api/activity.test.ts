@@ -16,7 +16,7 @@ import { ACTIVITY_PAGE_SIZE } from '../../src/shared/limits.js';
 import { deleteOwnAccount, newAccount, sessionCookie, signUp } from '../helpers/accounts.js';
 import { boardRoutes, boardSteps, insertPostsBy } from '../helpers/boards.js';
 import { jpeg } from '../helpers/images.js';
-import { expectError, follow, insertUsers, query, unfollow } from '../helpers/people.js';
+import { expectError, follow, insertUsers, patchMe, query, unfollow } from '../helpers/people.js';
 import { createPost } from '../helpers/posts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -997,6 +997,100 @@ describe('paging: 20 groups a page, newest first, each group exactly once', () =
     for (const body of bad) expectError(await markRead(target, body), 400, 'BAD_REQUEST');
     expect(await unreadOf(target)).toBe(1);
     expect(await markReadOk(target, { group: id })).toBe(0);
+  });
+});
+
+describe('the first page, kept in memory until something it shows changes', () => {
+  /** Marks the viewer's rows read behind the app's back: no change names anyone. */
+  const readInSql = (who: Account) => query(t.database, 'UPDATE notifications SET read = true WHERE user_id = $1', [who.uid]);
+
+  it('read again, it comes from memory; a change naming its viewer has it read afresh', async () => {
+    const [me, fan] = [await person('me'), await person('fan')];
+    await followOk(fan, me);
+    expect(await activityOf(me)).toEqual([expect.objectContaining({ kind: 'follow', unread: true })]);
+    await readInSql(me);
+    expect(await activityOf(me), 'kept').toEqual([expect.objectContaining({ kind: 'follow', unread: true })]);
+    // Another viewer's change leaves it.
+    await t.app.changes.changed({ kind: 'activity', userIds: [fan.uid] });
+    expect(await activityOf(me)).toEqual([expect.objectContaining({ unread: true })]);
+    await t.app.changes.changed({ kind: 'activity', userIds: [me.uid] });
+    expect(await activityOf(me)).toEqual([expect.objectContaining({ unread: false })]);
+  });
+
+  it('later pages are never kept: each is read from the database', async () => {
+    const me = await person('me');
+    const fans = await insertUsers(t.database, ACTIVITY_PAGE_SIZE + 1, 'fan');
+    await insertNotifications(
+      fans.map((fan, i) => ({
+        userId: me.uid,
+        kind: 'follow',
+        actorId: fan.id,
+        groupKey: `follow:${me.uid}:${fan.id}`,
+        secondsAgo: i + 1,
+      })),
+    );
+    const first = await activityPage(me);
+    expect((await activityPage(me, first.nextCursor!)).groups).toEqual([expect.objectContaining({ unread: true })]);
+    await readInSql(me);
+    expect((await activityPage(me, first.nextCursor!)).groups).toEqual([expect.objectContaining({ unread: false })]);
+    expect((await activityPage(me)).groups[0], 'the first page is kept').toMatchObject({ unread: true });
+  });
+
+  it('a new row, Mark as read, and Mark all as read show at once', async () => {
+    const [me, first, second] = [await person('me'), await person('fan'), await person('fan')];
+    await followOk(first, me);
+    expect(await activityOf(me)).toHaveLength(1);
+    await followOk(second, me);
+    await onOneDay(me.uid);
+    await t.app.changes.changed({ kind: 'activity', userIds: [me.uid] });
+    const [group] = await activityOf(me);
+    expect(group).toMatchObject({ count: 2, unread: true });
+    await markReadOk(me, { group: group!.id });
+    expect(await activityOf(me)).toEqual([expect.objectContaining({ unread: false })]);
+    await followOk(await person('fan'), me);
+    expect((await activityOf(me)).some((shown) => shown.unread)).toBe(true);
+    await markReadOk(me, {});
+    expect((await activityOf(me)).every((shown) => !shown.unread)).toBe(true);
+  });
+
+  it("what it names changes: an actor's new icon, a board renamed, a post deleted, an invitation joined", async () => {
+    const [me, saver, owner] = [await person('me'), await person('sav'), await person('own')];
+    const steps = boardSteps(t.app);
+    const postId = await postBy(me);
+    const board = await steps.create(saver, { name: 'Before' });
+    await steps.save(saver, board.id, postId);
+    const invitation = await steps.create(owner, { name: 'Invited' });
+    await steps.invite(owner, invitation.id, me.username);
+    await onOneDay(me.uid);
+    await t.app.changes.changed({ kind: 'activity', userIds: [me.uid] });
+    const before = await activityOf(me);
+    expect(before.map((group) => group.kind)).toEqual(['board_invite', 'save']);
+    expect(before[1]).toMatchObject({ actors: [{ username: saver.username, icon: null }], board: { name: 'Before' } });
+
+    const icon = await patchMe(t.app, saver.cookie, [['icon', { bytes: await jpeg(200, 200), field: 'icon', filename: 'icon.jpg' }]]);
+    expect(icon.statusCode, icon.body).toBe(200);
+    expect((await activityOf(me))[1]!.actors[0]!.icon).toMatch(/^\/media\//);
+
+    const renamed = await boardRoutes(t.app).update(saver.cookie, board.id, { name: 'After' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect((await activityOf(me))[1]!.board).toMatchObject({ name: 'After' });
+
+    await steps.join(me, invitation.id);
+    expect((await activityOf(me))[0]).toMatchObject({ kind: 'board_invite', invite: 'joined' });
+
+    const deleted = await t.app.inject({ method: 'DELETE', url: API.post(postId), headers: { cookie: me.cookie } });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect((await activityOf(me)).map((group) => group.kind)).toEqual(['board_invite']);
+  });
+
+  it('retention deletes rows from a kept page at once', async () => {
+    const [me, fan] = [await person('me'), await person('fan')];
+    await followOk(fan, me);
+    await backdate(me.uid, 91);
+    await t.app.changes.changed({ kind: 'activity', userIds: [me.uid] });
+    expect(await activityOf(me)).toHaveLength(1);
+    await t.app.activity.deleteOlderThan(90);
+    expect(await activityOf(me)).toEqual([]);
   });
 });
 

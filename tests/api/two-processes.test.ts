@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/server/db/migrations/index.js';
+import { activityApi, type ActivityPage } from '../../src/shared/api/activity.js';
 import { API } from '../../src/shared/api/paths.js';
 import { jpeg } from '../helpers/images.js';
 import { spawnGroup, tempDir, type Spawned } from '../helpers/processes.js';
@@ -255,6 +256,24 @@ describe.skipIf(noPostgres || noRedis)('two app processes, one system', { timeou
     expect(status).toBe(404);
     for (const url of urls) expect((await get(b, url)).status, url).toBe(404);
     expect((await s3.keys()).filter((key) => objects.includes(key))).toEqual([]);
+  });
+
+  it('a follow on A shows at once in the first page B kept; Mark all as read on B, in the one A kept', async () => {
+    const [me, fan] = [await register(a, 'twome'), await register(b, 'twofan')];
+    const firstPage = async (server: Server) => {
+      const response = await get(server, activityApi.activity.path, me.cookie);
+      expect(response.status).toBe(200);
+      return ((await response.json()) as ActivityPage).groups;
+    };
+    // Both kept it empty.
+    expect(await firstPage(a)).toEqual([]);
+    expect(await firstPage(b)).toEqual([]);
+    const followed = await fetch(`${a.base}${API.follow(me.username)}`, { method: 'PUT', headers: { cookie: fan.cookie } });
+    expect(followed.status).toBe(200);
+    expect(await firstPage(b)).toEqual([expect.objectContaining({ kind: 'follow', unread: true })]);
+    expect(await firstPage(a)).toEqual([expect.objectContaining({ kind: 'follow', unread: true })]);
+    expect((await json(b, activityApi.markRead.path, {}, me.cookie)).status).toBe(200);
+    expect(await firstPage(a)).toEqual([expect.objectContaining({ kind: 'follow', unread: false })]);
   });
 
   it(`wrong passwords alternating between A and B hit 429 after ${LOGIN_FAILURES} failures in total`, async () => {

@@ -205,6 +205,22 @@ describe('ReadCache', () => {
     expect(await plain.get('bob-id', compute('plain again'))).toBe('plain');
   });
 
+  it('an entry with several owners goes when any of them changes, and leaves every list when it goes', async () => {
+    const { cache, compute } = setUp();
+    const pages = cache.region('pages', {
+      ownerOf: (value: { owners: string[] }) => value.owners,
+      staleAfter: (c) => (c.kind === 'profile' ? [c.userId] : []),
+    });
+    await pages.get('p1', compute({ owners: ['ann-id', 'bob-id'], n: 1 }));
+    await pages.get('p2', compute({ owners: ['carol-id'], n: 2 }));
+    cache.changed(profile('bob'));
+    expect(await pages.get('p1', compute({ owners: ['dave-id'], n: 11 }))).toEqual({ owners: ['dave-id'], n: 11 });
+    // p1 is dave's alone now: ann's list no longer holds it.
+    pages.forgetOwner('ann-id');
+    expect(await pages.get('p1', compute({ owners: ['dave-id'], n: 21 }))).toEqual({ owners: ['dave-id'], n: 11 });
+    expect(await pages.get('p2', compute({ owners: ['carol-id'], n: 22 }))).toEqual({ owners: ['carol-id'], n: 2 });
+  });
+
   it('forgetOwner() drops every computation in flight of the region: whose it is, is known only at its end', async () => {
     const { cache, compute } = setUp();
     const byToken = cache.region('by token', { ownerOf: (value: string) => value.split(' ')[0]!, staleAfter: () => [] });

@@ -37,7 +37,12 @@ export type Change =
    * Pushes were queued (issue 30): no cache holds them; the push sender of whichever process
    * hears it first sends them (notifications/push-sender.ts).
    */
-  | { kind: 'push-queued' };
+  | { kind: 'push-queued' }
+  /**
+   * Rows of these users' activity (issue 30) were written, read or deleted; null: of too many
+   * users to name (retention, a moderator's notice to every reporter), every viewer's.
+   */
+  | { kind: 'activity'; userIds: string[] | null };
 
 /**
  * Whom a change is about, besides who made it: their next read must show it too, on any process
@@ -55,6 +60,8 @@ export function subjectsOf(change: Change): string[] {
       return [change.ownerId];
     case 'push-queued':
       return [];
+    case 'activity':
+      return change.userIds ?? [];
     default:
       return [change.userId];
   }

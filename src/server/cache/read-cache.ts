@@ -21,9 +21,11 @@ export interface RegionOptions<T> {
   /**
    * Who an entry belongs to, where entries are found by one key and made stale by another (a
    * session is found by its token and is stale when its user changes): staleAfter then names
-   * owners, and forgetOwner() forgets what one owns.
+   * owners, and forgetOwner() forgets what one owns. An entry may have several (a viewer's
+   * activity page is stale when the viewer's rows change, and when a user, post or board it
+   * names does).
    */
-  ownerOf?: (value: T) => string;
+  ownerOf?: (value: T) => string | readonly string[];
 }
 
 /** One kind of cached read (public user rows, post pages, ...): get() computes on a miss. */
@@ -55,7 +57,7 @@ interface Stored {
   value: unknown;
   state: RegionState;
   size: number;
-  owner?: { state: RegionState; name: string };
+  owners: readonly string[];
 }
 
 /** Told of each region's reads and evictions (metrics/metrics.ts); region names are the code's, a bounded set. */
@@ -116,15 +118,16 @@ export class ReadCache {
       perf: { now },
       // Read the clock on every check: a test clock moves in steps.
       ttlResolution: 0,
-      // Whatever takes an entry out (eviction, expiry, deletion) takes it out of its owner's list.
+      // Whatever takes an entry out (eviction, expiry, deletion) takes it out of its owners' lists.
       dispose: (stored, id, reason) => {
-        stored.state.bytes -= stored.size;
-        if (reason === 'evict') this.observer?.evicted(stored.state.name);
-        if (!stored.owner) return;
-        const { state, name } = stored.owner;
-        const ids = state.owned.get(name);
-        ids?.delete(id);
-        if (ids?.size === 0) state.owned.delete(name);
+        const { state } = stored;
+        state.bytes -= stored.size;
+        if (reason === 'evict') this.observer?.evicted(state.name);
+        for (const name of stored.owners) {
+          const ids = state.owned.get(name);
+          ids?.delete(id);
+          if (ids?.size === 0) state.owned.delete(name);
+        }
       },
     });
   }
@@ -223,15 +226,16 @@ export class ReadCache {
   }
 
   private store(state: RegionState, id: string, value: unknown, bytes: number) {
-    const name = state.options.ownerOf?.(value);
+    const owners = [state.options.ownerOf?.(value) ?? []].flat();
     const size = Math.max(1, bytes);
-    const stored: Stored = { value, state, size, ...(name !== undefined && { owner: { state, name } }) };
+    const stored: Stored = { value, state, size, owners };
     // lru-cache keeps an entry while its age is <= ttl: one less holds it for less than ttlMs.
     this.lru.set(id, stored, { size, ttl: Math.max(1, state.ttlMs - 1) });
     // Counted once stored (dispose() takes it off again); one larger than the whole cache is not.
     if (this.lru.peek(id) === stored) state.bytes += size;
     // Listed once stored (one larger than the whole cache is not).
-    if (name !== undefined && this.lru.peek(id) === stored) {
+    if (this.lru.peek(id) !== stored) return;
+    for (const name of owners) {
       const ids = state.owned.get(name) ?? new Set<string>();
       state.owned.set(name, ids.add(id));
     }

@@ -120,13 +120,17 @@ export class PostgresChangeFeed implements NoticeWriter {
     const notice: Notice = { id: `${this.process}:${this.counter}`, change, at: Date.now() };
     // Heard already: this process delivers its own changes itself, right after the commit.
     this.heard.set(notice.id, true);
-    const ids = sql.join(
-      userIds.map((id) => sql`${id}`),
-      sql`, `,
-    );
+    // A change nobody made or is about (a moderator's notice to many) marks no one.
+    const ids =
+      userIds.length > 0
+        ? sql`id IN (${sql.join(
+            userIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})`
+        : sql`false`;
     await tx.execute(sql`
       WITH marked AS (
-        UPDATE users SET last_change_id = ${notice.id}, last_change_at = clock_timestamp() WHERE id IN (${ids})
+        UPDATE users SET last_change_id = ${notice.id}, last_change_at = clock_timestamp() WHERE ${ids}
       )
       SELECT pg_notify(${CHANNEL}, ${JSON.stringify(notice)})`);
   }

@@ -72,13 +72,14 @@ export async function queuePushes(tx: AppDb, userIds: string[], actorId: string 
 
 /**
  * Whether the recipient of a row about a board may see the board (directory/visibility.ts's
- * board clause): they own it or are invited to or joined it, or it is not secret. An invitation
- * holds only while the invitation (or the membership it became) does.
+ * board clause): it is not secret, or they own it or are invited to or joined it (the cheap arms
+ * first: most rows are saves to public boards). An invitation holds only while the invitation (or
+ * the membership it became) does.
  */
 const boardStillSeen: SQL = sql`(
-  b.owner_id = n.user_id
-  or exists (select 1 from ${boardMembers} m where m.board_id = n.board_id and m.user_id = n.user_id)
-  or (not b.secret and n.kind <> 'board_invite'))`;
+  (not b.secret and n.kind <> 'board_invite')
+  or b.owner_id = n.user_id
+  or exists (select 1 from ${boardMembers} m where m.board_id = n.board_id and m.user_id = n.user_id))`;
 
 /** After a board became secret, or someone left it: the rows about it its recipients may no longer see. */
 export async function forgetUnseenBoardRows(tx: AppDb, boardId: string): Promise<void> {
@@ -98,108 +99,107 @@ export async function forgetBetween(tx: AppDb, a: string, b: string): Promise<vo
   await tx.execute(sql`delete from ${notifications} n where ${ofOther(a, b)} or ${ofOther(b, a)}`);
 }
 
-export interface GroupRow {
+/** One group of a page, with what it names (its first actors, its post, its board) read with it. */
+export interface PageRow {
+  day: string;
   groupKey: string;
   kind: ActivityKind;
   latest: string;
   count: number;
   unread: boolean;
-  actorIds: string[] | null;
-  postId: string | null;
-  boardId: string | null;
+  /** The first three distinct actors, newest first. */
+  actors: Array<{ id: string; username: string; iconKey: string | null }> | null;
+  post: { id: string; userId: string; imageKey: string; width: number; height: number; placeholder: string } | null;
+  board: { id: string; name: string; slug: string; owner: string; secret: boolean; membership: 'invited' | 'joined' | null } | null;
   detail: string | null;
   until: Date | string | null;
 }
 
 /**
- * One day's groups for one recipient, newest first, after `after` (a group's latest time and
- * key) when given: only rows the viewer may see (actors and boards through the visibility rule).
+ * A page of one recipient's groups (per key and UTC day), newest first, from `from` (a day, and
+ * the last group shown of it) or the newest day: the days one after another, at most `days`,
+ * until `limit` groups are found. Only rows the viewer may see (actors and boards through the
+ * visibility rule). One statement: the days come from the index one at a time (a recursive
+ * probe), each day's groups are made only while the page still needs them (a lateral join under
+ * the limit), and the actors, post and board of each are read with them. `nextDay`: the day
+ * after the last one looked through, when more days are left.
  */
-export async function groupsOfDay(
+export async function activityPage(
   db: AppDb,
-  options: { userId: string; day: string; seen: SeenBy; after: { latest: string; key: string } | undefined; limit: number },
-): Promise<GroupRow[]> {
-  const visibleActor = amongVisible(options.seen, sql`n.actor_id`);
-  const visibleOwner = amongVisible(options.seen, sql`b.owner_id`);
-  const after = options.after
-    ? sql`having (max(n.created_at), n.group_key) < (${options.after.latest}::timestamptz, ${options.after.key})`
+  options: {
+    userId: string;
+    seen: SeenBy;
+    from: { day: string; after: { latest: string; key: string } | undefined } | undefined;
+    days: number;
+    limit: number;
+  },
+): Promise<{ rows: PageRow[]; nextDay: string | undefined }> {
+  const { userId, seen, from } = options;
+  const visibleActor = amongVisible(seen, sql`n.actor_id`);
+  const visibleOwner = amongVisible(seen, sql`b.owner_id`);
+  const newestDay = sql`(select max(day) from ${notifications} where user_id = ${userId})`;
+  const after = from?.after
+    ? sql`having (d.n > 1 or (max(n.created_at), n.group_key) < (${from.after.latest}::timestamptz, ${from.after.key}))`
     : sql``;
-  const rows = await rowsOf<GroupRow>(
+  const rows = await rowsOf<PageRow & { n: number | null; rank: number; nextDay: string | null }>(
     db,
     sql`
-    select n.group_key as "groupKey", min(n.kind) as kind, max(n.created_at)::text as latest,
-      count(distinct coalesce(n.actor_id, n.id))::int as count, bool_or(not n.read) as unread,
-      (array_agg(n.actor_id order by n.created_at desc) filter (where n.actor_id is not null))[1:12] as "actorIds",
-      min(n.post_id) as "postId", min(n.board_id) as "boardId", min(n.detail) as detail, max(n.until) as until
-    from ${notifications} n
-    where n.user_id = ${options.userId} and n.day = ${options.day}::date
-      ${visibleActor ? sql`and (n.actor_id is null or ${visibleActor})` : sql``}
-      and (n.board_id is null or exists (select 1 from ${boards} b where b.id = n.board_id
-        and ${boardStillSeen} ${visibleOwner ? sql`and ${visibleOwner}` : sql``}))
-    group by n.group_key
-    ${after}
-    order by max(n.created_at) desc, n.group_key desc
-    limit ${options.limit}`,
+    with recursive days (day, n) as (
+      select ${from ? sql`${from.day}::date` : newestDay}, 1
+      union all
+      select (select max(x.day) from ${notifications} x where x.user_id = ${userId} and x.day < days.day), days.n + 1
+      from days where days.day is not null and days.n <= ${options.days}
+    ),
+    page as materialized (
+      select d.day, d.n, g.* from days d cross join lateral (
+        select n.group_key, min(n.kind) as kind, max(n.created_at) as latest,
+          count(distinct coalesce(n.actor_id, n.id))::int as count, bool_or(not n.read) as unread,
+          (array_agg(n.actor_id order by n.created_at desc) filter (where n.actor_id is not null))[1:12] as actor_ids,
+          min(n.post_id) as post_id, min(n.board_id) as board_id, min(n.detail) as detail, max(n.until) as until,
+          row_number() over (order by max(n.created_at) desc, n.group_key desc) as rank
+        from ${notifications} n
+        where n.user_id = ${userId} and n.day = d.day
+          ${visibleActor ? sql`and (n.actor_id is null or ${visibleActor})` : sql``}
+          and (n.board_id is null or exists (select 1 from ${boards} b where b.id = n.board_id
+            and ${boardStillSeen} ${visibleOwner ? sql`and ${visibleOwner}` : sql``}))
+        group by n.group_key
+        ${after}
+        order by max(n.created_at) desc, n.group_key desc
+        limit ${options.limit}
+      ) g
+      where d.day is not null and d.n <= ${options.days}
+      limit ${options.limit}
+    )
+    select (select day::text from days where n = ${options.days + 1}) as "nextDay",
+      page.n, page.rank, page.day::text as day, page.group_key as "groupKey", page.kind, page.latest::text as latest,
+      page.count, page.unread, page.detail, page.until,
+      (select json_agg(json_build_object('id', u.id, 'username', u.username, 'iconKey', u.icon_key) order by t.o)
+        from (select id, min(o) as o from unnest(page.actor_ids) with ordinality as a (id, o) group by id order by 2 limit 3) t
+        join ${users} u on u.id = t.id) as actors,
+      (select json_build_object('id', p.id, 'userId', p.user_id, 'imageKey', p.image_key, 'width', p.width,
+          'height', p.height, 'placeholder', p.placeholder)
+        from ${posts} p where p.id = page.post_id) as post,
+      (select json_build_object('id', b.id, 'name', b.name, 'slug', b.slug, 'owner', o.username, 'secret', b.secret,
+          'membership', (select case when m.joined_at is null then 'invited' else 'joined' end
+            from ${boardMembers} m where m.board_id = b.id and m.user_id = ${userId}))
+        from ${boards} b join ${users} o on o.id = b.owner_id where b.id = page.board_id) as board
+    from (select 1) as one left join page on true`,
   );
-  return rows;
+  const nextDay = rows[0]?.nextDay ?? undefined;
+  const groups = rows.filter((row) => row.n !== null).sort((a, b) => a.n! - b.n! || Number(a.rank) - Number(b.rank));
+  return { rows: groups, nextDay };
 }
 
-/** The newest day with rows for the user, before `before` when given. */
-export async function dayBefore(db: AppDb, userId: string, before: string | undefined): Promise<string | undefined> {
-  const rows = await rowsOf<{ day: string | null }>(
-    db,
-    sql`
-    select max(day)::text as day from ${notifications}
-    where user_id = ${userId} ${before ? sql`and day < ${before}::date` : sql``}`,
-  );
-  return rows[0]?.day ?? undefined;
-}
-
-export async function actorsByIds(db: AppDb, ids: string[]) {
-  if (ids.length === 0) return [];
-  const rows = await rowsOf<{ id: string; username: string; iconKey: string | null }>(
-    db,
-    sql`
-    select id, username, icon_key as "iconKey" from ${users} where id = any(${textArray(ids)})`,
-  );
-  return rows;
-}
-
-export async function postsByIds(db: AppDb, ids: string[]) {
-  if (ids.length === 0) return [];
-  const rows = await rowsOf<{ id: string; userId: string; imageKey: string; width: number; height: number; placeholder: string }>(
-    db,
-    sql`
-    select id, user_id as "userId", image_key as "imageKey", width, height, placeholder from ${posts} where id = any(${textArray(ids)})`,
-  );
-  return rows;
-}
-
-export async function boardsFor(db: AppDb, viewerId: string, ids: string[]) {
-  if (ids.length === 0) return [];
-  const rows = await rowsOf<{
-    id: string;
-    name: string;
-    slug: string;
-    owner: string;
-    secret: boolean;
-    membership: 'invited' | 'joined' | null;
-  }>(
-    db,
-    sql`
-    select b.id, b.name, b.slug, u.username as owner, b.secret,
-      (select case when m.joined_at is null then 'invited' else 'joined' end from ${boardMembers} m
-        where m.board_id = b.id and m.user_id = ${viewerId}) as membership
-    from ${boards} b join ${users} u on u.id = b.owner_id
-    where b.id = any(${textArray(ids)})`,
-  );
-  return rows;
-}
-
-/** Marks one group (by day and key), or everything, as read. */
-export async function markRead(db: AppDb, userId: string, group: { day: string; key: string } | undefined): Promise<void> {
+/** Marks one group (by day and key), or everything, as read; whether any row was unread. */
+export async function markRead(db: AppDb, userId: string, group: { day: string; key: string } | undefined): Promise<boolean> {
   const which = group ? sql`and day = ${group.day}::date and group_key = ${group.key}` : sql``;
-  await db.execute(sql`update ${notifications} set read = true where user_id = ${userId} and not read ${which}`);
+  const rows = await rowsOf<{ one: number }>(
+    db,
+    sql`
+    with marked as (update ${notifications} set read = true where user_id = ${userId} and not read ${which} returning 1)
+    select 1 as one from marked limit 1`,
+  );
+  return rows.length > 0;
 }
 
 /**

@@ -1,5 +1,8 @@
 import type { ActivityGroup, ActivityPage, ReportOutcome } from '../../shared/api/activity.js';
 import { ACTIVITY_PAGE_SIZE } from '../../shared/limits.js';
+import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
+import type { Change } from '../cache/changes.js';
+import type { ChangeNotices } from '../db/change-notices.js';
 import type { AppDb } from '../db/database.js';
 import { iconUrl } from '../directory/icon-images.js';
 import type { SeenBy, Visibility } from '../directory/visibility.js';
@@ -48,6 +51,12 @@ function decode(cursor: string | undefined): ActivityCursor | undefined {
   throw new AppError(400, 'BAD_REQUEST');
 }
 
+/** A page, and whom and what it names: its owners in the cache (ActivityService.firstPages). */
+interface NamedPage {
+  page: ActivityPage;
+  owners: string[];
+}
+
 /** A group's id: its day and key, which Mark as read names. */
 const groupId = (day: string, key: string) => `${day}.${key}`;
 
@@ -59,78 +68,113 @@ function parseGroupId(id: string): { day: string; key: string } {
 }
 
 /**
+ * Which first pages a change makes stale (their owners, ActivityService.read): the viewer's, when
+ * their rows or blocks change; any naming a user, post or board that changed; every one when
+ * someone is suspended or deletes their account (whom each viewer sees changed).
+ */
+function staleFirstPages(change: Change): readonly string[] | typeof ALL {
+  switch (change.kind) {
+    case 'activity':
+      return change.userIds === null ? ALL : change.userIds.map((id) => `viewer:${id}`);
+    case 'block':
+      return [`viewer:${change.blockerId}`, `viewer:${change.blockedId}`];
+    case 'profile':
+      return [`user:${change.userId}`];
+    case 'post':
+      return change.deleted ? [`post:${change.postId}`] : [];
+    case 'board':
+      return [`board:${change.boardId}`];
+    case 'suspension':
+    case 'account-deleted':
+      return ALL;
+    default:
+      return [];
+  }
+}
+
+/**
  * /activity and the bell (issue 30). Rows are grouped here, on read, per key and UTC day, one
- * day at a time (the index is by recipient and day): a page reads the days it shows and no more.
+ * day at a time (the index is by recipient and day): a page reads the days it shows and no more,
+ * in one statement with what the groups name (activity.queries.ts activityPage).
  * Everything goes through the visibility rule: actors hidden from the viewer (blocks, suspensions)
  * and boards they may no longer see are left out, of the groups and of their counts.
  */
 export class ActivityService {
+  /**
+   * Each viewer's first page, as shown (the bell's tap, the page opened again after a row), kept
+   * until the viewer's rows change (written, read, deleted: 'activity'), the viewer blocks or is
+   * blocked, or a user, post or board it names changes. Later pages are read once each: not kept.
+   */
+  private readonly firstPages: Region<NamedPage>;
+
   constructor(
     private readonly db: AppDb,
     private readonly visibility: Visibility,
-  ) {}
+    cache: ReadCache,
+    private readonly notices: ChangeNotices,
+  ) {
+    this.firstPages = cache.region('activity first page', {
+      ownerOf: (page) => page.owners,
+      staleAfter: staleFirstPages,
+      bytes: (page) => JSON.stringify(page.page).length + page.owners.length * 40,
+    });
+  }
 
   async page(viewer: Viewer, cursor: string | undefined): Promise<ActivityPage> {
+    if (cursor === undefined || cursor === '') {
+      return (await this.firstPages.get(viewer.id, () => this.read(viewer, undefined))).page;
+    }
+    return (await this.read(viewer, cursor)).page;
+  }
+
+  /** A page, and whom and what it names (the cache's owners of it). */
+  private async read(viewer: Viewer, cursor: string | undefined): Promise<NamedPage> {
     const from = decode(cursor);
     const seen = await this.visibility.seenBy(viewer.id);
-    const found: Array<{ day: string; row: queries.GroupRow }> = [];
-    let day = from?.day ?? (await queries.dayBefore(this.db, viewer.id, undefined));
-    let after = from?.after;
-    let next: ActivityCursor | undefined;
-    for (let days = 0; day !== undefined; days++) {
-      if (days === DAYS_PER_PAGE) {
-        next = { day, after: undefined };
-        break;
-      }
-      const want = ACTIVITY_PAGE_SIZE + 1 - found.length;
-      const rows = await queries.groupsOfDay(this.db, { userId: viewer.id, day, seen, after, limit: want });
-      for (const row of rows) found.push({ day, row });
-      if (found.length > ACTIVITY_PAGE_SIZE) {
-        const last = found[ACTIVITY_PAGE_SIZE - 1]!;
-        next = { day: last.day, after: { latest: last.row.latest, key: last.row.groupKey } };
-        found.length = ACTIVITY_PAGE_SIZE;
-        break;
-      }
-      after = undefined;
-      day = await queries.dayBefore(this.db, viewer.id, day);
+    const { rows, nextDay } = await queries.activityPage(this.db, {
+      userId: viewer.id,
+      seen,
+      from,
+      days: DAYS_PER_PAGE,
+      limit: ACTIVITY_PAGE_SIZE + 1,
+    });
+    let next: ActivityCursor | undefined = nextDay === undefined ? undefined : { day: nextDay, after: undefined };
+    if (rows.length > ACTIVITY_PAGE_SIZE) {
+      const last = rows[ACTIVITY_PAGE_SIZE - 1]!;
+      next = { day: last.day, after: { latest: last.latest, key: last.groupKey } };
+      rows.length = ACTIVITY_PAGE_SIZE;
     }
-    return { groups: await this.hydrate(viewer, seen, found), nextCursor: next ? encode(next) : null };
+    const owners = new Set([`viewer:${viewer.id}`]);
+    for (const row of rows) {
+      for (const actor of row.actors ?? []) owners.add(`user:${actor.id}`);
+      if (row.post) owners.add(`post:${row.post.id}`);
+      if (row.board) owners.add(`board:${row.board.id}`);
+    }
+    return { page: { groups: rows.map((row) => this.group(seen, row)), nextCursor: next ? encode(next) : null }, owners: [...owners] };
   }
 
   /**
-   * The groups with their actors' names and icons, posts' thumbnails and boards, three reads in
-   * all. A post whose author is hidden from the viewer now (a reported post's author who blocked
-   * the reporter, or was suspended since) is left out: the row stays, without it.
+   * A group as the page shows it. A post whose author is hidden from the viewer now (a reported
+   * post's author who blocked the reporter, or was suspended since) is left out: the row stays,
+   * without it.
    */
-  private async hydrate(viewer: Viewer, seen: SeenBy, found: Array<{ day: string; row: queries.GroupRow }>): Promise<ActivityGroup[]> {
-    const distinct = (ids: Array<string | null>) => [...new Set(ids.filter((id): id is string => id !== null))];
-    const actorIdsOf = (row: queries.GroupRow) => distinct(row.actorIds ?? []).slice(0, 3);
-    const [actors, posts, boards] = await Promise.all([
-      queries.actorsByIds(this.db, distinct(found.flatMap(({ row }) => actorIdsOf(row)))),
-      queries.postsByIds(this.db, distinct(found.map(({ row }) => row.postId))),
-      queries.boardsFor(this.db, viewer.id, distinct(found.map(({ row }) => row.boardId))),
-    ]);
-    return found.map(({ day, row }): ActivityGroup => {
-      const post = posts.find((candidate) => candidate.id === row.postId && seen.sees(candidate.userId));
-      const board = boards.find((candidate) => candidate.id === row.boardId);
-      return {
-        id: groupId(day, row.groupKey),
-        kind: row.kind,
-        actors: actorIdsOf(row).flatMap((id) => {
-          const actor = actors.find((candidate) => candidate.id === id);
-          return actor ? [{ username: actor.username, icon: iconUrl(actor.iconKey) }] : [];
-        }),
-        count: row.count,
-        unread: row.unread,
-        at: new Date(row.latest).toISOString(),
-        post: post ? { id: post.id, thumbnail: imageSet(post).variants[0]?.src ?? null } : null,
-        board: board ? { id: board.id, name: board.name, slug: board.slug, owner: board.owner, secret: board.secret } : null,
-        invite: row.kind === 'board_invite' ? (board?.membership === 'joined' ? 'joined' : 'pending') : null,
-        reason: row.kind === 'post_removed' ? row.detail : null,
-        until: row.kind === 'suspended' && row.until !== null ? new Date(row.until).toISOString() : null,
-        outcome: row.kind === 'report_handled' ? (row.detail as ReportOutcome) : null,
-      };
-    });
+  private group(seen: SeenBy, row: queries.PageRow): ActivityGroup {
+    const post = row.post && seen.sees(row.post.userId) ? row.post : null;
+    const board = row.board;
+    return {
+      id: groupId(row.day, row.groupKey),
+      kind: row.kind,
+      actors: (row.actors ?? []).map((actor) => ({ username: actor.username, icon: iconUrl(actor.iconKey) })),
+      count: row.count,
+      unread: row.unread,
+      at: new Date(row.latest).toISOString(),
+      post: post ? { id: post.id, thumbnail: imageSet(post).variants[0]?.src ?? null } : null,
+      board: board ? { id: board.id, name: board.name, slug: board.slug, owner: board.owner, secret: board.secret } : null,
+      invite: row.kind === 'board_invite' ? (board?.membership === 'joined' ? 'joined' : 'pending') : null,
+      reason: row.kind === 'post_removed' ? row.detail : null,
+      until: row.kind === 'suspended' && row.until !== null ? new Date(row.until).toISOString() : null,
+      outcome: row.kind === 'report_handled' ? (row.detail as ReportOutcome) : null,
+    };
   }
 
   async unread(viewer: Viewer): Promise<number> {
@@ -140,7 +184,22 @@ export class ActivityService {
 
   /** One group, or all, read; answers the bell's count afterwards. */
   async markRead(viewer: Viewer, group: string | undefined): Promise<number> {
-    await queries.markRead(this.db, viewer.id, group === undefined ? undefined : parseGroupId(group));
+    const which = group === undefined ? undefined : parseGroupId(group);
+    await this.notices.transaction(async (tx, note) => {
+      if (await queries.markRead(tx, viewer.id, which)) await note(viewer, { kind: 'activity', userIds: [viewer.id] });
+    });
     return this.unread(viewer);
+  }
+
+  /** Retention: deletes rows older than `days`, in batches (a first run after a long pause never holds the table for long). */
+  async deleteOlderThan(days: number): Promise<void> {
+    const batch = 5_000;
+    for (let deleted = batch; deleted === batch;) {
+      deleted = await this.notices.transaction(async (tx, note) => {
+        const count = await queries.deleteOlderThan(tx, days, batch);
+        if (count > 0) await note({ id: null }, { kind: 'activity', userIds: null });
+        return count;
+      });
+    }
   }
 }

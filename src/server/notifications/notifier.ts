@@ -5,6 +5,9 @@ import type { Note } from '../db/change-notices.js';
 import type { AppDb } from '../db/database.js';
 import * as queries from './activity.queries.js';
 
+/** Recipients a change names one by one (a notice is one NOTIFY, under 8,000 bytes); more: every viewer's pages. */
+const NAMED_AT_MOST = 50;
+
 /** Who did it, as the services know them. */
 export interface EventActor {
   id: string;
@@ -54,11 +57,9 @@ export class Notifier {
     if (recipientIds.length === 0) return;
     const row = rowOf(event, recipientIds);
     const recipients = await queries.recipientsOf(tx, row);
-    await queries.insertNotifications(
-      tx,
-      row,
-      recipients.filter((recipient) => recipient.row).map((recipient) => recipient.id),
-    );
+    const told = recipients.filter((recipient) => recipient.row).map((recipient) => recipient.id);
+    await queries.insertNotifications(tx, row, told);
+    if (told.length > 0) await note({ id: actor?.id ?? null }, { kind: 'activity', userIds: told.length <= NAMED_AT_MOST ? told : null });
     const pushTo = recipients.filter((recipient) => recipient.push).map((recipient) => recipient.id);
     if (pushTo.length === 0) return;
     const payload = fitted(this.payloadOf(event, row.groupKey));
