@@ -1083,6 +1083,61 @@ describe('the first page, kept in memory until something it shows changes', () =
     expect((await activityOf(me)).map((group) => group.kind)).toEqual(['board_invite']);
   });
 
+  it('the bell read again comes from memory; a change naming its viewer has it read afresh', async () => {
+    const [me, fan] = [await person('me'), await person('fan')];
+    await followOk(fan, me);
+    expect(await unreadOf(me)).toBe(1);
+    await readInSql(me);
+    expect(await unreadOf(me), 'kept').toBe(1);
+    await t.app.changes.changed({ kind: 'activity', userIds: [me.uid] });
+    expect(await unreadOf(me)).toBe(0);
+  });
+
+  it('a board made secret or deleted, a post deleted: the bell and page of everyone told of it follow at once', async () => {
+    const [author, owner] = [await person('auth'), await person('own')];
+    const steps = boardSteps(t.app);
+    const [first, second, third] = [await postBy(author), await postBy(author), await postBy(author)];
+    const soonSecret = await steps.create(owner, { name: 'Soon secret' });
+    const soonGone = await steps.create(owner, { name: 'Soon gone' });
+    await steps.save(owner, soonSecret.id, first);
+    await steps.save(owner, soonGone.id, second);
+    await steps.save(owner, soonGone.id, third);
+    await onOneDay(author.uid);
+    await t.app.changes.changed({ kind: 'activity', userIds: [author.uid] });
+    expect(await unreadOf(author)).toBe(3);
+    expect(await activityOf(author)).toHaveLength(3);
+
+    const secret = await boardRoutes(t.app).update(owner.cookie, soonSecret.id, { secret: true });
+    expect(secret.statusCode, secret.body).toBe(200);
+    expect(await unreadOf(author)).toBe(2);
+    expect(await activityOf(author)).toHaveLength(2);
+
+    // The author deletes a post: its row goes by the cascade.
+    const deleted = await t.app.inject({ method: 'DELETE', url: API.post(third), headers: { cookie: author.cookie } });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await unreadOf(author)).toBe(1);
+    expect(await activityOf(author)).toHaveLength(1);
+
+    const gone = await boardRoutes(t.app).delete(owner.cookie, soonGone.id);
+    expect(gone.statusCode, gone.body).toBeLessThan(300);
+    expect(await unreadOf(author)).toBe(0);
+    expect(await activityOf(author)).toEqual([]);
+    expect(await counterHolds(author.uid)).toBe(0);
+  });
+
+  it('a suspension that ends on its own (no change is sent): the bell and the page count the actor again', async () => {
+    const [me, suspended] = [await person('me'), await person('sus')];
+    await followOk(suspended, me);
+    const ends = Date.now() + 1_500;
+    await suspendInSql(suspended, new Date(ends));
+    expect(await unreadOf(me)).toBe(0);
+    expect(await activityOf(me)).toEqual([]);
+    // Waits for a moment to pass, whatever the machine's speed: nothing here is timed.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, ends - Date.now()) + 100));
+    expect(await unreadOf(me)).toBe(1);
+    expect(await activityOf(me)).toEqual([groupLike({ kind: 'follow', actors: [actorOf(suspended)] })]);
+  });
+
   it('retention deletes rows from a kept page at once', async () => {
     const [me, fan] = [await person('me'), await person('fan')];
     await followOk(fan, me);

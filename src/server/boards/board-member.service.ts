@@ -9,7 +9,6 @@ import { normalizeUsername } from '../directory/username.js';
 import { AppError } from '../http/app-error.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import { BoardAccess, boardChange, eventBoard, type BoardSeen } from './board-access.js';
-import { forgetUnseenBoardRows } from '../notifications/activity.queries.js';
 import type { Notifier } from '../notifications/notifier.js';
 import { visibleMembers } from './board-json.js';
 import { countBoardWrite } from './board-writes.js';
@@ -74,7 +73,7 @@ export class BoardMemberService {
       await queries.deleteMember(tx, id, username);
       await note(viewer, boardChange(viewer, found));
       // An invitation gone, or a secret board left: what they were told of it goes too.
-      await forgetUnseenBoardRows(tx, id);
+      await this.notifier.forgetUnseenBoardRows(tx, note, viewer, id);
       if (username === viewer.username) {
         const kind = found.role === 'invited' ? 'board_declined' : 'board_left';
         await this.notifier.tell(tx, note, { kind, to: found.board.ownerId, actor: viewer, board: eventBoard(found.board) });

@@ -28,7 +28,6 @@ import { keepsAddress, slugOf } from './board-slug.js';
 import { toDetail, toSummary, visibleMembers } from './board-json.js';
 import { countBoardWrite } from './board-writes.js';
 import * as queries from './board.queries.js';
-import { forgetUnseenBoardRows } from '../notifications/activity.queries.js';
 import type { Notifier } from '../notifications/notifier.js';
 
 const UNIQUE_VIOLATION = '23505';
@@ -143,7 +142,7 @@ export class BoardService {
         throw hasSqlState(error, FOREIGN_KEY_VIOLATION) ? new AppError(400, 'COVER_NOT_ON_BOARD') : error;
       });
       // Made secret: who was told of a save to it and is not a member is told of it no more.
-      if (body.secret === true && !board.secret) await forgetUnseenBoardRows(tx, id);
+      if (body.secret === true && !board.secret) await this.notifier.forgetUnseenBoardRows(tx, note, viewer, id);
       await note(viewer, boardChange(viewer, found, slug));
     });
     return this.detail(await this.access.byId(id, viewer.id));
@@ -154,6 +153,7 @@ export class BoardService {
     const found = await this.access.forAction(id, viewer.id, ['owner']);
     await this.count(viewer);
     await this.changes.transaction(async (tx, note) => {
+      await this.notifier.forgetBoard(tx, note, viewer, id);
       await queries.deleteBoard(tx, id);
       await note(viewer, boardChange(viewer, found));
     });

@@ -81,11 +81,25 @@ const boardStillSeen: SQL = sql`(
   or b.owner_id = n.user_id
   or exists (select 1 from ${boardMembers} m where m.board_id = n.board_id and m.user_id = n.user_id))`;
 
-/** After a board became secret, or someone left it: the rows about it its recipients may no longer see. */
-export async function forgetUnseenBoardRows(tx: AppDb, boardId: string): Promise<void> {
-  await tx.execute(sql`
+/** After a board became secret, or someone left it: the rows about it its recipients may no longer see; whose they were. */
+export async function forgetUnseenBoardRows(tx: AppDb, boardId: string): Promise<string[]> {
+  const rows = await rowsOf<{ userId: string }>(
+    tx,
+    sql`
     delete from ${notifications} n using ${boards} b
-    where n.board_id = ${boardId} and b.id = n.board_id and not ${boardStillSeen}`);
+    where n.board_id = ${boardId} and b.id = n.board_id and not ${boardStillSeen}
+    returning n.user_id as "userId"`,
+  );
+  return [...new Set(rows.map((row) => row.userId))];
+}
+
+/** Who has rows about a board (they go with it when it is deleted). */
+export async function recipientsAbout(tx: AppDb, boardId: string): Promise<string[]> {
+  const rows = await rowsOf<{ userId: string }>(
+    tx,
+    sql`select distinct user_id as "userId" from ${notifications} where board_id = ${boardId}`,
+  );
+  return rows.map((row) => row.userId);
 }
 
 /**

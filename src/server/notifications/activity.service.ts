@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ActivityGroup, ActivityPage, ReportOutcome } from '../../shared/api/activity.js';
 import { ACTIVITY_PAGE_SIZE } from '../../shared/limits.js';
 import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
@@ -68,6 +69,19 @@ function parseGroupId(id: string): { day: string; key: string } {
 }
 
 /**
+ * Where a viewer's kept page and count are found: the viewer, and whom they see hidden now. A
+ * suspension ends with no change (visibility.ts compares its end with the clock): the hidden set
+ * changes then, and so does the key.
+ */
+function keyOf(viewer: Viewer, seen: SeenBy): string {
+  const hidden = seen.hiddenIds();
+  if (hidden.length === 0) return viewer.id;
+  return `${viewer.id}:${createHash('sha256')
+    .update([...hidden].sort().join(','))
+    .digest('base64url')}`;
+}
+
+/**
  * Which first pages a change makes stale (their owners, ActivityService.read): the viewer's, when
  * their rows or blocks change; any naming a user, post or board that changed; every one when
  * someone is suspended or deletes their account (whom each viewer sees changed).
@@ -93,6 +107,25 @@ function staleFirstPages(change: Change): readonly string[] | typeof ALL {
 }
 
 /**
+ * Which bells a change makes stale (their viewers): rows of theirs written, read or deleted, a
+ * block; every one when a post is deleted (its rows go by a cascade: its author's, and those of
+ * who reported it), or someone is suspended or deletes their account.
+ */
+function staleUnreadCounts(change: Change): readonly string[] | typeof ALL {
+  switch (change.kind) {
+    case 'activity':
+    case 'block':
+    case 'suspension':
+    case 'account-deleted':
+      return staleFirstPages(change);
+    case 'post':
+      return change.deleted ? ALL : [];
+    default:
+      return [];
+  }
+}
+
+/**
  * /activity and the bell (issue 30). Rows are grouped here, on read, per key and UTC day, one
  * day at a time (the index is by recipient and day): a page reads the days it shows and no more,
  * in one statement with what the groups name (activity.queries.ts activityPage).
@@ -106,6 +139,8 @@ export class ActivityService {
    * blocked, or a user, post or board it names changes. Later pages are read once each: not kept.
    */
   private readonly firstPages: Region<NamedPage>;
+  /** Each viewer's bell, asked for on every page view: kept until the viewer's rows or blocks change. */
+  private readonly unreadCounts: Region<{ viewerId: string; unread: number }>;
 
   constructor(
     private readonly db: AppDb,
@@ -118,19 +153,24 @@ export class ActivityService {
       staleAfter: staleFirstPages,
       bytes: (page) => JSON.stringify(page.page).length + page.owners.length * 40,
     });
+    this.unreadCounts = cache.region('activity unread count', {
+      ownerOf: (count) => `viewer:${count.viewerId}`,
+      staleAfter: staleUnreadCounts,
+      bytes: () => 120,
+    });
   }
 
   async page(viewer: Viewer, cursor: string | undefined): Promise<ActivityPage> {
+    const seen = await this.visibility.seenBy(viewer.id);
     if (cursor === undefined || cursor === '') {
-      return (await this.firstPages.get(viewer.id, () => this.read(viewer, undefined))).page;
+      return (await this.firstPages.get(keyOf(viewer, seen), () => this.read(viewer, seen, undefined))).page;
     }
-    return (await this.read(viewer, cursor)).page;
+    return (await this.read(viewer, seen, cursor)).page;
   }
 
   /** A page, and whom and what it names (the cache's owners of it). */
-  private async read(viewer: Viewer, cursor: string | undefined): Promise<NamedPage> {
+  private async read(viewer: Viewer, seen: SeenBy, cursor: string | undefined): Promise<NamedPage> {
     const from = decode(cursor);
-    const seen = await this.visibility.seenBy(viewer.id);
     const { rows, nextDay } = await queries.activityPage(this.db, {
       userId: viewer.id,
       seen,
@@ -179,7 +219,11 @@ export class ActivityService {
 
   async unread(viewer: Viewer): Promise<number> {
     const seen = await this.visibility.seenBy(viewer.id);
-    return queries.unreadCount(this.db, viewer.id, seen.hiddenIds());
+    const count = await this.unreadCounts.get(keyOf(viewer, seen), async () => ({
+      viewerId: viewer.id,
+      unread: await queries.unreadCount(this.db, viewer.id, seen.hiddenIds()),
+    }));
+    return count.unread;
   }
 
   /** One group, or all, read; answers the bell's count afterwards. */
