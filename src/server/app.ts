@@ -489,6 +489,7 @@ export async function buildApp({
     registration: config.registration,
     sso: config.sso?.name ?? null,
     ssoOnly: config.sso?.only ?? false,
+    publicUrl: config.publicUrl,
   });
   // Connections this app opened are closed with it (the database belongs to the caller).
   app.addHook('onClose', async () => {

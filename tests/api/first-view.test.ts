@@ -38,6 +38,8 @@ afterAll(async () => {
 type Account = Awaited<ReturnType<typeof signUp>>;
 
 const BLOCK = /<script type="application\/json" id="first-view">([\s\S]*?)<\/script>/;
+/** The link preview's tags (issue 31, link-preview.test.ts), on every page. */
+const PREVIEW = /<meta (?:property|name)="(?:og|twitter):[^>]*>/g;
 
 const page = (cookie?: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'GET', url: '/', headers: { ...headers, ...(cookie && { cookie }) } });
@@ -84,14 +86,19 @@ describe('the first view sent with a page', () => {
         ),
     );
     // The rest of the page is the page.
-    expect(response.body.replace(BLOCK, '').replace(/<link rel="preload"[^>]*>/g, '')).toBe(TEMPLATE.replace('__APP_NAME__', 'dormboard'));
+    expect(
+      response.body
+        .replace(BLOCK, '')
+        .replace(PREVIEW, '')
+        .replace(/<link rel="preload"[^>]*>/g, ''),
+    ).toBe(TEMPLATE.replace('__APP_NAME__', 'dormboard'));
   });
 
   it('says nobody is signed in to a visitor with no session, or one that is not a session; never stored', async () => {
     for (const cookie of [undefined, 'session=not-a-session']) {
       const response = await page(cookie);
       expect(firstViewOf(response), String(cookie)).toEqual({ me: null });
-      expect(response.body.replace(BLOCK, '')).toBe(TEMPLATE.replace('__APP_NAME__', 'dormboard'));
+      expect(response.body.replace(BLOCK, '').replace(PREVIEW, '')).toBe(TEMPLATE.replace('__APP_NAME__', 'dormboard'));
       expect(response.headers['cache-control']).toBe('no-store');
     }
     const signedOut = await t.app.inject({ method: 'GET', url: '/post/abc' });

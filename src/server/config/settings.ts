@@ -93,7 +93,7 @@ export const SETTINGS = {
     about:
       "the site's address as users reach it (an origin: `https://dorm.example.edu`): reset links (mail, `npm run admin`; refused " +
       'without it) are built from it, never from Host; the only `Origin` a write may carry. Required with `SMTP_URL`. Unset: a ' +
-      'warning at start',
+      'warning at start (link previews then take their addresses from the request)',
     read: publicUrl,
   }),
   SERVER_SECRET: custom({

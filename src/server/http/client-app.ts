@@ -11,6 +11,7 @@ import { POST_IMAGE_SIZES, postImageSrcSet, postIdOfPage } from '../../shared/po
 import { ERRORS } from '../../shared/errors.js';
 import type { RegistrationSettings } from '../../shared/registration.js';
 import { escapeHtml } from './escape-html.js';
+import { linkPreview } from './link-preview.js';
 import { loadPageModules } from './page-modules.js';
 import { isSecretPage } from './secret-urls.js';
 import { isApiUrl, isMediaUrl, isUnder } from './url-space.js';
@@ -26,6 +27,8 @@ export interface ClientSettings {
   sso: string | null;
   /** SSO_ONLY: the sign-in screen leads with single sign-on, the password form behind a link (for admins). */
   ssoOnly: boolean;
+  /** PUBLIC_URL: the origin of link previews' addresses (else the request's own). */
+  publicUrl: string | undefined;
 }
 
 /**
@@ -103,15 +106,15 @@ export async function registerClientApp(app: FastifyInstance, clientDir: string,
     if (isSecretPage(request.url)) reply.header('referrer-policy', 'no-referrer');
     reply.type('text/html; charset=utf-8');
     if (request.method === 'GET') {
-      const data = await firstView(request, reply, pageModules);
-      // The viewer's own data: never stored by a cache, like every API answer.
+      const [data, preview] = await Promise.all([
+        firstView(request, reply, pageModules),
+        linkPreview(request, settings.appName, settings.publicUrl),
+      ]);
       // A function, not a string: a '$&' or "$'" in someone's description is text, not a pattern.
-      if (data)
-        return sendPage(
-          request,
-          reply.header('cache-control', 'no-store'),
-          indexHtml.replace('</head>', () => `${data}</head>`),
-        );
+      const page = indexHtml.replace('</head>', () => `${preview}${data}</head>`);
+      // The viewer's own data: never stored by a cache, like every API answer.
+      if (data) return sendPage(request, reply.header('cache-control', 'no-store'), page);
+      return reply.header('cache-control', 'no-cache').send(page);
     }
     return reply.header('cache-control', 'no-cache').send(indexHtml);
   });
