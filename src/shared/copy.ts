@@ -72,6 +72,17 @@ export const post = {
 } as const;
 
 /**
+ * Not in the spec (issue 31): Share on a post and a board, the system's share sheet where the
+ * browser has one, else the link copied.
+ */
+export const share = {
+  share: 'Share',
+  shareLabel: (what: string) => `Share ${what}`,
+  copied: 'Link copied',
+  copyFailed: "Couldn't copy the link",
+} as const;
+
+/**
  * Not in the spec (issue 18): Save, on grid cards and a post. The rest of the boards' words are
  * BOARD_COPY (boards-copy.ts): their screens load on demand, and these ship in the first bundle.
  */

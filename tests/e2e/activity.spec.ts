@@ -83,7 +83,10 @@ test('Settings → Notifications saves a switch, and asks for permission only wh
   await expect(follows.getByRole('checkbox', { name: ACTIVITY_COPY.inApp })).toBeChecked();
   // No device has push yet: the Push switches wait for one.
   await expect(follows.getByRole('checkbox', { name: ACTIVITY_COPY.push })).toBeDisabled();
-  await follows.getByRole('checkbox', { name: ACTIVITY_COPY.inApp }).uncheck();
+  // A click, then the state awaited: the switch turns once the mutation's onMutate has run (a
+  // tick later), which uncheck() would check at once and, on a busy machine, find unchanged.
+  await follows.getByRole('checkbox', { name: ACTIVITY_COPY.inApp }).click();
+  await expect(follows.getByRole('checkbox', { name: ACTIVITY_COPY.inApp })).not.toBeChecked();
   await expect(page.getByText(ACTIVITY_COPY.saved, { exact: true })).toBeVisible();
   await page.reload();
   await expect(follows.getByRole('checkbox', { name: ACTIVITY_COPY.inApp })).not.toBeChecked();

@@ -137,3 +137,16 @@ test('layout: photo and details side by side on a desktop, Discover in view; sta
     expect(detailsBox.y).toBeGreaterThanOrEqual(photoBox.y + photoBox.height);
   }
 });
+
+test("Share on a post copies its link where the browser has no share sheet, and says 'Link copied'", async ({ page, context, baseURL }) => {
+  test.setTimeout(WALK_TIMEOUT);
+  await signUpViaApi(page.request, newAccount('share'));
+  const id = await postPhoto(page.request, `Shared desk ${Date.now()} #dormlife`);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto(`/post/${id}`);
+  // Desktop Chromium on Linux has no Web Share: the copy path.
+  expect(await page.evaluate(() => typeof navigator.share)).toBe('undefined');
+  await page.getByRole('button', { name: 'Share this post' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Link copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(new URL(`/post/${id}`, baseURL).href);
+});

@@ -74,3 +74,10 @@ export const ShieldIcon = ({ size = 22 }: IconProps) => (
     <path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z" />
   </svg>
 );
+
+export const ShareIcon = ({ size = 18 }: IconProps) => (
+  <svg {...svgProps(size)}>
+    <path d="M12 3v13M7 8l5-5 5 5" />
+    <path d="M5 12v7a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-7" />
+  </svg>
+);

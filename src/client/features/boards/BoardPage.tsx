@@ -12,6 +12,7 @@ import { Avatar } from '../../ui/Avatar';
 import button from '../../ui/button.module.css';
 import { FormErrors } from '../../ui/FormErrors';
 import { Page } from '../../ui/Page';
+import { ShareButton } from '../../ui/ShareButton';
 import { Skeleton, SkeletonCards, SkeletonProfileHeader } from '../../ui/Skeleton';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { EmptyState, NotFoundPage, Notice } from '../errors';
@@ -123,10 +124,16 @@ function Actions({
       </div>
     );
   }
-  if (!buttons) return null;
+  // Anyone who sees the board may pass its link on (a secret one opens only for its members).
+  const share = (
+    <ShareButton path={paths.board(board.owner.username, board.slug)} title={board.name} label={COPY.share.shareLabel(board.name)} />
+  );
   return (
     <>
-      <div className={styles.actions}>{buttons}</div>
+      <div className={styles.actions}>
+        {board.role !== 'invited' && share}
+        {buttons}
+      </div>
       <FormErrors messages={problems} testId="board-errors" />
     </>
   );

@@ -9,6 +9,7 @@ import { paths } from '../../paths';
 import { Avatar } from '../../ui/Avatar';
 import button from '../../ui/button.module.css';
 import { Page } from '../../ui/Page';
+import { ShareButton } from '../../ui/ShareButton';
 import { Skeleton, SkeletonCards, SkeletonPost } from '../../ui/Skeleton';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { useCurrentUser } from '../../api/current-user';
@@ -117,7 +118,14 @@ export function PostPage() {
               <FollowButton username={post.author.username} following={post.author.followedByMe} />
             )}
           </div>
-          <SaveButton postId={post.id} load={photoShown} />
+          <div className={styles.actions}>
+            <SaveButton postId={post.id} load={photoShown} />
+            <ShareButton
+              path={paths.post(post.id)}
+              title={text || `Post by @${post.author.username}`}
+              label={COPY.share.shareLabel('this post')}
+            />
+          </div>
           {/* The one h1: what the post says, as a screen reader's heading list should name it. */}
           {text ? <h1 className={styles.description}>{text}</h1> : <h1 className="visually-hidden">Post by @{post.author.username}</h1>}
           {post.hashtags.length > 0 && (
