@@ -37,7 +37,7 @@ describe('ShareButton', () => {
     await press();
     expect(share).toHaveBeenCalledWith({ title: 'Fairy lights', url: link() });
     expect(writeText).not.toHaveBeenCalled();
-    expect(screen.getByRole('status').textContent).toBe('');
+    expect(screen.getByTestId('share-notice').textContent).toBe('');
   });
 
   it('a share sheet dismissed is not an error: nothing is copied, nothing said', async () => {
@@ -46,7 +46,7 @@ describe('ShareButton', () => {
     renderShare();
     await press();
     expect(writeText).not.toHaveBeenCalled();
-    expect(screen.getByRole('status').textContent).toBe('');
+    expect(screen.getByTestId('share-notice').textContent).toBe('');
   });
 
   it("without a share sheet (a desktop browser), copies the link and says 'Link copied'", async () => {
@@ -55,7 +55,7 @@ describe('ShareButton', () => {
     renderShare();
     await press();
     expect(writeText).toHaveBeenCalledWith(link());
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Link copied'));
+    await waitFor(() => expect(screen.getByTestId('share-notice').textContent).toBe('Link copied'));
   });
 
   it('a share sheet that fails copies instead; a clipboard that refuses says so', async () => {
@@ -63,11 +63,11 @@ describe('ShareButton', () => {
     withApis({ share: () => Promise.reject(new DOMException('not allowed', 'NotAllowedError')), writeText });
     const { unmount } = renderShare();
     await press();
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Link copied'));
+    await waitFor(() => expect(screen.getByTestId('share-notice').textContent).toBe('Link copied'));
     unmount();
     withApis({});
     renderShare();
     await press();
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe("Couldn't copy the link"));
+    await waitFor(() => expect(screen.getByTestId('share-notice').textContent).toBe("Couldn't copy the link"));
   });
 });

@@ -147,6 +147,6 @@ test("Share on a post copies its link where the browser has no share sheet, and 
   // Desktop Chromium on Linux has no Web Share: the copy path.
   expect(await page.evaluate(() => typeof navigator.share)).toBe('undefined');
   await page.getByRole('button', { name: 'Share this post' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Link copied' })).toBeVisible();
+  await expect(page.getByTestId('share-notice')).toHaveText('Link copied');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(new URL(`/post/${id}`, baseURL).href);
 });

@@ -49,7 +49,8 @@ export function ShareButton({ path, title, label }: { path: string; title: strin
         <ShareIcon />
         {COPY.share.share}
       </button>
-      <span className={styles.notice} role="status">
+      {/* A live region, not a status: pages have a status only while they load (tests/e2e/a11y.spec.ts). */}
+      <span className={styles.notice} aria-live="polite" data-testid="share-notice">
         {notice}
       </span>
     </span>
