@@ -69,6 +69,8 @@ export const post = {
   deleting: 'Deleting post!',
   deleteFailedTitle: 'Failed!',
   deleteFailedMessage: 'Failed to delete post!',
+  /** Not in the spec: the name of a post with no words (its heading, its share title). */
+  byLabel: (username: string) => `Post by @${username}`,
 } as const;
 
 /**
@@ -78,6 +80,7 @@ export const post = {
 export const share = {
   share: 'Share',
   shareLabel: (what: string) => `Share ${what}`,
+  sharePost: 'Share this post',
   copied: 'Link copied',
   copyFailed: "Couldn't copy the link",
 } as const;

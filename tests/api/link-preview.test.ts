@@ -90,6 +90,8 @@ describe('link previews', () => {
       'twitter:description': 'Fairy lights over the bunk bed #dormdecor',
       'twitter:image': `http://dorm.test${photo.src}`,
     });
+    // A browser with a session runs the app and reads no card: the generic one, and no second read of the post.
+    expect((await previewOf(`/post/${post.id}`, { cookie: author.cookie })).tags).toEqual(GENERIC);
     // The image is there for the crawler to fetch, signed out.
     const image = await t.app.inject({ method: 'GET', url: photo.src });
     expect(image.statusCode).toBe(200);

@@ -7,7 +7,7 @@ import { NotificationSettingsPage } from '../../src/client/features/activity/Not
 import { ActivityBell } from '../../src/client/ui/ActivityBell';
 import type { ActivityGroup, NotificationPreferences } from '../../src/shared/api/activity';
 import { ACTIVITY_COPY, activityText, TOPIC_COPY } from '../../src/shared/activity-copy';
-import { failure, held, http, json, me, renderApp, sent, server } from './harness';
+import { failure, held, http, json, me, renderApp, sent, server, settled } from './harness';
 
 const group = (id: string, extra: Partial<ActivityGroup> = {}): ActivityGroup => ({
   id,
@@ -108,14 +108,18 @@ describe('/activity', () => {
     await userEvent.click(within(rows()[0]!).getByRole('button', { name: ACTIVITY_COPY.join }));
     const joined = await within(rows()[0]!).findByText(ACTIVITY_COPY.joined, { exact: false });
     expect(within(joined).getByRole('link', { name: board.name }).getAttribute('href')).toBe('/@priya_k/boards/dorm-food');
+    // The pressed button is gone: the keyboard is on the board's link, not lost to the page.
+    await waitFor(() => expect(document.activeElement).toBe(within(joined).getByRole('link', { name: board.name })));
     expect(within(rows()[0]!).queryByRole('button')).toBeNull();
-    // An invitation answered is read.
-    expect(reads).toEqual([{ group: 'g-invite' }]);
+    // An invitation answered is read: the server reads it with the join, no second request.
+    expect(reads).toEqual([]);
     expect(within(rows()[0]!).queryByText(ACTIVITY_COPY.unread)).toBeNull();
 
     await userEvent.click(within(rows()[1]!).getByRole('button', { name: ACTIVITY_COPY.decline }));
     await waitFor(() => expect(rows()).toHaveLength(1));
     expect(sent(`DELETE /api/boards/b2/members/${me.username}`)).toBe(1);
+    // The declined row is gone: the keyboard is on the row beside it.
+    expect(rows()[0]!.contains(document.activeElement)).toBe(true);
   });
 
   it('shows more with the next cursor, and says so when nothing happened yet or the list cannot be read', async () => {
@@ -154,8 +158,9 @@ describe('the bell', () => {
   });
 
   it('is not there for a signed-out visitor, who is not asked about', async () => {
-    renderApp(<ActivityBell />, { user: null });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { queryClient } = renderApp(<ActivityBell />, { user: null });
+    // A bell that asked would be fetching from its first render on: waited for, it would be counted.
+    await settled(queryClient);
     expect(screen.queryByRole('link')).toBeNull();
     expect(sent('GET /api/activity/unread')).toBe(0);
   });

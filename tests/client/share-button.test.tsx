@@ -23,7 +23,7 @@ afterEach(() => {
   for (const key of ['share', 'canShare', 'clipboard']) Object.defineProperty(navigator, key, { value: undefined, configurable: true });
 });
 
-const renderShare = () => render(<ShareButton path="/post/p1" title="Fairy lights" label={COPY.share.shareLabel('this post')} />);
+const renderShare = () => render(<ShareButton path="/post/p1" title="Fairy lights" label={COPY.share.sharePost} />);
 // A plain click: user-event would put its own clipboard in place of the one each test gives.
 const press = () => act(async () => void fireEvent.click(screen.getByRole('button', { name: 'Share this post' })));
 const link = () => new URL('/post/p1', window.location.origin).href;

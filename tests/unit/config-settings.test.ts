@@ -1,16 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { refusal } from '../helpers/config.js';
 import { DEFAULT_RATE_LIMITS, DEFAULT_TIMEOUTS, loadConfig } from '../../src/server/config.js';
-
-/** The message loadConfig stops the server with, or undefined when it starts. */
-function refusal(env: NodeJS.ProcessEnv): string | undefined {
-  try {
-    loadConfig(env);
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
 
 describe('a setting the server would misread stops it, naming the variable', () => {
   it('a number out of range, or no number at all', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { refusal } from '../helpers/config.js';
 import { loadConfig } from '../../src/server/config.js';
 import { DEFAULT_PUSH_SERVICES, isAllowedEndpoint, pushServiceEntry } from '../../src/server/config/push-services.js';
 
@@ -7,16 +8,6 @@ import { DEFAULT_PUSH_SERVICES, isAllowedEndpoint, pushServiceEntry } from '../.
  * a request to every subscription's endpoint, so an endpoint anywhere else is refused, whatever
  * the browser claims.
  */
-
-/** The message loadConfig stops the server with, or undefined when it starts. */
-function refusal(env: NodeJS.ProcessEnv): string | undefined {
-  try {
-    loadConfig(env);
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
 
 describe('pushServiceEntry: one entry of PUSH_SERVICES', () => {
   it('is an https origin, a wildcard only as the first label, written in any case', () => {

@@ -16,14 +16,14 @@ export const unreadCountQuery = () =>
   });
 
 /**
- * The count, read again on every screen's mount (a page view), when the window regains focus,
+ * The count, read again on every screen's mount (a page view: a query is stale at once, React
+ * Query's default), when the window regains focus,
  * and every minute while the page is visible (react-query pauses intervals in a hidden tab).
  */
 export function useUnreadCount(signedIn: boolean) {
   return useQuery({
     ...unreadCountQuery(),
     enabled: signedIn,
-    refetchOnMount: true,
     refetchOnWindowFocus: true,
     refetchInterval: REFRESH_MS,
     // A failed count leaves the bell without a badge; the next minute asks again.

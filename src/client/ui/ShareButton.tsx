@@ -45,7 +45,7 @@ export function ShareButton({ path, title, label }: { path: string; title: strin
 
   return (
     <span className={styles.share}>
-      <button type="button" className={`${button.secondary} ${styles.button}`} aria-label={label} onClick={() => void share()}>
+      <button type="button" className={button.secondary} aria-label={label} onClick={() => void share()}>
         <ShareIcon />
         {COPY.share.share}
       </button>

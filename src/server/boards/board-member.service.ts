@@ -97,6 +97,8 @@ export class BoardMemberService {
       await this.changes.transaction(async (tx, note) => {
         await queries.joinBoard(tx, id, viewer.id);
         await note(viewer, boardChange(viewer, found));
+        // Answered, from the row or the board's page alike: the invitation is read.
+        await this.notifier.invitationAnswered(tx, note, viewer, id);
         await this.notifier.tell(tx, note, {
           kind: 'board_joined',
           to: found.board.ownerId,

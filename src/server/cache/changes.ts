@@ -44,6 +44,15 @@ export type Change =
    */
   | { kind: 'activity'; userIds: string[] | null };
 
+/** Recipients an 'activity' change names one by one (a notice is one NOTIFY, under 8,000 bytes). */
+const ACTIVITY_NAMED_AT_MOST = 50;
+
+/** That rows of these users' activity were written, read or deleted: every viewer's, past a few dozen. */
+export const activityChange = (userIds: string[]): Change => ({
+  kind: 'activity',
+  userIds: userIds.length <= ACTIVITY_NAMED_AT_MOST ? userIds : null,
+});
+
 /**
  * Whom a change is about, besides who made it: their next read must show it too, on any process
  * (a moderator's Remove Post is about the post's author; a follow about the one followed).

@@ -10,6 +10,7 @@ import { EAGER_CARDS, widestPhoneFor } from '../../shared/grid-images.js';
 import { POST_IMAGE_SIZES, postImageSrcSet, postIdOfPage } from '../../shared/post-page.js';
 import { ERRORS } from '../../shared/errors.js';
 import type { RegistrationSettings } from '../../shared/registration.js';
+import { askSelf } from './ask-self.js';
 import { escapeHtml } from './escape-html.js';
 import { linkPreview } from './link-preview.js';
 import { loadPageModules } from './page-modules.js';
@@ -156,13 +157,7 @@ async function firstView(request: FastifyRequest, reply: FastifyReply, pageModul
   const { cookie } = request.headers;
   // No cookie, no session: the sign-in screen needs no request to know it.
   if (!cookie) return signedOut();
-  const ask = (url: string) =>
-    request.server.inject({
-      method: 'GET',
-      url,
-      headers: { cookie, 'user-agent': request.headers['user-agent'] ?? '' },
-      remoteAddress: request.ip,
-    });
+  const ask = (url: string) => askSelf(request, url, cookie);
   const me = await ask(API.me);
   // A renewed session's cookie, or a tossed one cleared, reaches the browser as the API's would.
   const setCookie = me.headers['set-cookie'];

@@ -4,6 +4,7 @@ import type { BoardResponse } from '../../shared/api/boards.js';
 import type { ImageSet, PostResponse } from '../../shared/api/posts.js';
 import type { ProfileResponse } from '../../shared/api/users.js';
 import { postIdOfPage } from '../../shared/post-page.js';
+import { askSelf } from './ask-self.js';
 import { escapeHtml } from './escape-html.js';
 
 /** What a chat app's card shows of a page: Open Graph and Twitter card fields. */
@@ -39,13 +40,17 @@ function profileOrBoard(pathname: string): { username: string; slug?: string } |
  * so the server writes the tags into the page: a post (its description and 800 px photo), a
  * profile (its bio and icon), a public board (its description and cover). Only what anyone may
  * see signed out, asked of this app's own API with no cookie (the one visibility rule: a
- * suspended author, a secret board, a removed post answer 404 there); anything else, and every
- * other page, gets the site's generic card.
+ * suspended author, a secret board, a removed post answer 404 there); anything else, every
+ * other page, and every request with a cookie get the site's generic card.
  */
 export async function linkPreview(request: FastifyRequest, appName: string, publicUrl: string | undefined): Promise<string> {
-  const origin = (publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/$/, '');
+  // PUBLIC_URL is an origin already (config/settings.ts).
+  const origin = publicUrl ?? `${request.protocol}://${request.host}`;
   const pathname = request.url.split('?')[0]!;
-  const preview = (await specificPreview(request, pathname, appName, origin)) ?? genericPreview(appName, origin);
+  // A crawler carries no cookie; a browser with one runs the app and reads no card, so a
+  // signed-in page view does not ask the API twice for the same post.
+  const specific = request.headers.cookie === undefined ? await specificPreview(request, pathname, appName, origin) : undefined;
+  const preview = specific ?? genericPreview(appName, origin);
   return tagsOf(preview, appName);
 }
 
@@ -61,7 +66,7 @@ function genericPreview(appName: string, origin: string): Preview {
 
 async function specificPreview(request: FastifyRequest, pathname: string, appName: string, origin: string): Promise<Preview | undefined> {
   const ask = async <T>(url: string): Promise<T | undefined> => {
-    const answer = await request.server.inject({ method: 'GET', url, remoteAddress: request.ip });
+    const answer = await askSelf(request, url);
     return answer.statusCode === 200 ? answer.json<T>() : undefined;
   };
   const url = origin + pathname;

@@ -204,6 +204,18 @@ export async function activityPage(
   return { rows: groups, nextDay };
 }
 
+/** An invitation answered by joining: its row is read (whenever it came); whether it was unread. */
+export async function readInvitation(tx: AppDb, userId: string, boardId: string): Promise<boolean> {
+  const rows = await rowsOf<{ one: number }>(
+    tx,
+    sql`
+    with marked as (update ${notifications} set read = true
+      where user_id = ${userId} and board_id = ${boardId} and kind = 'board_invite' and not read returning 1)
+    select 1 as one from marked limit 1`,
+  );
+  return rows.length > 0;
+}
+
 /** Marks one group (by day and key), or everything, as read; whether any row was unread. */
 export async function markRead(db: AppDb, userId: string, group: { day: string; key: string } | undefined): Promise<boolean> {
   const which = group ? sql`and day = ${group.day}::date and group_key = ${group.key}` : sql``;

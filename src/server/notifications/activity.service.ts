@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ActivityGroup, ActivityPage, ReportOutcome } from '../../shared/api/activity.js';
 import { ACTIVITY_PAGE_SIZE } from '../../shared/limits.js';
 import { ALL, type ReadCache, type Region } from '../cache/read-cache.js';
-import type { Change } from '../cache/changes.js';
+import { activityChange, type Change } from '../cache/changes.js';
 import type { ChangeNotices } from '../db/change-notices.js';
 import type { AppDb } from '../db/database.js';
 import { iconUrl } from '../directory/icon-images.js';
@@ -230,7 +230,7 @@ export class ActivityService {
   async markRead(viewer: Viewer, group: string | undefined): Promise<number> {
     const which = group === undefined ? undefined : parseGroupId(group);
     await this.notices.transaction(async (tx, note) => {
-      if (await queries.markRead(tx, viewer.id, which)) await note(viewer, { kind: 'activity', userIds: [viewer.id] });
+      if (await queries.markRead(tx, viewer.id, which)) await note(viewer, activityChange([viewer.id]));
     });
     return this.unread(viewer);
   }

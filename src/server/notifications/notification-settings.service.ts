@@ -1,4 +1,5 @@
-import { createHash, createPublicKey } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
+import { deviceIdOf } from '../../shared/push-device.js';
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import {
   NotificationTopic,
@@ -17,9 +18,6 @@ import type { Viewer } from '../http/viewer.js';
 import { textArray } from '../db/text-array.js';
 import type { VapidKeys } from './push-keys.js';
 import { isAllowedEndpoint } from '../config/push-services.js';
-
-/** A device's id: its push endpoint's SHA-256 (the page computes its own the same way). */
-export const deviceIdOf = (endpoint: string) => createHash('sha256').update(endpoint).digest('hex').slice(0, 32);
 
 /** Whether `p256dh` is a P-256 public key (65 bytes, uncompressed) and `auth` a 16-byte secret, as RFC 8291 needs. */
 function validKeys(keys: { p256dh: string; auth: string }): boolean {
@@ -85,7 +83,7 @@ export class NotificationSettingsService {
     const { limiter, limits, keys, services } = this.deps;
     if (!isAllowedEndpoint(services, body.endpoint) || !validKeys(body.keys)) throw new AppError(400, 'PUSH_SUBSCRIPTION_INVALID');
     await limiter.hit(`push-devices:user:${viewer.id}`, limits.pushDevicesPerUser, limits.pushDeviceWindowMs, 'PUSH_DEVICES_TOO_FAST');
-    const id = deviceIdOf(body.endpoint);
+    const id = await deviceIdOf(body.endpoint);
     const { browser, system } = describeUserAgent(userAgent);
     const label = [browser?.replace(/ \d+$/, ''), system].filter(Boolean).join(' on ') || 'A browser';
     await this.db.transaction(async (tx) => {

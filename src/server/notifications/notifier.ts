@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { activityLink, activityText } from '../../shared/activity-copy.js';
 import { TOPIC_OF, type ActivityGroup, type ReportOutcome } from '../../shared/api/activity.js';
-import type { Change } from '../cache/changes.js';
+import { activityChange } from '../cache/changes.js';
 import type { Actor, Note } from '../db/change-notices.js';
 import type { AppDb } from '../db/database.js';
 import * as queries from './activity.queries.js';
-
-/** Recipients a change names one by one (a notice is one NOTIFY, under 8,000 bytes); more: every viewer's pages. */
-const NAMED_AT_MOST = 50;
-
-/** The change that rows of these users' activity were written or deleted. */
-const activityOf = (userIds: string[]): Change => ({ kind: 'activity', userIds: userIds.length <= NAMED_AT_MOST ? userIds : null });
 
 /** Who did it, as the services know them. */
 export interface EventActor {
@@ -63,7 +57,7 @@ export class Notifier {
     const recipients = await queries.recipientsOf(tx, row);
     const told = recipients.filter((recipient) => recipient.row).map((recipient) => recipient.id);
     await queries.insertNotifications(tx, row, told);
-    if (told.length > 0) await note({ id: actor?.id ?? null }, activityOf(told));
+    if (told.length > 0) await note({ id: actor?.id ?? null }, activityChange(told));
     const pushTo = recipients.filter((recipient) => recipient.push).map((recipient) => recipient.id);
     if (pushTo.length === 0) return;
     const payload = fitted(this.payloadOf(event, row.groupKey));
@@ -73,13 +67,18 @@ export class Notifier {
   /** A board's rows its recipients may no longer see go (made secret, left, an invitation revoked); they hear of it. */
   async forgetUnseenBoardRows(tx: AppDb, note: Note, actor: Actor, boardId: string): Promise<void> {
     const whose = await queries.forgetUnseenBoardRows(tx, boardId);
-    if (whose.length > 0) await note(actor, activityOf(whose));
+    if (whose.length > 0) await note(actor, activityChange(whose));
+  }
+
+  /** The viewer joined a board they were invited to: the invitation's row is read. */
+  async invitationAnswered(tx: AppDb, note: Note, viewer: Actor & { id: string }, boardId: string): Promise<void> {
+    if (await queries.readInvitation(tx, viewer.id, boardId)) await note(viewer, activityChange([viewer.id]));
   }
 
   /** A board is about to be deleted: its rows go with it (a cascade); their recipients hear of it. */
   async forgetBoard(tx: AppDb, note: Note, actor: Actor, boardId: string): Promise<void> {
     const whose = await queries.recipientsAbout(tx, boardId);
-    if (whose.length > 0) await note(actor, activityOf(whose));
+    if (whose.length > 0) await note(actor, activityChange(whose));
   }
 
   /**

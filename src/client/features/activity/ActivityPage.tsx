@@ -1,8 +1,8 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { ActivityGroup } from '../../../shared/api/activity';
 import { ACTIVITY_COPY } from '../../../shared/activity-copy';
 import { useCurrentUser } from '../../api/current-user';
-import { useUnreadCount } from '../../api/unread-count';
+import { unreadCountQuery } from '../../api/unread-count';
 import button from '../../ui/button.module.css';
 import { Page } from '../../ui/Page';
 import { Skeleton, SkeletonRows } from '../../ui/Skeleton';
@@ -32,7 +32,8 @@ export function ActivityPage() {
   useDocumentTitle(ACTIVITY_COPY.title);
   const me = useCurrentUser();
   const activity = useInfiniteQuery(activityQuery());
-  const unread = useUnreadCount(true);
+  // Read again on arriving; the bell (where one shows) keeps asking every minute, once.
+  const unread = useQuery(unreadCountQuery());
   const markRead = useMarkRead();
 
   const groups = activity.data?.pages.flatMap((page) => page.groups) ?? [];

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import type { NotificationSettings } from '../../../shared/api/activity';
 import { ACTIVITY_COPY } from '../../../shared/activity-copy';
 import button from '../../ui/button.module.css';
@@ -19,14 +18,9 @@ import { TopicSwitches } from './components/TopicSwitches';
 export function NotificationSettingsPage() {
   useDocumentTitle(ACTIVITY_COPY.settingsTitle);
   const preferences = useQuery(notificationSettingsQuery());
+  // Said of the latest change: "Saved", or that it was not (and the switch went back).
   const save = useSaveNotificationSettings();
-  // Said once per change: "Saved", or that it was not (and the switch went back).
-  const [outcome, setOutcome] = useState<'saved' | 'failed' | null>(null);
-
-  const change = (settings: NotificationSettings) => {
-    setOutcome(null);
-    save.mutate(settings, { onSuccess: () => setOutcome('saved'), onError: () => setOutcome('failed') });
-  };
+  const change = (settings: NotificationSettings) => save.mutate(settings);
 
   return (
     <Page title={ACTIVITY_COPY.settingsTitle} back width="column">
@@ -53,9 +47,9 @@ export function NotificationSettingsPage() {
               <TopicSwitches settings={preferences.data.settings} pushAvailable={preferences.data.devices.length > 0} onChange={change} />
               {/* A live region, not a status: pages have a status only while they load (tests/e2e/a11y.spec.ts). */}
               <p className={styles.saved} aria-live="polite">
-                {outcome === 'saved' ? ACTIVITY_COPY.saved : ''}
+                {save.isSuccess ? ACTIVITY_COPY.saved : ''}
               </p>
-              <FormErrors messages={outcome === 'failed' ? [ACTIVITY_COPY.saveFailed] : []} />
+              <FormErrors messages={save.isError ? [ACTIVITY_COPY.saveFailed] : []} />
             </section>
             <PushSection preferences={preferences.data} />
           </>

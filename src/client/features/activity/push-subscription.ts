@@ -1,4 +1,5 @@
 import type { PushSubscriptionBody } from '../../../shared/api/activity';
+import { deviceIdOf } from '../../../shared/push-device';
 
 /**
  * This browser's side of Web Push (issue 30): the service worker (src/client/sw.ts, built to
@@ -16,14 +17,6 @@ export function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   const base64 = base64url.replace(/-/g, '+').replace(/_/g, '/');
   const binary = atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '='));
   return Uint8Array.from(binary, (char) => char.charCodeAt(0));
-}
-
-/** The id the server gives the device of `endpoint`: its SHA-256 in hex, the first 32 characters. */
-export async function deviceIdOf(endpoint: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(endpoint));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0'))
-    .join('')
-    .slice(0, 32);
 }
 
 /** This browser's subscription, if it has one; registers nothing and asks nothing. */

@@ -3,7 +3,8 @@ import type { NotificationPreferences } from '../../../shared/api/activity';
 import { ACTIVITY_COPY } from '../../../shared/activity-copy';
 import { ApiError } from '../../api/http';
 import { usePushDevices } from './api/notification-settings';
-import { currentSubscription, deviceIdOf, pushSupported, subscribe, subscriptionBody } from './push-subscription';
+import { deviceIdOf } from '../../../shared/push-device';
+import { currentSubscription, pushSupported, subscribe, subscriptionBody } from './push-subscription';
 
 /** This browser's subscription and the id the server knows it by. */
 interface ThisDevice {

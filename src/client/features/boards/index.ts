@@ -3,3 +3,6 @@
 export { CardSaveButton, SaveButton } from './components/SaveButton';
 export { UserBoards } from './UserBoards';
 export { boardQueries } from './api/queries';
+// An invitation answered from elsewhere (its row on /activity).
+export { useJoinBoard } from './api/join-board';
+export { useSetBoardMember } from './api/board-member';

@@ -120,14 +120,14 @@ export function PostPage() {
           </div>
           <div className={styles.actions}>
             <SaveButton postId={post.id} load={photoShown} />
-            <ShareButton
-              path={paths.post(post.id)}
-              title={text || `Post by @${post.author.username}`}
-              label={COPY.share.shareLabel('this post')}
-            />
+            <ShareButton path={paths.post(post.id)} title={text || COPY.post.byLabel(post.author.username)} label={COPY.share.sharePost} />
           </div>
           {/* The one h1: what the post says, as a screen reader's heading list should name it. */}
-          {text ? <h1 className={styles.description}>{text}</h1> : <h1 className="visually-hidden">Post by @{post.author.username}</h1>}
+          {text ? (
+            <h1 className={styles.description}>{text}</h1>
+          ) : (
+            <h1 className="visually-hidden">{COPY.post.byLabel(post.author.username)}</h1>
+          )}
           {post.hashtags.length > 0 && (
             <p className={styles.hashtags}>
               {post.hashtags.map((tag, index) => (

@@ -3,7 +3,6 @@ import type { ActivityGroup, ActivityPage } from '../../../../shared/api/activit
 import { cursorQuery } from '../../../api/cursor';
 import { call } from '../../../api/http';
 import { unreadCountQuery } from '../../../api/unread-count';
-import { boardQueries } from '../../boards';
 
 /** /activity's groups, newest first, 20 a page (issue 30). */
 export const activityQuery = () =>
@@ -44,29 +43,18 @@ export function useMarkRead() {
 }
 
 /**
- * Join or Decline on an invitation's row: joining keeps the row (You joined, and the board), and
- * an invitation answered is read; declining removes the row. Boards and the bell change with either.
+ * After Join or Decline on an invitation's row (the boards' own mutations send it, and the
+ * server reads the invitation with a join): joining keeps the row, read, with the board;
+ * declining removes it. The bell asks again.
  */
-export function useAnswerInvite(group: ActivityGroup, username: string) {
+export function useInviteAnswered(group: ActivityGroup) {
   const queryClient = useQueryClient();
-  const boardId = group.board?.id ?? '';
-  return useMutation({
-    mutationFn: async (answer: 'join' | 'decline') => {
-      if (answer === 'decline') {
-        await call('removeMember', { params: { id: boardId, username } });
-        return;
-      }
-      await call('joinBoard', { params: { id: boardId } });
-      if (group.unread) await call('markRead', { body: { group: group.id } });
-    },
-    onSuccess: (_, answer) => {
-      editGroups(queryClient, (groups) =>
-        answer === 'join'
-          ? groups.map((g) => (g.id === group.id ? { ...g, invite: 'joined', unread: false } : g))
-          : groups.filter((g) => g.id !== group.id),
-      );
-      void queryClient.invalidateQueries({ queryKey: unreadCountQuery().queryKey });
-      void queryClient.invalidateQueries({ queryKey: boardQueries.all() });
-    },
-  });
+  return (answer: 'join' | 'decline') => {
+    editGroups(queryClient, (groups) =>
+      answer === 'join'
+        ? groups.map((g) => (g.id === group.id ? { ...g, invite: 'joined', unread: false } : g))
+        : groups.filter((g) => g.id !== group.id),
+    );
+    void queryClient.invalidateQueries({ queryKey: unreadCountQuery().queryKey });
+  };
 }
