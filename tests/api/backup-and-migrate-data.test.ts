@@ -15,6 +15,7 @@ import { signUp } from '../helpers/accounts.js';
 import { follow, query } from '../helpers/people.js';
 import { startPushService } from '../helpers/push-service.js';
 import { createTestApp, createTestDatabase } from '../helpers/test-app.js';
+import { notificationSteps } from '../helpers/notification-steps.js';
 
 async function photoForm(description: string) {
   const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3a86ff' } })
@@ -210,24 +211,9 @@ describe('migrate-data: notifications, push devices and the push key (issue 30)'
       ];
       const device = push.subscribe();
       const as = (cookie: string) => ({ cookie });
-      expect(
-        (await source.app.inject({ method: 'POST', url: activityApi.addPushDevice.path, payload: device, headers: as(alice.cookie) }))
-          .statusCode,
-      ).toBe(201);
-      const settings = (
-        await source.app.inject({ method: 'GET', url: activityApi.notificationSettings.path, headers: as(alice.cookie) })
-      ).json<NotificationPreferences>();
-      settings.settings.follows.push = true;
-      expect(
-        (
-          await source.app.inject({
-            method: 'PUT',
-            url: activityApi.updateNotificationSettings.path,
-            payload: settings.settings,
-            headers: as(alice.cookie),
-          })
-        ).statusCode,
-      ).toBe(200);
+      const steps = notificationSteps(source.app);
+      await steps.add(alice, device);
+      const settings = await steps.set(alice, { follows: { push: true } });
       // Bob's follow, read; Carol's, unread, its push waiting in the queue (the service failed it).
       expect((await follow(source.app, alice.username, bob.cookie)).statusCode).toBe(200);
       await source.app.pushSender.idle();

@@ -24,6 +24,7 @@ import { emptyBucket, startLocalS3, type LocalS3 } from '../helpers/s3.js';
 import { createTestApp, TEST_RATE_LIMITS, type TestApp } from '../helpers/test-app.js';
 import { readZip, zipJson, type ZipEntry } from '../helpers/zip.js';
 import { browserSubscription } from '../helpers/push-service.js';
+import { CHROME_LINUX, notificationSteps } from '../helpers/notification-steps.js';
 
 /** The files every archive holds, whatever the account (its photos come besides), in sorted order. */
 const EXPORT_FILES = ['README.txt', 'account.json', 'boards.json', 'followers.json', 'following.json', 'notifications.json', 'posts.json'];
@@ -330,39 +331,19 @@ describe('GET /api/me/export', () => {
     expect(removal.statusCode, removal.body).toBe(204);
 
     // Then (so that nothing is pushed to the made-up devices) her switches and two devices.
-    const settings = {
-      follows: { app: true, push: true },
-      saves: { app: true, push: false },
-      invites: { app: true, push: false },
-      boards: { app: false, push: false },
-      moderation: { app: true, push: true },
-    };
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: activityApi.updateNotificationSettings.path,
-      payload: settings,
-      headers: { cookie: alice.cookie },
-    });
-    expect(put.statusCode, put.body).toBe(200);
+    const steps = notificationSteps(t.app);
+    await steps.set(alice, { follows: { push: true }, boards: { app: false }, moderation: { push: true } });
     const devices = [
       {
         endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(12).toString('base64url')}`,
-        userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+        userAgent: CHROME_LINUX,
       },
       {
         endpoint: `https://updates.push.services.mozilla.com/wpush/v2/${randomBytes(12).toString('base64url')}`,
         userAgent: 'Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0',
       },
     ].map((device) => ({ ...device, ...browserSubscription(device.endpoint) }));
-    for (const { endpoint, keys, userAgent } of devices) {
-      const added = await t.app.inject({
-        method: 'POST',
-        url: activityApi.addPushDevice.path,
-        payload: { endpoint, expirationTime: null, keys },
-        headers: { cookie: alice.cookie, 'user-agent': userAgent },
-      });
-      expect(added.statusCode, added.body).toBe(201);
-    }
+    for (const { endpoint, keys, userAgent } of devices) await steps.add(alice, { endpoint, expirationTime: null, keys }, userAgent);
     expect(
       await query(
         t.database,

@@ -8,7 +8,7 @@ import { imageFileKeys } from '../../src/server/posts/post-images.js';
 import { DiskStorage } from '../../src/server/storage/disk-storage.js';
 import { contentTypeOf, type Storage } from '../../src/server/storage/storage.js';
 import { TrackedFiles } from '../../src/server/storage/tracked-files.js';
-import { activityApi, type NotificationSettings } from '../../src/shared/api/activity.js';
+import { activityApi } from '../../src/shared/api/activity.js';
 import { API } from '../../src/shared/api/paths.js';
 import type { PostPage, PostResponse } from '../../src/shared/api/posts.js';
 import type { ProfileResponse } from '../../src/shared/api/users.js';
@@ -24,6 +24,7 @@ import type { ServerProcess } from '../helpers/server-process.js';
 import { noPostgres } from '../helpers/services.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { callServer, registerOn, startTwoServers, type TwoServers } from '../helpers/two-servers.js';
+import { notificationSteps } from '../helpers/notification-steps.js';
 
 /**
  * Delete Account (issue 16 point 5): every row and every stored file of the account goes, other
@@ -206,23 +207,9 @@ describe('DELETE /api/me: notifications and pushes (issue 30)', () => {
 
   /** A device at the test's push service, with follows and saves pushed. */
   async function pushedTo(account: Account, device: PushSubscriptionJson) {
-    const added = await t.app.inject({
-      method: 'POST',
-      url: activityApi.addPushDevice.path,
-      payload: device,
-      headers: { cookie: account.cookie },
-    });
-    expect(added.statusCode, added.body).toBe(201);
-    const on = { app: true, push: true };
-    const off = { app: true, push: false };
-    const settings: NotificationSettings = { follows: on, saves: on, invites: off, boards: off, moderation: off };
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: activityApi.updateNotificationSettings.path,
-      payload: settings,
-      headers: { cookie: account.cookie },
-    });
-    expect(put.statusCode, put.body).toBe(200);
+    const steps = notificationSteps(t.app);
+    await steps.add(account, device);
+    await steps.set(account, { follows: { push: true }, saves: { push: true } });
   }
 
   const unread = async (account: Account) =>

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
@@ -25,6 +25,7 @@ import { tempDir } from '../helpers/processes.js';
 import { startPushService, type PushMessage, type PushService, type PushSubscriptionJson } from '../helpers/push-service.js';
 import { createTestApp, createTestDatabase, TEST_ARGON2ID, TEST_RATE_LIMITS, type TestApp } from '../helpers/test-app.js';
 import { refusal } from '../helpers/config.js';
+import { CHROME_LINUX, notificationRoutes, notificationSteps } from '../helpers/notification-steps.js';
 
 /**
  * Web Push (issue 30): the devices API (POST/DELETE /api/me/push-devices, GET/PUT
@@ -41,14 +42,9 @@ import { refusal } from '../helpers/config.js';
 
 type Account = Awaited<ReturnType<typeof signUp>>;
 
-const CHROME_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const FIREFOX_ANDROID = 'Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0';
 const SAFARI_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
-
-const SETTINGS_URL = activityApi.notificationSettings.path;
-const DEVICES_URL = activityApi.addPushDevice.path;
-const deviceUrl = (id: string) => activityApi.removePushDevice.path.replace(':id', encodeURIComponent(id));
 
 /** A device's id as the page computes its own: the first 32 hex digits of its endpoint's SHA-256. */
 const deviceId = (endpoint: string) => createHash('sha256').update(endpoint).digest('hex').slice(0, 32);
@@ -79,47 +75,6 @@ function pushApp(
 ): Promise<TestApp> {
   const notifications = { ...loadConfig({}).notifications, pushServices: services, ...options.notifications };
   return withoutTimers(() => createTestApp({ ...options.overrides, notifications }, { pushRetryBaseMs: options.retryBaseMs ?? 50 }));
-}
-
-const withCookie = (cookie: string | undefined) => (cookie ? { cookie } : {});
-
-/** The routes, answering whatever they answer. */
-function routes(app: FastifyInstance) {
-  return {
-    preferences: (cookie: string | undefined) => app.inject({ method: 'GET', url: SETTINGS_URL, headers: withCookie(cookie) }),
-    update: (cookie: string | undefined, body: unknown) =>
-      app.inject({ method: 'PUT', url: SETTINGS_URL, payload: body as object, headers: withCookie(cookie) }),
-    add: (cookie: string | undefined, body: unknown, userAgent = CHROME_LINUX) =>
-      app.inject({
-        method: 'POST',
-        url: DEVICES_URL,
-        payload: body as object,
-        headers: { ...withCookie(cookie), 'user-agent': userAgent, 'content-type': 'application/json' },
-      }),
-    remove: (cookie: string | undefined, id: string) => app.inject({ method: 'DELETE', url: deviceUrl(id), headers: withCookie(cookie) }),
-  };
-}
-
-/** The same routes for setting a scene up: each checks it succeeded. */
-function steps(app: FastifyInstance) {
-  const raw = routes(app);
-  const ok = async (response: ReturnType<typeof raw.preferences>, status = 200) => {
-    const answered = await response;
-    expect(answered.statusCode, answered.body).toBe(status);
-    return answered.json<NotificationPreferences>();
-  };
-  return {
-    preferences: (who: Account) => ok(raw.preferences(who.cookie)),
-    /** Changes some switches, keeping the others as they are. */
-    set: async (who: Account, changes: Partial<Record<NotificationTopic, Partial<{ app: boolean; push: boolean }>>>) => {
-      const { settings } = await ok(raw.preferences(who.cookie));
-      for (const [topic, change] of Object.entries(changes)) Object.assign(settings[topic as NotificationTopic], change);
-      return ok(raw.update(who.cookie, settings));
-    },
-    add: (who: Account, subscription: PushSubscriptionBody, userAgent = CHROME_LINUX) =>
-      ok(raw.add(who.cookie, subscription, userAgent), 201),
-    remove: (who: Account, id: string) => ok(raw.remove(who.cookie, id)),
-  };
 }
 
 /** The queue of pushes to `endpoint`'s subscription, as stored; `dueIn`: seconds until its next try. */
@@ -231,13 +186,13 @@ afterAll(async () => {
 
 describe('the devices API', () => {
   let t: TestApp;
-  let api: ReturnType<typeof routes>;
-  let step: ReturnType<typeof steps>;
+  let api: ReturnType<typeof notificationRoutes>;
+  let step: ReturnType<typeof notificationSteps>;
 
   beforeAll(async () => {
     t = await pushApp([push.origin], { retryBaseMs: 60_000 });
-    api = routes(t.app);
-    step = steps(t.app);
+    api = notificationRoutes(t.app);
+    step = notificationSteps(t.app);
   });
   afterAll(() => t?.close());
 
@@ -499,7 +454,7 @@ describe('the devices API: RATE_LIMIT_PUSH_DEVICES_PER_USER', () => {
   afterAll(() => t?.close());
 
   it('the third subscription within the hour is 429 with its message; refusals do not count; other accounts are not held up', async () => {
-    const api = routes(t.app);
+    const api = notificationRoutes(t.app);
     const [alice, bob] = [await signUp(t.app), await signUp(t.app)];
     const [first, second] = [push.subscribe(), push.subscribe()];
     // Refused before the limit is counted.
@@ -510,7 +465,7 @@ describe('the devices API: RATE_LIMIT_PUSH_DEVICES_PER_USER', () => {
     const refused = await api.add(alice.cookie, second);
     expectError(refused, 429, 'PUSH_DEVICES_TOO_FAST');
     expect(refused.json()).toEqual({ code: 'PUSH_DEVICES_TOO_FAST', message: ERRORS.PUSH_DEVICES_TOO_FAST });
-    expect((await steps(t.app).preferences(alice)).devices.map((device) => device.id)).toEqual([deviceId(first.endpoint)]);
+    expect((await notificationSteps(t.app).preferences(alice)).devices.map((device) => device.id)).toEqual([deviceId(first.endpoint)]);
     expect(await subscriptionOf(t, second.endpoint)).toBeUndefined();
 
     expect((await api.add(bob.cookie, second)).statusCode).toBe(201);
@@ -519,11 +474,11 @@ describe('the devices API: RATE_LIMIT_PUSH_DEVICES_PER_USER', () => {
 
 describe('pushes delivered', () => {
   let t: TestApp;
-  let step: ReturnType<typeof steps>;
+  let step: ReturnType<typeof notificationSteps>;
 
   beforeAll(async () => {
     t = await pushApp([push.origin], { retryBaseMs: 60_000 });
-    step = steps(t.app);
+    step = notificationSteps(t.app);
   });
   afterAll(() => t?.close());
 
@@ -693,12 +648,12 @@ describe('pushes that fail', () => {
   const RETRY_BASE_S = 10;
   let t: TestApp;
   let plain: PlainService;
-  let step: ReturnType<typeof steps>;
+  let step: ReturnType<typeof notificationSteps>;
 
   beforeAll(async () => {
     plain = await startPlainService();
     t = await pushApp([push.origin, plain.origin], { retryBaseMs: RETRY_BASE_S * 1000 });
-    step = steps(t.app);
+    step = notificationSteps(t.app);
   });
   afterAll(async () => {
     await t?.close();
@@ -974,8 +929,8 @@ describe('the VAPID keys', { timeout: 90_000 }, () => {
       });
       const alice = await signUp(first);
       const device = push.subscribe();
-      const { publicKey } = await steps(first).add(alice, device);
-      await steps(first).set(alice, { follows: { push: true } });
+      const { publicKey } = await notificationSteps(first).add(alice, device);
+      await notificationSteps(first).set(alice, { follows: { push: true } });
       const kept = await query<{ name: string; value: string }>(database, 'SELECT name, value FROM server_keys');
       expect(kept.map((row) => row.name)).toEqual(['vapid']);
       expect((JSON.parse(kept[0]!.value) as VapidKeys).publicKey).toBe(publicKey);
@@ -987,7 +942,7 @@ describe('the VAPID keys', { timeout: 90_000 }, () => {
         return app;
       });
       try {
-        expect((await steps(second).preferences(alice)).publicKey).toBe(publicKey);
+        expect((await notificationSteps(second).preferences(alice)).publicKey).toBe(publicKey);
         expect(await query(database, 'SELECT name, value FROM server_keys')).toEqual(kept);
         // Signed with the kept private key: the service verifies the JWT against the key Alice's browser subscribed with.
         const bob = await signUp(second);
@@ -1011,9 +966,9 @@ describe('the VAPID keys', { timeout: 90_000 }, () => {
     try {
       const alice = await signUp(t.app);
       const device = push.subscribe();
-      expect((await steps(t.app).add(alice, device)).publicKey).toBe(keys.publicKey);
+      expect((await notificationSteps(t.app).add(alice, device)).publicKey).toBe(keys.publicKey);
       expect(await subscriptionOf(t, device.endpoint)).toMatchObject({ vapidKey: keys.publicKey });
-      await steps(t.app).set(alice, { follows: { push: true } });
+      await notificationSteps(t.app).set(alice, { follows: { push: true } });
       await newFollower(t, alice);
       await t.app.pushSender.idle();
       expect(arrivedAt(push, device.endpoint).map((m) => m.vapid)).toEqual([
@@ -1023,7 +978,7 @@ describe('the VAPID keys', { timeout: 90_000 }, () => {
 
       // A subscription made for another key (before VAPID_* changed) can never be sent: deleted at its next push.
       const old = push.subscribe();
-      await steps(t.app).add(alice, old);
+      await notificationSteps(t.app).add(alice, old);
       await query(t.database, 'UPDATE push_subscriptions SET vapid_key = $1 WHERE endpoint = $2', [
         webpush.generateVAPIDKeys().publicKey,
         old.endpoint,
@@ -1032,7 +987,7 @@ describe('the VAPID keys', { timeout: 90_000 }, () => {
       await t.app.pushSender.idle();
       expect(arrivedAt(push, old.endpoint)).toEqual([]);
       expect(await subscriptionOf(t, old.endpoint)).toBeUndefined();
-      expect((await steps(t.app).preferences(alice)).devices.map((device) => device.id)).toEqual([deviceId(device.endpoint)]);
+      expect((await notificationSteps(t.app).preferences(alice)).devices.map((device) => device.id)).toEqual([deviceId(device.endpoint)]);
       expect(arrivedAt(push, device.endpoint).at(-1)?.payload).toEqual(followPush(t, follower));
     } finally {
       await t.close();

@@ -1,10 +1,11 @@
 import { ACTIVITY_COPY } from '../../shared/activity-copy';
 import { useCurrentUser } from '../api/current-user';
 import { useUnreadCount } from '../api/unread-count';
-import { Link, useLocation } from '../lib/router';
+import { useLocation } from '../lib/router';
 import { paths } from '../paths';
 import styles from './ActivityBell.module.css';
 import { BellIcon } from './icons';
+import { Tab } from './NavTabs';
 
 /** The badge's text: a phone's corner has room for three characters. */
 const badgeText = (unread: number) => (unread > 99 ? '99+' : String(unread));
@@ -20,14 +21,13 @@ export function ActivityBell() {
   if (!user) return null;
   const current = pathname === paths.activity;
   return (
-    <Link to={paths.activity} className={styles.bell} aria-current={current ? 'page' : undefined} data-active={current}>
+    <Tab to={paths.activity} current={current} label={ACTIVITY_COPY.bell(unread)} className={styles.bell}>
       <BellIcon />
       {unread > 0 && (
         <span className={styles.badge} aria-hidden="true">
           {badgeText(unread)}
         </span>
       )}
-      <span className="visually-hidden">{ACTIVITY_COPY.bell(unread)}</span>
-    </Link>
+    </Tab>
   );
 }

@@ -10,7 +10,7 @@ import { SignInPrompt } from './SignInPrompt';
 /**
  * One destination. Tapping the tab you are already on does nothing (spec section 2).
  */
-function Tab({
+export function Tab({
   to,
   current,
   label,

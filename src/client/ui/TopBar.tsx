@@ -22,12 +22,10 @@ export function TopBar({ query = '' }: { query?: string }) {
           {/* Keyed by the query: a new search page shows its own words. */}
           <SearchBox key={query} initial={query} />
         </div>
-        <div className={styles.end}>
+        <nav className={styles.nav} aria-label="Main">
           <ActivityBell />
-          <nav className={styles.nav} aria-label="Main">
-            <NavTabs />
-          </nav>
-        </div>
+          <NavTabs />
+        </nav>
       </div>
     </header>
   );

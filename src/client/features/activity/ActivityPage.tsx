@@ -4,6 +4,8 @@ import { ACTIVITY_COPY } from '../../../shared/activity-copy';
 import { useCurrentUser } from '../../api/current-user';
 import { unreadCountQuery } from '../../api/unread-count';
 import button from '../../ui/button.module.css';
+import { LoadMore } from '../../ui/LoadMore';
+import notice from '../../ui/notice.module.css';
 import { Page } from '../../ui/Page';
 import { Skeleton, SkeletonRows } from '../../ui/Skeleton';
 import { useDocumentTitle } from '../../ui/use-document-title';
@@ -15,8 +17,8 @@ import { ActivityRow } from './components/ActivityRow';
 /** A list that could not be read, with a way to ask again. */
 function LoadFailed({ onRetry }: { onRetry: () => void }) {
   return (
-    <div className={styles.failed} role="alert">
-      <p>{ACTIVITY_COPY.loadFailed}</p>
+    <div className={notice.empty} role="alert">
+      <p className={notice.emptyText}>{ACTIVITY_COPY.loadFailed}</p>
       <button type="button" className={button.secondary} onClick={onRetry}>
         {ACTIVITY_COPY.retry}
       </button>
@@ -69,16 +71,7 @@ export function ActivityPage() {
         </ul>
       )}
       {activity.isFetchNextPageError && <LoadFailed onRetry={() => void activity.fetchNextPage()} />}
-      {activity.hasNextPage && !activity.isFetchNextPageError && (
-        <button
-          type="button"
-          className={`${button.secondary} ${styles.more}`}
-          disabled={activity.isFetchingNextPage}
-          onClick={() => void activity.fetchNextPage()}
-        >
-          {ACTIVITY_COPY.more}
-        </button>
-      )}
+      {!activity.isFetchNextPageError && <LoadMore query={activity} label={ACTIVITY_COPY.more} className={styles.more} />}
     </Page>
   );
 }

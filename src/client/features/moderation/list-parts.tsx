@@ -1,7 +1,7 @@
 import type { ModeratedUser } from '../../../shared/api/moderation';
 import * as COPY from '../../../shared/copy';
 import { formatSuspensionEnd, isPermanent } from '../../../shared/moderation';
-import button from '../../ui/button.module.css';
+import { LoadMore as PagedLoadMore } from '../../ui/LoadMore';
 import styles from './ModerationPage.module.css';
 
 /* What the sections of /moderation share. */
@@ -14,16 +14,6 @@ export function suspensionText(user: Pick<ModeratedUser, 'suspendedUntil'>): str
 }
 
 /** A list's "Load more" (every list here is paged: bounded cost however long it grows). */
-export function LoadMore({ query }: { query: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown } }) {
-  if (!query.hasNextPage) return null;
-  return (
-    <button
-      type="button"
-      className={`${button.secondary} ${styles.more}`}
-      disabled={query.isFetchingNextPage}
-      onClick={() => void query.fetchNextPage()}
-    >
-      {COPY.moderation.loadMore}
-    </button>
-  );
+export function LoadMore({ query }: { query: Parameters<typeof PagedLoadMore>[0]['query'] }) {
+  return <PagedLoadMore query={query} label={COPY.moderation.loadMore} className={styles.more} />;
 }

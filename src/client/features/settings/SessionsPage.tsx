@@ -11,6 +11,7 @@ import styles from './SecurityPages.module.css';
 // The same bordered list as Settings' own rows.
 import listStyles from './SettingsPage.module.css';
 import { useSignOutDialog } from './use-sign-out-dialog';
+import deviceRow from '../../ui/device-row.module.css';
 
 /** "Firefox 133 on Windows", or as much of it as the User-Agent told. */
 function deviceName({ browser, system }: SessionInfo): string {
@@ -52,11 +53,11 @@ export function SessionsPage() {
             {sessions.data.map((session) => {
               const ending = endSession.isPending && endSession.variables === session.id;
               return (
-                <li key={session.id} className={styles.session}>
-                  <div className={styles.device}>
-                    <p className={styles.name}>{deviceName(session)}</p>
-                    <p className={styles.when}>
-                      {session.current && <span className={styles.badge}>{COPY.security.thisDevice}</span>}
+                <li key={session.id} className={deviceRow.row}>
+                  <div className={deviceRow.text}>
+                    <p className={deviceRow.name}>{deviceName(session)}</p>
+                    <p className={deviceRow.when}>
+                      {session.current && <span className={deviceRow.badge}>{COPY.security.thisDevice}</span>}
                       <time dateTime={session.signedInAt}>{COPY.security.signedIn(timeAgo(new Date(session.signedInAt)))}</time>
                       {' · '}
                       <time dateTime={session.lastActiveAt}>{COPY.security.lastActive(timeAgo(new Date(session.lastActiveAt)))}</time>

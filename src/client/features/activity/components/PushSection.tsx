@@ -4,6 +4,7 @@ import button from '../../../ui/button.module.css';
 import { FormErrors } from '../../../ui/FormErrors';
 import { usePushDevice } from '../use-push-device';
 import styles from './NotificationSettings.module.css';
+import deviceRow from '../../../ui/device-row.module.css';
 
 const added = (device: PushDevice) =>
   ACTIVITY_COPY.deviceAdded(new Date(device.createdAt).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' }));
@@ -23,11 +24,11 @@ function DeviceList({ devices, thisDeviceId, busy, onRemove }: DeviceListProps) 
       {devices.map((device) => {
         const current = device.id === thisDeviceId;
         return (
-          <li key={device.id} className={styles.device}>
-            <div className={styles.deviceText}>
-              <p className={styles.deviceName}>{device.label}</p>
-              <p className={styles.deviceWhen}>
-                {current && <span className={styles.badge}>{ACTIVITY_COPY.thisDevice}</span>}
+          <li key={device.id} className={deviceRow.row}>
+            <div className={deviceRow.text}>
+              <p className={deviceRow.name}>{device.label}</p>
+              <p className={deviceRow.when}>
+                {current && <span className={deviceRow.badge}>{ACTIVITY_COPY.thisDevice}</span>}
                 <time dateTime={device.createdAt}>{added(device)}</time>
               </p>
             </div>
