@@ -36,6 +36,7 @@ import {
   type MailingApp,
 } from '../helpers/verification.js';
 import { readZip } from '../helpers/zip.js';
+import { bellCounter } from '../helpers/notification-steps.js';
 
 /**
  * Who may change what (OWASP ASVS V8): every state-changing route, tried by someone signed
@@ -301,8 +302,7 @@ const pendingAre = (owner: string | null, other: string | null) => async (s: Sce
 };
 
 // Notifications (issue 30): each caller's own notifications, switches and push devices, never anyone else's.
-const unreadCounter = async (s: Scene, uid: string) =>
-  (await query<{ n: number }>(s.t.database, 'SELECT unread_notifications AS n FROM users WHERE id = $1', [uid]))[0]!.n;
+const unreadCounter = (s: Scene, uid: string) => bellCounter(s.t.database, uid);
 const unreadAre = (owner: number, other: number) => async (s: Scene) => {
   expect(await unreadCounter(s, s.owner.uid)).toBe(owner);
   expect(await unreadCounter(s, s.other.uid)).toBe(other);

@@ -17,6 +17,7 @@ import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 import { browserSubscription } from '../helpers/push-service.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { mailedVerification, mailingApp, mailsTo, verifyByMail, type MailingApp } from '../helpers/verification.js';
+import { bellCounter } from '../helpers/notification-steps.js';
 
 /**
  * Cross-site request forgery (OWASP ASVS V3): a page on another site must not be able to make
@@ -624,8 +625,7 @@ const WRITES: Write[] = [
       const user = await member(t);
       const follower = await member(t);
       expect((await follow(t.app, user.username, follower.cookie)).statusCode).toBe(200);
-      const unread = async () =>
-        (await query<{ n: number }>(t.database, 'SELECT unread_notifications AS n FROM users WHERE id = $1', [user.uid]))[0]!.n;
+      const unread = () => bellCounter(t.database, user.uid);
       expect(await unread()).toBe(1);
       return {
         send: (headers) => inject(t, 'POST', activityApi.markRead.path, { ...headers, cookie: user.cookie }, {}),

@@ -23,7 +23,7 @@ import { boardSteps, insertPostsBy } from '../helpers/boards.js';
 import { expectClientError, expectError, follow, insertUsers, query } from '../helpers/people.js';
 import { tempDir } from '../helpers/processes.js';
 import { startPushService, type PushMessage, type PushService, type PushSubscriptionJson } from '../helpers/push-service.js';
-import { createTestApp, createTestDatabase, TEST_ARGON2ID, TEST_RATE_LIMITS, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, createTestDatabase, testConfig, TEST_RATE_LIMITS, type TestApp } from '../helpers/test-app.js';
 import { refusal } from '../helpers/config.js';
 import { CHROME_LINUX, notificationRoutes, notificationSteps } from '../helpers/notification-steps.js';
 
@@ -908,15 +908,8 @@ describe('pushes that fail', () => {
 // Apps started twice, databases of their own: more than the default 30 s on a loaded machine.
 describe('the VAPID keys', { timeout: 90_000 }, () => {
   /** A whole config as createTestApp makes it, for apps built here on a database of the test's own. */
-  const configFor = (dataDir: string, notifications: Partial<NotificationConfig> = {}): Config => ({
-    ...loadConfig({}),
-    dataDir,
-    logLevel: 'silent',
-    clientDir: '/nonexistent',
-    rateLimits: TEST_RATE_LIMITS,
-    passwordHashing: TEST_ARGON2ID,
-    notifications: { ...loadConfig({}).notifications, pushServices: [push.origin], ...notifications },
-  });
+  const configFor = (dataDir: string, notifications: Partial<NotificationConfig> = {}): Config =>
+    testConfig(dataDir, { notifications: { ...loadConfig({}).notifications, pushServices: [push.origin], ...notifications } });
 
   it('the pair made at the first start is kept in the database: an app started again on it signs with the same key', async () => {
     const { database, drop } = await createTestDatabase();

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import type { Database } from '../../src/server/db/database.js';
 import {
   activityApi,
   type NotificationPreferences,
   type NotificationTopic,
   type PushSubscriptionBody,
 } from '../../src/shared/api/activity.js';
+import { query } from './people.js';
 
 /**
  * Settings → Notifications and push devices (issue 30) for the API tests: the routes as they
@@ -57,4 +59,21 @@ export function notificationSteps(app: FastifyInstance) {
       ok(raw.add(who.cookie, subscription, userAgent), 201),
     remove: (who: { cookie: string }, id: string) => ok(raw.remove(who.cookie, id)),
   };
+}
+
+/** The bell's counter as stored (users.unread_notifications, kept by the triggers). */
+export async function bellCounter(database: Database, uid: string): Promise<number> {
+  return (await query<{ n: number }>(database, 'SELECT unread_notifications AS n FROM users WHERE id = $1', [uid]))[0]!.n;
+}
+
+/** Every user whose bell's counter is not their unread rows (the triggers' invariant): none, always. */
+export async function miscountedBells(database: Database): Promise<Array<{ id: string; counter: number; unread: number }>> {
+  return query(
+    database,
+    `SELECT id, counter, unread FROM (
+       SELECT u.id, u.unread_notifications AS counter,
+         (SELECT count(*)::int FROM notifications n WHERE n.user_id = u.id AND NOT n.read) AS unread
+       FROM users u) AS bells
+     WHERE counter <> unread`,
+  );
 }

@@ -115,6 +115,26 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The configuration a test's app runs with: production's, quiet, fast to hash, every cache on. */
+export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
+  const PRODUCTION = loadConfig({});
+  return {
+    ...PRODUCTION,
+    dataDir,
+    logLevel: 'silent',
+    clientDir: '/nonexistent',
+    // Every cache on, as in production: a read the app should have known was stale fails a test.
+    cacheTtlMs: 60_000,
+    // The session cache too, as the embedded default runs it (issue 26: with it off, a suspension
+    // that forgot to clear it passed every test). Where it cannot be on (PostgreSQL), the app
+    // turns it off itself.
+    sessionCacheMs: PRODUCTION.sessionCacheMs,
+    rateLimits: TEST_RATE_LIMITS,
+    passwordHashing: TEST_ARGON2ID,
+    ...overrides,
+  };
+}
+
 /**
  * A complete app on its own empty database. Rate limits are generous unless a test sets them;
  * `deps.clock` is the caches' time (see TestClock).
@@ -140,23 +160,7 @@ export async function createTestApp(
   const { onStatement } = deps;
   const database = onStatement ? { ...opened.database, orm: loggingDb(opened.database, (sql) => onStatement(sql)) } : opened.database;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dormboard-test-'));
-  const PRODUCTION = loadConfig({});
-  const config: Config = {
-    ...PRODUCTION,
-    dataDir,
-    logLevel: 'silent',
-    clientDir: '/nonexistent',
-    // Tests write rows behind the app's back; the caches have their own tests.
-    // Every cache on, as in production: a read the app should have known was stale fails a test.
-    cacheTtlMs: 60_000,
-    // The session cache too, as the embedded default runs it (issue 26: with it off, a suspension
-    // that forgot to clear it passed every test). Where it cannot be on (PostgreSQL), the app
-    // turns it off itself.
-    sessionCacheMs: PRODUCTION.sessionCacheMs,
-    rateLimits: TEST_RATE_LIMITS,
-    passwordHashing: TEST_ARGON2ID,
-    ...overrides,
-  };
+  const config = testConfig(dataDir, overrides);
   const app = await buildApp({
     config,
     database,
